@@ -1,0 +1,133 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { availableServers, createTestDatabase, type TestDatabase } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from './database.js';
+import { loadDemoData, readOperatorDemo } from './demo-data.js';
+import { countLeads, insertLead, listLeads } from './leads.js';
+import { migrate } from './migrate.js';
+import { findOperator, loadOffer } from './offer.js';
+import { createSql } from './sql.js';
+
+const servers = availableServers();
+
+it('runs against every server this machine offers', () => {
+  // Embedded always; the machine's PostgreSQL too when DATABASE_URL is set.
+  expect(servers).toContain('embedded');
+  if (process.env.DATABASE_URL) expect(servers).toContain('external');
+});
+
+describe.each(servers)('store on %s PostgreSQL', (kind) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase({ kind, migrate: false });
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('applies every migration once and skips them on the next start', async () => {
+    const first = await migrate(db.sql);
+    expect(first.applied.length).toBeGreaterThan(0);
+    expect(first.skipped).toEqual([]);
+    const second = await migrate(db.sql);
+    expect(second.applied).toEqual([]);
+    expect(second.skipped).toEqual(first.applied);
+    const [ext] = await db.sql`select count(*)::int as n from pg_extension where extname in ('btree_gist', 'pg_trgm')`;
+    expect(ext?.n).toBe(2);
+  });
+
+  it('lets two instances migrate one fresh database at the same time', async () => {
+    const fresh = await createTestDatabase({ kind, migrate: false });
+    const other = createSql(fresh.url, { max: 2 });
+    try {
+      const [a, b] = await Promise.all([migrate(fresh.sql), migrate(other)]);
+      // Exactly one of them applied the files; the other waited on the lock and found them done.
+      expect([...a.applied, ...b.applied].sort()).toEqual([...a.applied, ...a.skipped].sort());
+      const rows = await fresh.sql`select name from schema_migrations`;
+      expect(rows.length).toBe(a.applied.length + a.skipped.length);
+    } finally {
+      await other.end();
+      await fresh.drop();
+    }
+  });
+
+  it('loads the demo data once, and a second load changes nothing', async () => {
+    const first = await loadDemoData(db.sql);
+    expect(first.inserted).toBeGreaterThan(50);
+    await db.sql`update services set price_cents = 31000 where id = 'groom-dog-bath'`;
+    const again = await loadDemoData(db.sql);
+    expect(again.inserted).toBe(0);
+    const [svc] = await db.sql`select price_cents from services where id = 'groom-dog-bath'`;
+    expect(svc?.price_cents).toBe(31000);
+    await db.sql`update services set price_cents = 30000 where id = 'groom-dog-bath'`;
+  });
+
+  it('reads the operator offer: three lines, walkers covering fewer areas than vans', async () => {
+    const operator = await findOperator(db.sql);
+    expect(operator).toMatchObject({ id: 'nogpets', currency: 'ZAR', timezone: 'Africa/Johannesburg', isOperator: true });
+    const offer = await loadOffer(db.sql, operator!);
+    const demo = await readOperatorDemo();
+    expect(offer.lines.map((l) => l.id)).toEqual(['grooming', 'walking', 'sitting']);
+    const walking = offer.lines.find((l) => l.id === 'walking')!;
+    const grooming = offer.lines.find((l) => l.id === 'grooming')!;
+    expect(walking.areaIds.length).toBeLessThan(grooming.areaIds.length);
+    expect(offer.lines.flatMap((l) => l.services).length).toBe(demo.services.length);
+    const bath = grooming.services.find((s) => s.id === 'groom-dog-bath')!;
+    expect(bath.tiers[0]).toEqual({ coat: 'SHORT', petType: 'DOG', minKg: 0, maxKg: 10, priceCents: 30000, durationMin: 45 });
+    expect(offer.areas.find((a) => a.id === 'die-boord')).toMatchObject({ postalCode: '7600', radiusKm: 1.5 });
+    expect(offer.nearbyTowns.map((t) => t.name)).toContain('Somerset West');
+  });
+
+  it('keeps leads with what was asked and why', async () => {
+    const before = await countLeads(db.sql);
+    const id = await insertLead(
+      db.sql,
+      {
+        businessId: 'nogpets',
+        operation: 'checkCoverage',
+        reason: 'NO_COVERAGE',
+        query: { address: 'Rua Augusta 100, Lisbon' },
+        place: { town: 'Lisbon', country: 'PT' },
+      },
+      new Date('2026-11-23T08:00:00Z'),
+    );
+    expect(id).toMatch(/^lead_[0-9a-z]{20}$/);
+    expect(await countLeads(db.sql)).toBe(before + 1);
+    const [lead] = await listLeads(db.sql, 'nogpets', 1);
+    expect(lead).toMatchObject({ id, reason: 'NO_COVERAGE', query: { address: 'Rua Augusta 100, Lisbon' }, status: 'NEW' });
+  });
+
+  it('refuses rows that break the rules the schema keeps', async () => {
+    await expect(
+      db.sql`insert into service_areas (business_id, id, name, lat, lng, radius_km, town) values ('nogpets', 'x', 'X', 91, 0, 1, 'T')`,
+    ).rejects.toThrow(/check/);
+    await expect(
+      db.sql`insert into businesses (id, name, country, currency, timezone, is_operator) values ('b2', 'B', 'ZA', 'ZAR', 'Africa/Johannesburg', true)`,
+    ).rejects.toThrow(/businesses_one_operator/);
+  });
+});
+
+describe('openDatabase with no DATABASE_URL', () => {
+  it('starts an embedded PostgreSQL under the data directory and reuses its data on the next start', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'nogpets-open-'));
+    await chmod(dir, 0o755);
+    try {
+      const first = await openDatabase({ dataDir: dir });
+      expect(first.kind).toBe('embedded');
+      await migrate(first.sql);
+      await first.sql`insert into businesses (id, name, country, currency, timezone) values ('kept', 'Kept', 'PT', 'EUR', 'Europe/Lisbon')`;
+      await first.close();
+
+      const second = await openDatabase({ dataDir: dir });
+      const again = await migrate(second.sql);
+      expect(again.applied).toEqual([]);
+      const rows = await second.sql`select name from businesses where id = 'kept'`;
+      expect(rows[0]?.name).toBe('Kept');
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,74 @@
+export type PetType = 'DOG' | 'CAT';
+export type Coat = 'SHORT' | 'MEDIUM' | 'LONG';
+export type LineId = 'grooming' | 'walking' | 'sitting';
+
+export interface BusinessRow {
+  id: string;
+  name: string;
+  country: string;
+  currency: string;
+  timezone: string;
+  serviceFeeCents: number;
+  acceptsCash: boolean;
+  isOperator: boolean;
+}
+
+export interface AreaRow {
+  id: string;
+  name: string;
+  aliases: string[];
+  postalCode: string | null;
+  lat: number;
+  lng: number;
+  radiusKm: number;
+  zone: string;
+  town: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+}
+
+export interface TierRow {
+  coat?: Coat;
+  petType?: PetType;
+  minKg?: number;
+  maxKg?: number;
+  priceCents: number;
+  durationMin: number;
+}
+
+export interface ServiceRow {
+  id: string;
+  lineId: LineId;
+  name: string;
+  kind: 'PRIMARY' | 'EXTRA';
+  blurb: string;
+  petTypes: PetType[];
+  priceCents: number;
+  durationMin: number;
+  groupSize: number;
+  tiers: TierRow[];
+}
+
+export interface LineRow {
+  id: LineId;
+  label: string;
+  blurb: string;
+  durationMode: 'SUM' | 'MAX';
+  repeats: boolean;
+  areaIds: string[];
+}
+
+export interface NearbyTownRow {
+  name: string;
+  country: string;
+  postalCode: string | null;
+  lat: number;
+  lng: number;
+}
+
+/** Everything public about a business's offer: what the catalogue and coverage read. */
+export interface Offer {
+  business: BusinessRow;
+  areas: AreaRow[];
+  lines: (LineRow & { services: ServiceRow[] })[];
+  nearbyTowns: NearbyTownRow[];
+}

@@ -1,0 +1,9 @@
+export { fixedClock, type TestClock } from './clock.js';
+export {
+  availableServers,
+  createTestDatabase,
+  defaultServer,
+  type ServerKind,
+  type TestDatabase,
+  type TestDatabaseOptions,
+} from './database.js';
