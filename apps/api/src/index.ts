@@ -1,0 +1,2 @@
+export { type MountApiOptions, mountApi } from './app.js';
+export { API_VERSION, createOpenApiDocument } from './openapi.js';

@@ -1,0 +1,4 @@
+import { runMain } from '@nogpets/platform';
+import { mountApi } from './app.js';
+
+await runMain({ name: 'api', mount: (app, runtime, publicUrl) => mountApi(app, runtime, { publicUrl }) });

@@ -1,0 +1,115 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  type Operation,
+  type OperationContext,
+  runOperation,
+  ServiceError,
+  toServiceError,
+} from '@nogpets/operations';
+import { jsonBody, type Runtime, sendError } from '@nogpets/platform';
+import express, { type Request, type Router } from 'express';
+import { toolOf } from './tools.js';
+
+export const MCP_SERVER_VERSION = '1.4.0';
+
+const INSTRUCTIONS =
+  'NogPets books mobile grooming, dog walks and pet sitting in Stellenbosch, South Africa, and signs up pet ' +
+  'businesses anywhere. Start with check_coverage for the person\'s address, list_services for what is offered and ' +
+  'prices (integer cents of rand: 38000 = R380). When a tool answers with a `message`, pass it on to the person word ' +
+  'for word. Errors come back as {error: {code, message, details}}.';
+
+function errorResult(err: ServiceError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(err.toBody()) }] };
+}
+
+/** A fresh low-level MCP server whose tools are the operations; one per HTTP request (stateless). */
+export function createMcpServer(
+  runtime: Runtime,
+  operations: readonly Operation[],
+  tools: Tool[],
+  context: () => OperationContext,
+): Server {
+  const byName = new Map(operations.map((op) => [op.toolName, op]));
+  const server = new Server(
+    { name: 'nogpets', title: 'NogPets', version: MCP_SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const op = byName.get(request.params.name);
+    const counter = runtime.metrics.operationCalls;
+    if (!op) {
+      return errorResult(
+        new ServiceError('NOT_FOUND', `No tool named ${request.params.name}.`, { tool: request.params.name }),
+      );
+    }
+    try {
+      const result = (await runOperation(op, context(), request.params.arguments ?? {})) as Record<string, unknown>;
+      counter.inc({ operation: op.operationId, transport: 'mcp', outcome: 'ok' });
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    } catch (err) {
+      const error = toServiceError(err);
+      counter.inc({ operation: op.operationId, transport: 'mcp', outcome: error.code });
+      if (error.status >= 500) context().log.error({ err }, 'tool call failed');
+      return errorResult(error);
+    }
+  });
+  return server;
+}
+
+function mcpContext(runtime: Runtime, req: Request): OperationContext {
+  return { deps: runtime.deps, requestId: String(req.id), clientName: null, log: req.log };
+}
+
+/** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
+export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): Router {
+  const tools = operations.map(toolOf);
+  const router = express.Router();
+  router.use((req, res, next) => {
+    // CORS for browser-based MCP clients, including on errors.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader(
+      'Access-Control-Allow-Headers',
+      'Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+    );
+    res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After');
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next();
+  });
+  router.post('/', runtime.rateLimiter.middleware, jsonBody, async (req, res, next) => {
+    const server = createMcpServer(runtime, operations, tools, () => mcpContext(runtime, req));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (err) {
+      next(err);
+    }
+  });
+  // Stateless: no server-initiated stream to open and no session to end.
+  router.all('/', (req, res) => {
+    res.setHeader('Allow', 'POST, OPTIONS');
+    sendError(
+      res,
+      new ServiceError('METHOD_NOT_ALLOWED', `${req.method} is not supported on /mcp; send JSON-RPC with POST.`, {
+        allow: ['POST', 'OPTIONS'],
+      }),
+    );
+  });
+  return router;
+}

@@ -1,0 +1,22 @@
+import { mountApi } from '@nogpets/api';
+import { mcpRouter } from '@nogpets/mcp';
+import { operations } from '@nogpets/operations';
+import type { ServiceParts } from '@nogpets/platform';
+import { startWorker } from '@nogpets/worker';
+
+/** Everything in one process: API and pages, MCP, and (unless RUN_WORKER=false) the worker. */
+export function allInOne(options: { worker: boolean }): ServiceParts {
+  return {
+    name: 'server',
+    mount(app, runtime, publicUrl) {
+      app.use('/mcp', mcpRouter(runtime, operations));
+      mountApi(app, runtime, { publicUrl, operations });
+    },
+    background: options.worker
+      ? async (runtime) => {
+          const worker = await startWorker({ databaseUrl: runtime.db.url, sql: runtime.db.sql, logger: runtime.logger });
+          return () => worker.stop();
+        }
+      : undefined,
+  };
+}

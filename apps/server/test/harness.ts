@@ -1,0 +1,79 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/platform';
+import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from '@nogpets/test-utils';
+import { allInOne } from '../src/parts.js';
+
+export interface TestServer {
+  url: string;
+  service: RunningService;
+  db: TestDatabase;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  mcp(): Promise<Client>;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  db?: TestDatabase;
+  database?: TestDatabaseOptions;
+  worker?: boolean;
+}
+
+/** The real all-in-one server on port 0 against a fresh database of its own. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const db = options.db ?? (await createTestDatabase(options.database));
+  const config: Config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    OFFER_CACHE_TTL_MS: '0',
+    RATE_LIMIT_POINTS: '10000',
+    ...options.env,
+  });
+  const service = await startService(allInOne({ worker: options.worker ?? false }), {
+    config,
+    logger: createLogger(config.LOG_LEVEL),
+  });
+  const clients: Client[] = [];
+  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(service.url + path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+  return {
+    url: service.url,
+    service,
+    db,
+    get: (path, headers) => request('GET', path, undefined, headers),
+    post: (path, body, headers) => request('POST', path, body, headers),
+    async mcp() {
+      const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      await service.stop();
+      if (!options.db) await db.drop();
+    },
+  };
+}
+
+/** The JSON a tool answered with: structured content on success, the error body on failure. */
+export function toolJson(result: { structuredContent?: unknown; content?: unknown; isError?: boolean }): any {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const first = (result.content as { type: string; text: string }[] | undefined)?.[0];
+  return first ? JSON.parse(first.text) : undefined;
+}

@@ -1,0 +1,48 @@
+import type { Sql } from '@nogpets/store';
+import PgBoss from 'pg-boss';
+import { type JobDefinition, jobs as allJobs } from './jobs.js';
+
+export interface WorkerLogger {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface WorkerOptions {
+  databaseUrl: string;
+  sql: Sql;
+  logger: WorkerLogger;
+  now?: () => Date;
+  jobs?: readonly JobDefinition[];
+}
+
+export interface Worker {
+  /** Queues a job to run now (also what the cron schedule does). */
+  runNow(name: string): Promise<string | null>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the service's timed jobs on pg-boss in the same database. Any number of workers may run:
+ * pg-boss hands each job to one of them, and schedules fire once across all.
+ */
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const jobs = options.jobs ?? allJobs;
+  const now = options.now ?? (() => new Date());
+  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: 'pgboss', max: 3, application_name: 'nogpets-worker' });
+  boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
+  await boss.start();
+  for (const job of jobs) {
+    await boss.createQueue(job.name);
+    await boss.work(job.name, { pollingIntervalSeconds: 2 }, async (batch) => {
+      for (const item of batch) {
+        const result = await job.run({ sql: options.sql, now });
+        options.logger.info({ job: job.name, jobId: item.id, ...result }, 'job done');
+      }
+    });
+    if (job.cron) await boss.schedule(job.name, job.cron);
+  }
+  return {
+    runNow: (name) => boss.send(name, {}),
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+  };
+}

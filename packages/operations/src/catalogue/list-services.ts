@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { READ_ONLY, defineOperation } from '../define.js';
+import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
+import { priceRange } from './price-range.js';
+
+const TierSchema = z
+  .object({
+    coat: CoatSchema.optional(),
+    petType: PetTypeSchema.optional(),
+    minKg: z.number().optional().meta({ description: 'Inclusive lower bound of the pet weight.' }),
+    maxKg: z.number().optional().meta({ description: 'Exclusive upper bound of the pet weight.' }),
+    priceCents: z.int(),
+    durationMin: z.int(),
+  })
+  .meta({ id: 'Tier', description: 'The first matching tier wins; if none matches, the service price and duration apply.' });
+
+const ServiceSchema = z
+  .object({
+    id: z.string().meta({ description: 'Used in `serviceIds`.' }),
+    name: z.string(),
+    kind: z.enum(['PRIMARY', 'EXTRA']),
+    blurb: z.string(),
+    petTypes: z.array(PetTypeSchema),
+    priceCents: z.int().meta({ description: 'Fallback price in cents when no tier matches.' }),
+    durationMin: z.int().meta({ description: 'Fallback duration in minutes.' }),
+    fromCents: z.int(),
+    toCents: z.int(),
+    groupSize: z.int().meta({ description: 'Above 1 for group walks: dogs per walker.' }),
+    tiers: z.array(TierSchema),
+  })
+  .meta({ id: 'Service' });
+
+const LineSchema = z
+  .object({
+    id: LineIdSchema,
+    label: z.string(),
+    blurb: z.string(),
+    durationMode: z.enum(['SUM', 'MAX']).meta({
+      description: 'SUM: pets are done one after another (grooming). MAX: pets are served together (walks, sitting).',
+    }),
+    repeats: z.boolean().meta({ description: 'Whether the line can be booked as a weekly repeat.' }),
+    services: z.array(ServiceSchema),
+  })
+  .meta({ id: 'Line' });
+
+export const CatalogueSchema = z
+  .object({
+    currency: z.string().meta({ example: 'ZAR' }),
+    serviceFeeCents: z.int().meta({ description: 'Card fee per booking, in cents.' }),
+    acceptsCash: z.boolean(),
+    areas: z.array(z.string()).meta({ description: 'Suburbs covered by at least one line.' }),
+    lines: z.array(LineSchema),
+  })
+  .meta({ id: 'Catalogue' });
+
+export const listServices = defineOperation({
+  operationId: 'listServices',
+  toolName: 'list_services',
+  title: 'List services and prices',
+  tag: 'Services',
+  method: 'GET',
+  path: '/v1/services',
+  inputIn: 'query',
+  auth: 'public',
+  description:
+    'The catalogue of NogPets in Stellenbosch: grooming, dog walking and pet sitting, with prices in ZAR cents ' +
+    '(38000 = R380), durations, price tiers by pet type, coat and weight, and the suburbs covered. Use it when the ' +
+    'person asks what is offered or what something costs. Show prices as rand ranges (fromCents to toCents); for an ' +
+    'exact price for their pets call get_quote. No sign-in needed.',
+  input: z.object({}).strict(),
+  output: CatalogueSchema,
+  successStatus: 200,
+  errors: [{ status: 429, description: 'Too many requests.' }],
+  annotations: READ_ONLY,
+  async handler(ctx) {
+    const offer = await ctx.deps.offers.operator();
+    const covered = new Set(offer.lines.flatMap((l) => l.areaIds));
+    return {
+      currency: offer.business.currency,
+      serviceFeeCents: offer.business.serviceFeeCents,
+      acceptsCash: offer.business.acceptsCash,
+      areas: offer.areas.filter((a) => covered.has(a.id)).map((a) => a.name),
+      lines: offer.lines.map((l) => ({
+        id: l.id,
+        label: l.label,
+        blurb: l.blurb,
+        durationMode: l.durationMode,
+        repeats: l.repeats,
+        services: l.services.map((s) => ({
+          id: s.id,
+          name: s.name,
+          kind: s.kind,
+          blurb: s.blurb,
+          petTypes: s.petTypes,
+          priceCents: s.priceCents,
+          durationMin: s.durationMin,
+          ...priceRange(s),
+          groupSize: s.groupSize,
+          tiers: s.tiers,
+        })),
+      })),
+    };
+  },
+});

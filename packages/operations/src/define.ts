@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { OperationContext } from './context.js';
+
+export type Scope =
+  | 'profile'
+  | 'pets'
+  | 'addresses'
+  | 'bookings:read'
+  | 'bookings:write'
+  | 'orders:write'
+  | 'business:write'
+  | 'business:manage';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ErrorResponse {
+  status: number;
+  description: string;
+}
+
+/**
+ * One operation of the spec, defined once. HTTP routes, MCP tools and the OpenAPI document are all
+ * derived from this object; nothing about an operation is written anywhere else.
+ */
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  operationId: string;
+  toolName: string;
+  title: string;
+  tag: string;
+  method: HttpMethod;
+  /** Express-style path, e.g. `/v1/bookings/:bookingId`. */
+  path: string;
+  /** For HTTP: where each input field travels. Path parameters are taken from `path`. */
+  inputIn: 'query' | 'body';
+  auth: 'public' | { scope: Scope };
+  /** Shown to developers (OpenAPI) and to assistants (MCP): when to use it, what to show the person. */
+  description: string;
+  input: I;
+  output: O;
+  successStatus: 200 | 201;
+  errors: ErrorResponse[];
+  annotations: ToolAnnotations;
+  handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}
+
+/** Annotations for a public read: read-only and idempotent (spec general rule 9). */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

@@ -1,0 +1,18 @@
+export { CatalogueSchema, listServices } from './catalogue/list-services.js';
+export { priceRange } from './catalogue/price-range.js';
+export { type Clock, type Deps, type Logger, type OperationContext, systemClock } from './context.js';
+export {
+  defineOperation,
+  type ErrorResponse,
+  type HttpMethod,
+  type Operation,
+  READ_ONLY,
+  type Scope,
+  type ToolAnnotations,
+} from './define.js';
+export { type ErrorBody, type ErrorCode, ServiceError, STATUS_OF, toServiceError } from './errors.js';
+export { type GeoData, loadGeoData } from './geo/world-data.js';
+export { createOfferCache, type OfferCache } from './offer-cache.js';
+export { operations } from './registry.js';
+export { type FieldProblem, fieldProblems, parseInput, runOperation } from './run.js';
+export { ErrorBodySchema } from './schemas.js';

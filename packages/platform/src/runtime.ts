@@ -1,0 +1,91 @@
+import { type Clock, createOfferCache, type Deps, loadGeoData, systemClock } from '@nogpets/operations';
+import { type Database, loadDemoData, migrate, openDatabase } from '@nogpets/store';
+import type { Config } from './env.js';
+import type { Logger } from './logger.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createRateLimiter, type RateLimiter } from './rate-limit.js';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  deps: Deps;
+  metrics: Metrics;
+  rateLimiter: RateLimiter;
+  ready(): Promise<boolean>;
+  draining(): boolean;
+  /** Marks the runtime as draining, then closes the rate limiter's pool and the database. */
+  close(): Promise<void>;
+  beginDrain(): void;
+}
+
+export interface RuntimeOptions {
+  config: Config;
+  logger: Logger;
+  /** Where `.data/` lives when no DATABASE_URL is set. */
+  dataDir: string;
+  clock?: Clock;
+  /** Apply migrations (every instance does; the advisory lock serialises them). */
+  migrate?: boolean;
+  demoData?: boolean;
+}
+
+/** Opens the database (embedded or DATABASE_URL), migrates, loads demo data, builds the deps. */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { config, logger } = options;
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: options.dataDir,
+    embeddedPort: config.EMBEDDED_PG_PORT,
+    poolMax: config.DB_POOL_MAX,
+    log: (line) => logger.debug({ component: 'postgres' }, line),
+  });
+  try {
+    if (options.migrate ?? true) {
+      const result = await migrate(db.sql);
+      if (result.applied.length) logger.info({ applied: result.applied }, 'migrations applied');
+    }
+    if (options.demoData ?? true) await loadDemoData(db.sql);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  logger.info({ database: db.kind }, 'database ready');
+  const deps: Deps = {
+    sql: db.sql,
+    clock: options.clock ?? systemClock,
+    offers: createOfferCache(db.sql, { ttlMs: config.OFFER_CACHE_TTL_MS }),
+    geo: loadGeoData,
+  };
+  const rateLimiter = createRateLimiter({
+    databaseUrl: db.url,
+    points: config.RATE_LIMIT_POINTS,
+    windowSec: config.RATE_LIMIT_WINDOW_SEC,
+  });
+  let draining = false;
+  let closed: Promise<void> | null = null;
+  return {
+    config,
+    logger,
+    db,
+    deps,
+    metrics: createMetrics(),
+    rateLimiter,
+    async ready() {
+      await db.sql`select 1`;
+      return true;
+    },
+    draining: () => draining,
+    beginDrain() {
+      draining = true;
+    },
+    close() {
+      draining = true;
+      closed ??= (async () => {
+        await rateLimiter.close().catch(() => {});
+        await db.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import type { Clock } from '@nogpets/operations';
+import type { Express } from 'express';
+import { type Config, ConfigError, loadConfig } from './env.js';
+import { createBaseApp, finishApp } from './http.js';
+import { createLogger, type Logger } from './logger.js';
+import { type Runtime, startRuntime } from './runtime.js';
+
+export interface ServiceParts {
+  name: string;
+  /** Adds this service's routes to the app (API, MCP, pages). */
+  mount?: (app: Express, runtime: Runtime, publicUrl: () => string) => void;
+  /** Starts background work (the worker); the returned function stops it. */
+  background?: (runtime: Runtime) => Promise<() => Promise<void>>;
+}
+
+export interface RunningService {
+  runtime: Runtime;
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The folder holding `pnpm-workspace.yaml` above `from`, or `from` itself: where `.data/` lives. */
+export function findRepoRoot(from = process.cwd()): string {
+  let dir = path.resolve(from);
+  for (;;) {
+    if (existsSync(path.join(dir, 'pnpm-workspace.yaml'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve(from);
+    dir = parent;
+  }
+}
+
+export interface StartOptions {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+}
+
+/** Builds and starts one service: runtime, routes, background work, listening socket. */
+export async function startService(parts: ServiceParts, options: StartOptions): Promise<RunningService> {
+  const { config, logger } = options;
+  const runtime = await startRuntime({
+    config,
+    logger,
+    clock: options.clock,
+    dataDir: config.DATA_DIR ?? path.join(findRepoRoot(), '.data'),
+  });
+  const app = createBaseApp({
+    logger,
+    metrics: runtime.metrics,
+    trustProxy: config.TRUST_PROXY,
+    ready: runtime.ready,
+    draining: runtime.draining,
+  });
+  let server: Server | undefined;
+  let stopBackground: (() => Promise<void>) | undefined;
+  try {
+    // With PORT=0 the real port is known only after listen; routes read the public URL lazily.
+    let publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+    parts.mount?.(app, runtime, () => publicUrl);
+    finishApp(app);
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    publicUrl = config.PUBLIC_URL ?? `http://localhost:${port}`;
+    stopBackground = parts.background ? await parts.background(runtime) : undefined;
+    let stopping: Promise<void> | null = null;
+    const srv = server;
+    return {
+      runtime,
+      server: srv,
+      url: publicUrl,
+      stop() {
+        stopping ??= (async () => {
+          runtime.beginDrain();
+          // Stop accepting, let requests in flight finish, then close what is left.
+          const closed = new Promise<void>((resolve) => srv.close(() => resolve()));
+          srv.closeIdleConnections();
+          const timer = setTimeout(() => srv.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+          await closed;
+          clearTimeout(timer);
+          await stopBackground?.().catch((err) => logger.error({ err }, 'background stop failed'));
+          await runtime.close();
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    server?.close();
+    await stopBackground?.().catch(() => {});
+    await runtime.close();
+    throw err;
+  }
+}
+
+/** `main` of every app: read config, start, print the URL, stop cleanly on SIGINT/SIGTERM. */
+export async function runMain(parts: ServiceParts): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const logger = createLogger(config.LOG_LEVEL, `nogpets-${parts.name}`);
+  let running: RunningService;
+  try {
+    running = await startService(parts, { config, logger });
+  } catch (err) {
+    logger.fatal({ err }, 'start failed');
+    process.exit(1);
+  }
+  logger.info({ url: running.url, database: running.runtime.db.kind }, 'listening');
+  process.stdout.write(`NogPets ${parts.name} is running at ${running.url}\n`);
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals) => {
+    signals += 1;
+    if (signals > 1) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => {
+        logger.info({}, 'stopped');
+        process.exit(0);
+      },
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
