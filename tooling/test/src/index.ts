@@ -7,3 +7,4 @@ export {
   type TestDatabase,
   type TestDatabaseOptions,
 } from './database.js';
+export { launchBrowser } from './browser.js';

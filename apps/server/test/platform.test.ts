@@ -1,0 +1,103 @@
+import { createTestDatabase } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+
+describe('errors in the spec shape', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.stop());
+
+  it('answers an unknown route with 404 NOT_FOUND', async () => {
+    const res = await server.get('/v1/no-such-thing');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      error: { code: 'NOT_FOUND', message: expect.any(String), details: { method: 'GET', path: '/v1/no-such-thing' } },
+    });
+  });
+
+  it('answers malformed JSON with 400 and changes nothing', async () => {
+    const before = await server.db.sql`select count(*)::int as n from leads`;
+    const res = await server.post('/v1/services', '{"address": ');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', details: { reason: 'malformed_json' } });
+    const after = await server.db.sql`select count(*)::int as n from leads`;
+    expect(after[0]?.n).toBe(before[0]?.n);
+  });
+
+  it('answers a body over 100 kB with 413 in the error shape', async () => {
+    const res = await server.post('/mcp', JSON.stringify({ padding: 'x'.repeat(120_000) }));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers GET /mcp with 405, as stateless Streamable HTTP has no stream to open', async () => {
+    const res = await server.get('/mcp', { accept: 'text/event-stream' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(res.body.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('echoes a request id, or makes one', async () => {
+    const given = await server.get('/v1/services', { 'x-request-id': 'trace-123' });
+    expect(given.headers.get('x-request-id')).toBe('trace-123');
+    const made = await server.get('/v1/services', { 'x-request-id': 'bad id with spaces' });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves health, readiness and Prometheus metrics', async () => {
+    expect((await server.get('/healthz')).status).toBe(200);
+    expect((await server.get('/readyz')).body).toEqual({ status: 'ready' });
+    await server.get('/v1/services');
+    const metrics = await server.get('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/services",status="200"\}/);
+    expect(metrics.body).toMatch(/nogpets_operation_calls_total\{operation="listServices",transport="http",outcome="ok"\}/);
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers 429 RateLimited with standard headers once the window is spent', async () => {
+    const server = await startTestServer({ env: { RATE_LIMIT_POINTS: '3', RATE_LIMIT_WINDOW_SEC: '60' } });
+    try {
+      const first = await server.get('/v1/services');
+      expect(first.headers.get('ratelimit-limit')).toBe('3');
+      expect(first.headers.get('ratelimit-remaining')).toBe('2');
+      await server.get('/v1/services');
+      await server.get('/v1/services');
+      const refused = await server.get('/v1/services');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: 'RateLimited', details: { limit: 3, windowSeconds: 60 } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('two instances on one database', () => {
+  it('both migrate and start from an empty database, and share their rate-limit counters', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    const env = { RATE_LIMIT_POINTS: '4', RATE_LIMIT_WINDOW_SEC: '60' };
+    const [a, b] = await Promise.all([startTestServer({ db, env }), startTestServer({ db, env })]);
+    try {
+      const migrations = await db.sql`select count(*)::int as n from schema_migrations`;
+      expect(migrations[0]?.n).toBeGreaterThan(0);
+      const operators = await db.sql`select count(*)::int as n from businesses where is_operator`;
+      expect(operators[0]?.n).toBe(1);
+      expect((await a.get('/v1/services')).status).toBe(200);
+      expect((await b.get('/v1/services')).status).toBe(200);
+      expect((await a.get('/v1/services')).status).toBe(200);
+      expect((await b.get('/v1/services')).status).toBe(200);
+      // Four spent across the two instances: the fifth is refused by either.
+      expect((await a.get('/v1/services')).status).toBe(429);
+      expect((await b.get('/v1/services')).status).toBe(429);
+    } finally {
+      await a.stop();
+      await b.stop();
+      await db.drop();
+    }
+  });
+});
