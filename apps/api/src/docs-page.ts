@@ -1,3 +1,4 @@
+/// <reference path="./swagger-ui-dist.d.ts" />
 import express, { type Router } from 'express';
 import swaggerUi from 'swagger-ui-dist';
 

@@ -1,5 +1,4 @@
-import { launchBrowser } from '@nogpets/test-utils';
-import type { Browser } from 'playwright-core';
+import { type Browser, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 

@@ -72,7 +72,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 }
 
 /** The JSON a tool answered with: structured content on success, the error body on failure. */
-export function toolJson(result: { structuredContent?: unknown; content?: unknown; isError?: boolean }): any {
+export function toolJson(answer: unknown): any {
+  const result = answer as { structuredContent?: unknown; content?: unknown };
   if (result.structuredContent !== undefined) return result.structuredContent;
   const first = (result.content as { type: string; text: string }[] | undefined)?.[0];
   return first ? JSON.parse(first.text) : undefined;

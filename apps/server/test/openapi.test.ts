@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
           headers: { 'content-type': 'application/json' },
           body: method === 'get' ? undefined : '{}',
         });
-        const body = await res.json();
+        const body = (await res.json()) as { error?: { message?: string } };
         // Whatever the input, the route exists: never the unknown-route answer.
         expect(body?.error?.message ?? '', `${method} ${path}`).not.toMatch(/^No route/);
         expect(res.status).not.toBe(500);

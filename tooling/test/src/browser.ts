@@ -1,5 +1,7 @@
 import { type Browser, chromium } from 'playwright-core';
 
+export type { Browser, Page } from 'playwright-core';
+
 /** Debian's Chromium, headless, with no background networking (the machine has no internet). */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

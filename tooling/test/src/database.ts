@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSql, ensureDatabase, loadDemoData, migrate, type Sql } from '@nogpets/store';
 import { inject } from 'vitest';
+import './provided.js';
 
 export type ServerKind = 'embedded' | 'external';
 

@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '@nogpets/store';
 import type { TestProject } from 'vitest/node';
+import './provided.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Server URL of the embedded PostgreSQL started for this test run, or '' when none was started. */
-    embeddedServerUrl: string;
-  }
-}
 
 /**
  * Starts one embedded PostgreSQL for the whole test run. With `DATABASE_URL` set it is started

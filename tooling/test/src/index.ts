@@ -7,4 +7,4 @@ export {
   type TestDatabase,
   type TestDatabaseOptions,
 } from './database.js';
-export { launchBrowser } from './browser.js';
+export { type Browser, launchBrowser, type Page } from './browser.js';

@@ -1,0 +1,42 @@
+import { createTestDatabase, type TestDatabase } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeExpiredRateLimits } from './jobs.js';
+import { startWorker, type Worker } from './worker.js';
+
+const silent = { info() {}, error() {} };
+
+describe('worker', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db?.drop());
+
+  it('purges rate-limit counters an hour past their window, and only those', async () => {
+    const now = new Date('2026-11-23T08:00:00Z');
+    const t = now.getTime();
+    await db.sql`insert into rate_limits (key, points, expire) values ('old', 5, ${t - 2 * 3600_000}), ('recent', 5, ${t - 60_000}), ('live', 1, ${t + 60_000})`;
+    const first = await purgeExpiredRateLimits.run({ sql: db.sql, now: () => now });
+    expect(first).toEqual({ deleted: 1 });
+    // Idempotent: a second run finds nothing more.
+    expect(await purgeExpiredRateLimits.run({ sql: db.sql, now: () => now })).toEqual({ deleted: 0 });
+    const keys = (await db.sql`select key from rate_limits order by key`).map((r) => r.key);
+    expect(keys).toEqual(['live', 'recent']);
+  });
+
+  it('runs jobs from the pg-boss queue, with two workers sharing it', async () => {
+    await db.sql`insert into rate_limits (key, points, expire) values ('stale', 1, 1000)`;
+    const workers: Worker[] = await Promise.all([
+      startWorker({ databaseUrl: db.url, sql: db.sql, logger: silent }),
+      startWorker({ databaseUrl: db.url, sql: db.sql, logger: silent }),
+    ]);
+    try {
+      expect(await workers[0]!.runNow('purge-expired-rate-limits')).toBeTruthy();
+      await expect.poll(async () => (await db.sql`select count(*)::int as n from rate_limits where key = 'stale'`)[0]?.n, { timeout: 15_000 }).toBe(0);
+      const schedules = await db.sql`select name, cron from pgboss.schedule`;
+      expect(schedules).toEqual([{ name: 'purge-expired-rate-limits', cron: '*/10 * * * *' }]);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+  });
+});
