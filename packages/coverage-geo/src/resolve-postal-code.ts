@@ -1,6 +1,10 @@
 import type { Gazetteer } from './create-gazetteer.js';
 import type { HomeArea, ResolvedPlace } from './types.js';
 
+function round4(n: number): number {
+  return Math.round(n * 10_000) / 10_000;
+}
+
 /** The place of a set of areas sharing a postal code: one area, or the code with their mean centre. */
 export function placeOfAreas(g: Gazetteer, code: string, areas: readonly HomeArea[]): ResolvedPlace {
   if (areas.length === 1) {
@@ -12,8 +16,9 @@ export function placeOfAreas(g: Gazetteer, code: string, areas: readonly HomeAre
     kind: 'postal-code',
     postalCode: code,
     areas: [...areas],
-    lat: areas.reduce((s, a) => s + a.lat, 0) / areas.length,
-    lng: areas.reduce((s, a) => s + a.lng, 0) / areas.length,
+    // Mean of the centroids, to the 4 decimals (~11 m) the data has.
+    lat: round4(areas.reduce((s, a) => s + a.lat, 0) / areas.length),
+    lng: round4(areas.reduce((s, a) => s + a.lng, 0) / areas.length),
     town: towns.size === 1 ? [...towns][0]! : null,
     country: g.country,
   };

@@ -1,5 +1,15 @@
 export { CatalogueSchema, listServices } from './catalogue/list-services.js';
 export { priceRange } from './catalogue/price-range.js';
+export {
+  assessCoverage,
+  checkCoverage,
+  checkOneWhere,
+  type CoverageAnswer,
+  CoverageAnswerSchema,
+  type CoverageResult,
+  POSTAL_CODE,
+  WhereShape,
+} from './coverage/check-coverage.js';
 export { type Clock, type Deps, type Logger, type OperationContext, systemClock } from './context.js';
 export {
   defineOperation,
