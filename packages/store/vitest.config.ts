@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    globalSetup: ['@nogpets/test-utils/global-setup'],
+    globalSetup: ['./src/testing/global-setup.ts'],
     // The store and migration tests run against both servers: DATABASE_URL's and the embedded one.
     env: { NOGPETS_TEST_BOTH_DATABASES: '1' },
     testTimeout: 60_000,

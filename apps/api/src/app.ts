@@ -14,10 +14,10 @@ export interface MountApiOptions {
 /** Mounts `/v1` (every operation), `/v1/openapi.json` and the API reference at `/docs`. */
 export function mountApi(app: Express, runtime: Runtime, options: MountApiOptions): void {
   const operations = options.operations ?? allOperations;
-  let document: ReturnType<typeof createOpenApiDocument> | undefined;
+  // Built at start, so that a definition the generator cannot describe stops the start, not a request.
+  const document = createOpenApiDocument(operations);
   app.get('/v1/openapi.json', (_req, res) => {
-    document ??= createOpenApiDocument(operations, options.publicUrl());
-    res.json(document);
+    res.json({ ...document, servers: [{ url: options.publicUrl() }] });
   });
   app.use('/docs', docsRouter());
   app.use('/v1', runtime.rateLimiter.middleware, jsonBody);

@@ -35,7 +35,11 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   const pathSchema = pathParams.length
     ? z.object(Object.fromEntries(pathParams.map((p) => [p, shape[p] ?? z.string()])))
     : undefined;
-  const rest = op.input.omit(Object.fromEntries(pathParams.map((p) => [p, true])) as never);
+  // Path parameters are described as such; the rest travel in the query or the body. (A refined
+  // object cannot be .omit()ed, so the remaining shape is rebuilt only when there are path params.)
+  const rest = pathParams.length
+    ? z.object(Object.fromEntries(Object.entries(shape).filter(([k]) => !pathParams.includes(k)))).strict()
+    : op.input;
   const responses: Record<string, unknown> = {
     [String(op.successStatus)]: {
       description: 'Success',
@@ -81,7 +85,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
 }
 
 /** The OpenAPI 3.1 document, written from the operation definitions and nothing else. */
-export function createOpenApiDocument(operations: readonly Operation[], serverUrl: string) {
+export function createOpenApiDocument(operations: readonly Operation[], serverUrl = '/') {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of operations) {
     const p = openApiPath(op.path);

@@ -2,13 +2,17 @@ import { CoverageAnswerSchema } from '@nogpets/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 
+function queryString(query: Record<string, string | number>): string {
+  return new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+}
+
 describe('checkCoverage / check_coverage', () => {
   let server: TestServer;
   const leads = async () => (await server.db.sql`select count(*)::int as n from leads`)[0]?.n as number;
 
   /** Asks over HTTP and MCP and checks both doors answered the same. */
   async function both(query: Record<string, string | number>) {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const qs = queryString(query);
     const http = await server.get(`/v1/coverage?${qs}`);
     const client = await server.mcp();
     const mcp = toolJson(await client.callTool({ name: 'check_coverage', arguments: query }));
@@ -135,7 +139,7 @@ describe('checkCoverage / check_coverage', () => {
     ];
 
     it.each(ok)('answers %j with 200', async (query) => {
-      const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+      const qs = queryString(query);
       const res = await server.get(`/v1/coverage?${qs}`);
       expect(res.status).toBe(200);
       expect(CoverageAnswerSchema.safeParse(res.body).success).toBe(true);
@@ -143,7 +147,7 @@ describe('checkCoverage / check_coverage', () => {
 
     it.each(bad)('refuses %j naming %s, over HTTP and MCP, writing no lead', async (query, field) => {
       const before = await leads();
-      const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+      const qs = queryString(query);
       const res = await server.get(`/v1/coverage?${qs}`);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('BAD_REQUEST');

@@ -30,16 +30,30 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const now = options.now ?? (() => new Date());
   const boss = new PgBoss({ connectionString: options.databaseUrl, schema: 'pgboss', max: 3, application_name: 'nogpets-worker' });
   boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
-  await boss.start();
+  // Workers starting together on a fresh database deadlock in pg-boss's queue creation; one at a
+  // time sets up, under a session advisory lock.
+  const setupLock = await options.sql.reserve();
+  try {
+    await setupLock`select pg_advisory_lock(736411904)`;
+    await boss.start();
+    for (const job of jobs) {
+      await boss.createQueue(job.name);
+      if (job.cron) await boss.schedule(job.name, job.cron);
+    }
+  } catch (err) {
+    await boss.stop({ graceful: false }).catch(() => {});
+    throw err;
+  } finally {
+    await setupLock`select pg_advisory_unlock(736411904)`.catch(() => {});
+    setupLock.release();
+  }
   for (const job of jobs) {
-    await boss.createQueue(job.name);
     await boss.work(job.name, { pollingIntervalSeconds: 2 }, async (batch) => {
       for (const item of batch) {
         const result = await job.run({ sql: options.sql, now });
         options.logger.info({ job: job.name, jobId: item.id, ...result }, 'job done');
       }
     });
-    if (job.cron) await boss.schedule(job.name, job.cron);
   }
   return {
     runNow: (name) => boss.send(name, {}),

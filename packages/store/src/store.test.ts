@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { availableServers, createTestDatabase, type TestDatabase } from '@nogpets/test-utils';
+import { availableServers, createTestDatabase, type TestDatabase } from './testing/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
 import { loadDemoData, readOperatorDemo } from './demo-data.js';

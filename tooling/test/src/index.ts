@@ -6,5 +6,5 @@ export {
   type ServerKind,
   type TestDatabase,
   type TestDatabaseOptions,
-} from './database.js';
+} from '@nogpets/store/testing';
 export { type Browser, launchBrowser, type Page } from './browser.js';

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createSql, ensureDatabase, loadDemoData, migrate, type Sql } from '@nogpets/store';
+import { ensureDatabase } from '../database.js';
+import { loadDemoData } from '../demo-data.js';
+import { migrate } from '../migrate.js';
+import { createSql, type Sql } from '../sql.js';
 import { inject } from 'vitest';
 import './provided.js';
 
