@@ -1,0 +1,227 @@
+import {
+  lineCoverage,
+  type ResolvedPlace,
+  resolvePoint,
+  resolvePostalCode,
+  resolveText,
+} from '@nogpets/coverage-geo';
+import { insertLead, type Offer } from '@nogpets/store';
+import { z } from 'zod';
+import type { OperationContext } from '../context.js';
+import { defineOperation, READ_ONLY } from '../define.js';
+import { gazetteerFor } from './gazetteer.js';
+
+export const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
+
+/** The spec's ways to say where: `address` (text or "lat,lng"), `lat`+`lng`, or `postalCode`. */
+export const WhereShape = {
+  address: z
+    .string()
+    .max(300)
+    .refine((s) => s.trim().length > 0, 'Must name a place.')
+    .optional()
+    .meta({ description: 'A typed address, suburb or town, or "lat,lng". At most 300 characters.', example: '12 Dorp Street, Die Boord, Stellenbosch' }),
+  lat: z.number().min(-90).max(90).optional().meta({ description: 'Latitude, with `lng`.', example: -33.9477 }),
+  lng: z.number().min(-180).max(180).optional().meta({ description: 'Longitude, with `lat`.', example: 18.8502 }),
+  postalCode: z
+    .string()
+    .regex(POSTAL_CODE, 'Letters, digits, spaces and hyphens, 2 to 10 characters, starting with a letter or digit.')
+    .optional()
+    .meta({ example: '7600' }),
+};
+
+type WhereInput = { address?: string | undefined; lat?: number | undefined; lng?: number | undefined; postalCode?: string | undefined };
+
+/** Exactly one way to say where; lat and lng come together. */
+export function checkOneWhere(value: WhereInput, ctx: z.RefinementCtx): void {
+  const hasPoint = value.lat !== undefined || value.lng !== undefined;
+  if (hasPoint && (value.lat === undefined || value.lng === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [value.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng go together.' });
+    return;
+  }
+  const ways = [value.address !== undefined, hasPoint, value.postalCode !== undefined].filter(Boolean).length;
+  if (ways !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message: ways === 0 ? 'Say where: address, lat and lng, or postalCode.' : 'Say where in one way only: address, lat and lng, or postalCode.',
+    });
+  }
+}
+
+const PlaceSchema = z
+  .object({
+    suburb: z.string().nullable(),
+    postalCode: z.string().nullable(),
+    lat: z.number().nullable(),
+    lng: z.number().nullable(),
+    town: z.string().nullable().meta({ description: 'The town; for places outside the home territory, the town found there.' }),
+    country: z.string().nullable().meta({ description: 'ISO 3166 two-letter code.' }),
+  })
+  .meta({ id: 'Place' });
+
+export const CoverageAnswerSchema = z
+  .object({
+    covered: z.boolean(),
+    error: z.enum(['NO_COVERAGE', 'UNKNOWN_PLACE']).optional().meta({
+      description: '`NO_COVERAGE` when no line serves the place; `UNKNOWN_PLACE` when we could not tell where it is.',
+    }),
+    place: PlaceSchema.nullable(),
+    lines: z.array(z.object({ id: z.string(), label: z.string(), covered: z.boolean() })),
+    nearest: z
+      .object({ name: z.string(), distanceKm: z.number() })
+      .nullable()
+      .meta({ description: 'The closest area we serve, when nothing covers the place.' }),
+    leadId: z.string().optional().meta({ description: 'Present when the request was recorded as a lead.' }),
+    message: z.string().optional().meta({ description: 'For the person, word for word.' }),
+    next: z.string().optional().meta({ description: 'What the assistant should do next.' }),
+  })
+  .meta({ id: 'CoverageAnswer' });
+
+export type CoverageAnswer = z.infer<typeof CoverageAnswerSchema>;
+
+function placeOf(resolved: ResolvedPlace): z.infer<typeof PlaceSchema> | null {
+  switch (resolved.kind) {
+    case 'area':
+      return { suburb: resolved.suburb, postalCode: resolved.postalCode, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+    case 'postal-code':
+      return { suburb: null, postalCode: resolved.postalCode, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+    case 'home-town':
+      return { suburb: null, postalCode: null, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+    case 'town':
+      return { suburb: null, postalCode: resolved.postalCode ?? null, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+    case 'country':
+      return { suburb: null, postalCode: null, lat: null, lng: null, town: null, country: resolved.country };
+    default:
+      return null;
+  }
+}
+
+function km(n: number): string {
+  return n.toFixed(1).replace(/\.0$/, '');
+}
+
+export interface CoverageResult {
+  answer: CoverageAnswer;
+  resolved: ResolvedPlace;
+}
+
+/**
+ * Resolves where the person is and which lines serve it; records a lead when the place is real
+ * but not served (spec general rule 8). Shared by checkCoverage, quotes and availability.
+ */
+export async function assessCoverage(ctx: OperationContext, offer: Offer, where: WhereInput, operation: string): Promise<CoverageResult> {
+  const geo = await ctx.deps.geo();
+  const g = gazetteerFor(offer, geo);
+  const resolved =
+    where.address !== undefined
+      ? resolveText(g, where.address)
+      : where.lat !== undefined && where.lng !== undefined
+        ? resolvePoint(g, where.lat, where.lng)
+        : resolvePostalCode(g, where.postalCode ?? '');
+  const lines = offer.lines.map((l) => ({ id: l.id, label: l.label, areaIds: l.areaIds }));
+  const coverage = lineCoverage(resolved, lines, offer.areas);
+  const place = placeOf(resolved);
+  const home = `${offer.areas[0]?.town ?? 'our area'}, ${geo.countryName(offer.business.country)}`;
+
+  if (resolved.kind === 'unknown') {
+    const asked = where.address ?? where.postalCode ?? `${where.lat},${where.lng}`;
+    if (resolved.reason === 'FAR_FROM_ANY_TOWN') {
+      return {
+        resolved,
+        answer: {
+          covered: false,
+          error: 'NO_COVERAGE',
+          place: { suburb: null, postalCode: null, lat: where.lat ?? null, lng: where.lng ?? null, town: null, country: null },
+          lines: coverage.lines,
+          nearest: coverage.nearest,
+          message: `That point is not near any town we know, and we only serve ${home}.`,
+          next: 'Ask the person for their street address or suburb and check again.',
+        },
+      };
+    }
+    return {
+      resolved,
+      answer: {
+        covered: false,
+        error: 'UNKNOWN_PLACE',
+        place: null,
+        lines: coverage.lines,
+        nearest: null,
+        message:
+          resolved.reason === 'UNKNOWN_POSTAL_CODE'
+            ? `We don't know the postal code "${asked}". Which suburb or town is it in?`
+            : `We couldn't find a place in "${asked}". Which suburb or town is it, or what is the postal code?`,
+        next: 'Ask the person for their suburb, town or postal code and call check_coverage again. Do not guess.',
+      },
+    };
+  }
+  if (coverage.covered) {
+    return { resolved, answer: { covered: true, place, lines: coverage.lines, nearest: null } };
+  }
+  const homeTown = offer.areas[0]?.town;
+  const where_ =
+    resolved.kind === 'area'
+      ? resolved.suburb
+      : (place?.town ?? (place?.country ? geo.countryName(place.country) : 'there'));
+  const leadId = await insertLead(
+    ctx.deps.sql,
+    {
+      businessId: offer.business.id,
+      operation,
+      reason: 'NO_COVERAGE',
+      query: Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)),
+      place,
+      clientName: ctx.clientName,
+    },
+    ctx.deps.clock.now(),
+  );
+  const nearest = coverage.nearest && place?.country === offer.business.country
+    ? ` The closest area we serve is ${coverage.nearest.name}, ${km(coverage.nearest.distanceKm)} km away.`
+    : '';
+  return {
+    resolved,
+    answer: {
+      covered: false,
+      error: 'NO_COVERAGE',
+      place,
+      lines: coverage.lines,
+      nearest: coverage.nearest,
+      leadId,
+      message:
+        place?.town === homeTown && resolved.kind === 'town'
+          ? `That spot is outside the ${homeTown} suburbs we serve.${nearest} We've noted your request, so we know where people want us next.`
+          : `We don't come to ${where_} yet: NogPets grooms, walks and sits pets in ${home}.${nearest} We've noted your request, so we know where people want us next.`,
+      next: 'Pass the message on to the person word for word. Nothing can be booked for this place.',
+    },
+  };
+}
+
+export const checkCoverage = defineOperation({
+  operationId: 'checkCoverage',
+  toolName: 'check_coverage',
+  title: 'Check coverage of an address',
+  tag: 'Services',
+  method: 'GET',
+  path: '/v1/coverage',
+  inputIn: 'query',
+  auth: 'public',
+  description:
+    'Whether NogPets comes to a place, per line (grooming vans cover more suburbs than walkers on foot). Give ONE of: ' +
+    '`address` (as the person typed it, or "lat,lng"), `lat`+`lng`, or `postalCode`. Use it before quoting or booking. ' +
+    'Tell the person which services reach them. When the answer has a `message`, pass it on word for word; ' +
+    '`error: UNKNOWN_PLACE` means ask them for the suburb or postal code rather than guessing. Places we do not serve ' +
+    'are recorded for the operator to follow up (`leadId`). No sign-in needed.',
+  input: z.object(WhereShape).strict().superRefine(checkOneWhere),
+  output: CoverageAnswerSchema,
+  successStatus: 200,
+  errors: [
+    { status: 400, description: 'No place given, more than one way given, or a value out of bounds. `details.fields` names them.' },
+    { status: 429, description: 'Too many requests.' },
+  ],
+  annotations: READ_ONLY,
+  async handler(ctx, input) {
+    const offer = await ctx.deps.offers.operator();
+    return (await assessCoverage(ctx, offer, input, 'checkCoverage')).answer;
+  },
+});

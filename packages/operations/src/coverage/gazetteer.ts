@@ -1,0 +1,32 @@
+import { createGazetteer, type Gazetteer } from '@nogpets/coverage-geo';
+import type { Offer } from '@nogpets/store';
+import type { GeoData } from '../geo/world-data.js';
+
+// Building the world index takes a moment, so a gazetteer is kept while the offer's places stay the same.
+let cached: { key: string; gazetteer: Gazetteer } | null = null;
+
+/** The gazetteer of a business: its areas and nearby towns, plus towns and countries worldwide. */
+export function gazetteerFor(offer: Offer, geo: GeoData): Gazetteer {
+  const key = JSON.stringify([offer.business.id, offer.areas, offer.nearbyTowns]);
+  if (cached?.key === key) return cached.gazetteer;
+  const homeTown = offer.areas[0]?.town ?? offer.business.name;
+  const gazetteer = createGazetteer({
+    country: offer.business.country,
+    homeTown,
+    areas: offer.areas.map((a) => ({
+      id: a.id,
+      name: a.name,
+      aliases: a.aliases,
+      postalCode: a.postalCode,
+      lat: a.lat,
+      lng: a.lng,
+      radiusKm: a.radiusKm,
+      town: a.town,
+    })),
+    nearbyTowns: offer.nearbyTowns.map((t) => ({ ...t, population: 0 })),
+    worldTowns: geo.worldTowns,
+    countries: geo.countries,
+  });
+  cached = { key, gazetteer };
+  return gazetteer;
+}
