@@ -122,7 +122,7 @@ export async function runMain(parts: ServiceParts): Promise<void> {
   logger.info({ url: running.url, database: running.runtime.db.kind }, 'listening');
   process.stdout.write(`NogPets ${parts.name} is running at ${running.url}\n`);
   let signals = 0;
-  const shutdown = (signal: NodeJS.Signals) => {
+  const shutdown = (signal: NodeJS.Signals | 'parent exited') => {
     signals += 1;
     if (signals > 1) {
       logger.warn({ signal }, 'second signal: exiting now');
@@ -142,4 +142,12 @@ export async function runMain(parts: ServiceParts): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // Under `pnpm start`, a SIGTERM sent to pnpm is not passed on: pnpm exits and leaves us orphaned.
+  // Noticing the new parent lets that SIGTERM still stop the service cleanly.
+  if (process.env.npm_lifecycle_event) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent && signals === 0) shutdown('parent exited');
+    }, 500).unref();
+  }
 }
