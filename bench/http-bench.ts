@@ -8,7 +8,7 @@
  * Prints a Markdown table for docs/benchmarks.md.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,11 +22,17 @@ function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv, ready: RegExp
   const child = spawn(process.execPath, ['--import', 'tsx', ...cmd], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       out += c.toString();
       const m = out.match(ready);
-      if (m) resolve({ child, match: m });
-    });
+      if (m) {
+        // From here on the server's log lines are drained and dropped, not kept or searched.
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve({ child, match: m });
+      }
+    };
+    child.stdout?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
 }
@@ -40,6 +46,7 @@ async function measure(url: string) {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nogpets-bench-'));
+chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when we are root
 const bare = await start(['bare-server.ts'], here, { PORT: '0' }, /bare listening on (\d+)/);
 const server = await start(['src/main.ts'], path.join(here, '../apps/server'), {
   PORT: '0',

@@ -1,5 +1,6 @@
 import { type Operation, type OperationContext, runOperation, toServiceError } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
+import { createHash } from 'node:crypto';
 import { type Request, Router } from 'express';
 import { bodyInput, queryInput } from './input.js';
 
@@ -16,6 +17,26 @@ export function httpContext(runtime: Runtime, req: Request): OperationContext {
   };
 }
 
+// Handlers may hand out the same object while their data is fresh (the catalogue does); its JSON
+// text and ETag are then made once, not on every request.
+const serialized = new WeakMap<object, { text: string; etag: string }>();
+const seenOnce = new WeakSet<object>();
+
+/** The cached text and ETag of an answer handed out before; null the first time it is seen. */
+function cachedJson(result: object): { text: string; etag: string } | null {
+  let entry = serialized.get(result);
+  if (!entry) {
+    if (!seenOnce.has(result)) {
+      seenOnce.add(result);
+      return null;
+    }
+    const text = JSON.stringify(result);
+    entry = { text, etag: `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 27)}"` };
+    serialized.set(result, entry);
+  }
+  return entry;
+}
+
 /** One express route per operation, derived from its definition; nothing here knows any operation. */
 export function operationsRouter(runtime: Runtime, operations: readonly Operation[]): Router {
   const router = Router();
@@ -27,7 +48,19 @@ export function operationsRouter(runtime: Runtime, operations: readonly Operatio
         const raw = op.inputIn === 'query' ? { ...queryInput(op.input, req.query), ...req.params } : bodyInput(req);
         const result = await runOperation(op, httpContext(runtime, req), raw);
         counter.inc({ operation: op.operationId, transport: 'http', outcome: 'ok' });
-        res.status(op.successStatus).json(result);
+        const cached = op.method === 'GET' && typeof result === 'object' && result !== null ? cachedJson(result) : null;
+        if (cached) {
+          // Answers served from a cache carry an ETag so clients can revalidate; made once per answer.
+          const { text, etag } = cached;
+          res.setHeader('ETag', etag);
+          if (req.fresh) {
+            res.status(304).end();
+            return;
+          }
+          res.status(op.successStatus).type('application/json').send(text);
+        } else {
+          res.status(op.successStatus).json(result);
+        }
       } catch (err) {
         counter.inc({ operation: op.operationId, transport: 'http', outcome: toServiceError(err).code });
         next(err);

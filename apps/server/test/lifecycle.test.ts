@@ -16,7 +16,7 @@ interface Started {
 
 /** Starts `src/main.ts` exactly as `pnpm start` does, with no DATABASE_URL: embedded PostgreSQL. */
 function startMain(dataDir: string): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_POINTS: '100' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_POINTS: '60' };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -57,7 +57,7 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
     const first = await startMain(dataDir);
     const a = await fetch(`${first.url}/v1/services`);
     expect(a.status).toBe(200);
-    expect(a.headers.get('ratelimit-remaining')).toBe('99');
+    expect(a.headers.get('ratelimit-remaining')).toBe('59');
     // The request's log line carries its request id (it may be written just after the answer).
     await expect
       .poll(() =>
@@ -81,7 +81,7 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
     const b = await fetch(`${second.url}/v1/services`);
     expect(b.status).toBe(200);
     // The counter from the first run is still there: same cluster, same data.
-    expect(b.headers.get('ratelimit-remaining')).toBe('98');
+    expect(b.headers.get('ratelimit-remaining')).toBe('58');
     const exitedAgain = exitOf(second.child);
     second.child.kill('SIGINT');
     expect(await exitedAgain).toBe(0);

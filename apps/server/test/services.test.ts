@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { CatalogueSchema } from '@nogpets/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
@@ -42,6 +43,26 @@ describe('listServices / list_services', () => {
     const puppy = res.body.lines[0].services.find((s: { id: string }) => s.id === 'groom-puppy-intro');
     expect(puppy).toMatchObject({ priceCents: 29000, fromCents: 29000, toCents: 29000 });
     await server.db.sql`update services set price_cents = 28000 where id = 'groom-puppy-intro'`;
+  });
+
+  it('lets clients revalidate the cached catalogue with its ETag', async () => {
+    const cached = await startTestServer({ env: { OFFER_CACHE_TTL_MS: '60000' } });
+    try {
+      await cached.get('/v1/services');
+      const second = await cached.get('/v1/services');
+      const etag = second.headers.get('etag');
+      expect(etag).toMatch(/^W\/"[\w-]+"$/);
+      // node:http, not fetch: fetch adds `Cache-Control: no-cache` to conditional requests.
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        get(`${cached.url}/v1/services`, { headers: { 'if-none-match': etag! } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        }).on('error', reject);
+      });
+      expect(status).toBe(304);
+    } finally {
+      await cached.stop();
+    }
   });
 
   it('gives the same answer through a real MCP client, marked read-only and idempotent', async () => {

@@ -1,5 +1,5 @@
 export { type Config, ConfigError, ConfigSchema, loadConfig } from './env.js';
-export { type BaseAppDeps, createBaseApp, finishApp, jsonBody, sendError, toHttpError } from './http.js';
+export { type BaseAppDeps, createBaseApp, finishApp, jsonBody, requestLogging, sendError, toHttpError } from './http.js';
 export { createLogger, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';

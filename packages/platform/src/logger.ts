@@ -2,7 +2,7 @@ import pino from 'pino';
 
 export type Logger = pino.Logger;
 
-/** JSON lines on stdout; request lines carry `reqId` (pino-http child loggers). */
+/** JSON lines on stdout; request lines carry `reqId` (see requestLogging). */
 export function createLogger(level: string, name = 'nogpets'): Logger {
   return pino({
     name,

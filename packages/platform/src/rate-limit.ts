@@ -14,10 +14,26 @@ export interface RateLimitOptions {
   windowSec: number;
 }
 
+interface Held {
+  /** Points reserved in PostgreSQL and not yet spent by this instance. */
+  left: number;
+  /** What the client may still spend in this window, as last known. */
+  remaining: number;
+  resetAt: number;
+  /** Set when the window is spent: refuse from memory until it resets. */
+  refused: boolean;
+}
+
+type Decision = { ok: true; remaining: number; msBeforeNext: number } | { ok: false; msBeforeNext: number };
+
 /**
  * Requests per client address per window, counted in PostgreSQL (rate-limiter-flexible's
  * RateLimiterPostgres) so every instance shares one count. Answers carry the IETF draft
  * `RateLimit-*` headers; a refusal is 429 `RateLimited` with `Retry-After`.
+ *
+ * A busy instance reserves points in small blocks (at most 1/50 of the limit; 1 for small limits,
+ * which stay exact) and spends them locally, and remembers a spent window until it resets, so the
+ * counter row is not written on every request. An instance holds at most block-1 unspent points.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, application_name: 'nogpets-ratelimit' });
@@ -34,38 +50,89 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     duration: options.windowSec,
   });
   const policy = `${options.points};w=${options.windowSec}`;
+  const block = Math.max(1, Math.min(50, Math.floor(options.points / 50)));
+  const held = new Map<string, Held>();
+  const refilling = new Map<string, Promise<void>>();
 
-  const setHeaders = (res: Response, r: RateLimiterRes) => {
+  async function refill(key: string): Promise<void> {
+    let result: RateLimiterRes;
+    let taken = block;
+    try {
+      result = await limiter.consume(key, block);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      if (block === 1) {
+        held.set(key, { left: 0, remaining: 0, resetAt: Date.now() + err.msBeforeNext, refused: true });
+        return;
+      }
+      // Not a whole block left: give it back and take the last points one at a time, exactly.
+      await limiter.reward(key, block);
+      try {
+        result = await limiter.consume(key, 1);
+        taken = 1;
+      } catch (last) {
+        if (!(last instanceof RateLimiterRes)) throw last;
+        held.set(key, { left: 0, remaining: 0, resetAt: Date.now() + last.msBeforeNext, refused: true });
+        return;
+      }
+    }
+    if (held.size > 10_000) held.clear(); // bounded memory under address churn
+    held.set(key, { left: taken, remaining: result.remainingPoints + taken, resetAt: Date.now() + result.msBeforeNext, refused: false });
+  }
+
+  async function decide(key: string): Promise<Decision> {
+    for (;;) {
+      const now = Date.now();
+      const h = held.get(key);
+      if (h && h.resetAt > now) {
+        if (h.refused) return { ok: false, msBeforeNext: h.resetAt - now };
+        if (h.left > 0) {
+          h.left -= 1;
+          h.remaining = Math.max(0, h.remaining - 1);
+          return { ok: true, remaining: h.remaining, msBeforeNext: h.resetAt - now };
+        }
+      }
+      // One refill per key at a time; the others wait for it and look again.
+      let pending = refilling.get(key);
+      if (!pending) {
+        pending = refill(key).finally(() => refilling.delete(key));
+        refilling.set(key, pending);
+      }
+      await pending;
+    }
+  }
+
+  const setHeaders = (res: Response, remaining: number, msBeforeNext: number) => {
     res.setHeader('RateLimit-Policy', policy);
     res.setHeader('RateLimit-Limit', String(options.points));
-    res.setHeader('RateLimit-Remaining', String(Math.max(0, r.remainingPoints)));
-    res.setHeader('RateLimit-Reset', String(Math.ceil(r.msBeforeNext / 1000)));
+    res.setHeader('RateLimit-Remaining', String(Math.max(0, remaining)));
+    res.setHeader('RateLimit-Reset', String(Math.ceil(msBeforeNext / 1000)));
   };
 
   return {
     middleware(req, res, next) {
       const key = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-      limiter.consume(key).then(
-        (r) => {
-          setHeaders(res, r);
-          next();
-        },
-        (r: unknown) => {
-          if (r instanceof RateLimiterRes) {
-            setHeaders(res, r);
-            const retryAfter = Math.max(1, Math.ceil(r.msBeforeNext / 1000));
-            res.setHeader('Retry-After', String(retryAfter));
-            next(
-              new ServiceError(
-                'RateLimited',
-                `Too many requests. Try again in ${retryAfter} seconds.`,
-                { limit: options.points, windowSeconds: options.windowSec, retryAfterSeconds: retryAfter },
-              ),
-            );
+      decide(key).then(
+        (d) => {
+          if (d.ok) {
+            setHeaders(res, d.remaining, d.msBeforeNext);
+            next();
             return;
           }
+          setHeaders(res, 0, d.msBeforeNext);
+          const retryAfter = Math.max(1, Math.ceil(d.msBeforeNext / 1000));
+          res.setHeader('Retry-After', String(retryAfter));
+          next(
+            new ServiceError('RateLimited', `Too many requests. Try again in ${retryAfter} seconds.`, {
+              limit: options.points,
+              windowSeconds: options.windowSec,
+              retryAfterSeconds: retryAfter,
+            }),
+          );
+        },
+        (err: unknown) => {
           // The counter store failed: serve the request rather than refuse everyone (fail open).
-          req.log?.warn({ err: r }, 'rate limiter unavailable; request let through');
+          req.log?.warn({ err }, 'rate limiter unavailable; request let through');
           next();
         },
       );

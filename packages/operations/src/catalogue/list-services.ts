@@ -1,3 +1,4 @@
+import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
 import { READ_ONLY, defineOperation } from '../define.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
@@ -53,6 +54,44 @@ export const CatalogueSchema = z
   })
   .meta({ id: 'Catalogue' });
 
+type Catalogue = z.input<typeof CatalogueSchema>;
+
+// The catalogue is a pure function of the offer; the offer cache hands out one object while fresh.
+const catalogues = new WeakMap<Offer, Catalogue>();
+
+function catalogueOf(offer: Offer): Catalogue {
+  const known = catalogues.get(offer);
+  if (known) return known;
+  const covered = new Set(offer.lines.flatMap((l) => l.areaIds));
+  const catalogue: Catalogue = {
+    currency: offer.business.currency,
+    serviceFeeCents: offer.business.serviceFeeCents,
+    acceptsCash: offer.business.acceptsCash,
+    areas: offer.areas.filter((a) => covered.has(a.id)).map((a) => a.name),
+    lines: offer.lines.map((l) => ({
+      id: l.id,
+      label: l.label,
+      blurb: l.blurb,
+      durationMode: l.durationMode,
+      repeats: l.repeats,
+      services: l.services.map((s) => ({
+        id: s.id,
+        name: s.name,
+        kind: s.kind,
+        blurb: s.blurb,
+        petTypes: s.petTypes,
+        priceCents: s.priceCents,
+        durationMin: s.durationMin,
+        ...priceRange(s),
+        groupSize: s.groupSize,
+        tiers: s.tiers,
+      })),
+    })),
+  };
+  catalogues.set(offer, catalogue);
+  return catalogue;
+}
+
 export const listServices = defineOperation({
   operationId: 'listServices',
   toolName: 'list_services',
@@ -73,32 +112,6 @@ export const listServices = defineOperation({
   errors: [{ status: 429, description: 'Too many requests.' }],
   annotations: READ_ONLY,
   async handler(ctx) {
-    const offer = await ctx.deps.offers.operator();
-    const covered = new Set(offer.lines.flatMap((l) => l.areaIds));
-    return {
-      currency: offer.business.currency,
-      serviceFeeCents: offer.business.serviceFeeCents,
-      acceptsCash: offer.business.acceptsCash,
-      areas: offer.areas.filter((a) => covered.has(a.id)).map((a) => a.name),
-      lines: offer.lines.map((l) => ({
-        id: l.id,
-        label: l.label,
-        blurb: l.blurb,
-        durationMode: l.durationMode,
-        repeats: l.repeats,
-        services: l.services.map((s) => ({
-          id: s.id,
-          name: s.name,
-          kind: s.kind,
-          blurb: s.blurb,
-          petTypes: s.petTypes,
-          priceCents: s.priceCents,
-          durationMin: s.durationMin,
-          ...priceRange(s),
-          groupSize: s.groupSize,
-          tiers: s.tiers,
-        })),
-      })),
-    };
+    return catalogueOf(await ctx.deps.offers.operator());
   },
 });

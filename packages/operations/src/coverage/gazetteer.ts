@@ -2,13 +2,20 @@ import { createGazetteer, type Gazetteer } from '@nogpets/coverage-geo';
 import type { Offer } from '@nogpets/store';
 import type { GeoData } from '../geo/world-data.js';
 
-// Building the world index takes a moment, so a gazetteer is kept while the offer's places stay the same.
+// Building the world index takes a moment, so a gazetteer is kept while the offer's places stay the
+// same: per offer object (the offer cache hands out the same one while fresh), then by content.
+const byOffer = new WeakMap<Offer, Gazetteer>();
 let cached: { key: string; gazetteer: Gazetteer } | null = null;
 
 /** The gazetteer of a business: its areas and nearby towns, plus towns and countries worldwide. */
 export function gazetteerFor(offer: Offer, geo: GeoData): Gazetteer {
+  const known = byOffer.get(offer);
+  if (known) return known;
   const key = JSON.stringify([offer.business.id, offer.areas, offer.nearbyTowns]);
-  if (cached?.key === key) return cached.gazetteer;
+  if (cached?.key === key) {
+    byOffer.set(offer, cached.gazetteer);
+    return cached.gazetteer;
+  }
   const homeTown = offer.areas[0]?.town ?? offer.business.name;
   const gazetteer = createGazetteer({
     country: offer.business.country,
@@ -28,5 +35,6 @@ export function gazetteerFor(offer: Offer, geo: GeoData): Gazetteer {
     countries: geo.countries,
   });
   cached = { key, gazetteer };
+  byOffer.set(offer, gazetteer);
   return gazetteer;
 }
