@@ -1,0 +1,80 @@
+export type PetType = 'DOG' | 'CAT';
+export type Coat = 'SHORT' | 'MEDIUM' | 'LONG';
+
+/** A price band of a service. The first matching tier wins. */
+export interface Tier {
+  coat?: Coat;
+  petType?: PetType;
+  /** Inclusive. */
+  minKg?: number;
+  /** Exclusive. */
+  maxKg?: number;
+  priceCents: number;
+  durationMin: number;
+}
+
+export interface Service {
+  id: string;
+  lineId: string;
+  name: string;
+  kind: 'PRIMARY' | 'EXTRA';
+  petTypes: PetType[];
+  /** Fallback when no tier matches. */
+  priceCents: number;
+  durationMin: number;
+  /** Above 1 for group walks: how many dogs one walker takes. */
+  groupSize: number;
+  tiers: Tier[];
+}
+
+export interface Line {
+  id: string;
+  label: string;
+  /** SUM: pets one after another (grooming). MAX: pets together (walks, sitting). */
+  durationMode: 'SUM' | 'MAX';
+}
+
+export interface PetDescription {
+  type: PetType;
+  weightKg: number;
+  coat: Coat;
+}
+
+export interface PetForQuote extends PetDescription {
+  name: string;
+  serviceIds: string[];
+}
+
+export interface QuoteItem {
+  serviceId: string;
+  name: string;
+  kind: 'PRIMARY' | 'EXTRA';
+  priceCents: number;
+  durationMin: number;
+}
+
+export interface Quote {
+  category: string;
+  durationMin: number;
+  pets: { name: string; items: QuoteItem[] }[];
+  subtotalCents: number;
+  cardFeeCents: number;
+  cardTotalCents: number;
+  cashTotalCents: number;
+  acceptsCash: boolean;
+  summary: string;
+  /** For a group walk: the places the booking takes (one per dog). */
+  groupSize?: number;
+}
+
+export interface QuoteInput {
+  line: Line;
+  /** The business's services (any lines). */
+  services: Service[];
+  pets: PetForQuote[];
+  /** Card fee per booking. */
+  serviceFeeCents: number;
+  acceptsCash: boolean;
+  currency: string;
+  locale?: string;
+}
