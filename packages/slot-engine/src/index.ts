@@ -1,0 +1,35 @@
+export { type SlotEngineErrorCode, SlotEngineError } from './errors.js';
+export {
+  DEFAULT_DAYS,
+  DEFAULT_MIN_NOTICE_MIN,
+  DEFAULT_STEP_MIN,
+  DEFAULT_VAN_BUFFER_MIN,
+  findSlots,
+  MAX_RANGE_DAYS,
+  MAX_RANGES_PER_DAY,
+} from './find-slots.js';
+export { LOOKAHEAD_DAYS, nextOpenSlots } from './next-open-slots.js';
+export {
+  type PlanEntry,
+  planStay,
+  planVisits,
+  type SittingPlan,
+  type Stay,
+  VISIT_WINDOWS,
+  type VisitWindowName,
+  type Visits,
+} from './plan-sitting.js';
+export type {
+  BusyInterval,
+  DayKey,
+  DayResult,
+  EmptyReason,
+  FindSlotsInput,
+  FindSlotsResult,
+  GroupRequest,
+  Resource,
+  Slot,
+  TimeOff,
+  TimeRange,
+  Week,
+} from './types.js';
