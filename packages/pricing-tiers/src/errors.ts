@@ -10,12 +10,25 @@ export type PricingErrorCode =
   | 'GROUP_TOO_LARGE'
   | 'UNKNOWN_CURRENCY';
 
-/** A request the rules refuse; `details` names the pet and the service concerned. */
+/** What a refusal concerns: the pet (by name) and the service, when there is one. */
+export interface PricingErrorDetails {
+  pet?: string;
+  serviceId?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A request the pricing rules refuse. `code` is stable; `message` is a sentence for a person,
+ * naming the pet and the service.
+ *
+ * @example
+ * try { quote(input) } catch (e) { if (e instanceof PricingError && e.code === 'NO_PRIMARY') ... }
+ */
 export class PricingError extends Error {
   readonly code: PricingErrorCode;
-  readonly details: { pet?: string; serviceId?: string; [key: string]: unknown };
+  readonly details: PricingErrorDetails;
 
-  constructor(code: PricingErrorCode, message: string, details: PricingError['details'] = {}) {
+  constructor(code: PricingErrorCode, message: string, details: PricingErrorDetails = {}) {
     super(message);
     this.name = 'PricingError';
     this.code = code;

@@ -1,29 +1,63 @@
 import { minorUnits } from './minor-units.js';
 
 const formats = new Map<string, Intl.NumberFormat>();
+const patternSpaced = new Map<string, boolean>();
 
-/**
- * A money amount for people: the currency's symbol, no decimals when whole.
- *
- * @example formatMoney(38000, 'ZAR') // 'R380'
- * @example formatMoney(38050, 'ZAR') // 'R380.50'
- */
-export function formatMoney(amountMinor: number, currency: string, locale = 'en'): string {
-  const digits = minorUnits(currency);
-  const value = amountMinor / 10 ** digits;
-  const whole = Number.isInteger(value);
-  const key = `${locale}|${currency}|${whole}`;
+function numberFormat(locale: string, currency: string, minimumFractionDigits: number, digits: number) {
+  const key = `${locale}|${currency}|${minimumFractionDigits}`;
   let format = formats.get(key);
   if (!format) {
     format = new Intl.NumberFormat(locale, {
       style: 'currency',
       currency,
       currencyDisplay: 'narrowSymbol',
-      minimumFractionDigits: whole ? 0 : digits,
+      minimumFractionDigits,
       maximumFractionDigits: digits,
     });
     formats.set(key, format);
   }
-  // 'R 380' → 'R380': a one- or two-character symbol sits against the number, as people write it.
-  return format.format(value).replace(/\u00a0/g, ' ').replace(/^(-?[^\d\s-]{1,2}) (?=\d)/, '$1');
+  return format;
+}
+
+/** Whether the locale's own pattern puts a space between a leading symbol and the number (nl: "€ 12,50"). */
+function hasPatternSpace(locale: string): boolean {
+  let spaced = patternSpaced.get(locale);
+  if (spaced === undefined) {
+    const parts = numberFormat(locale, 'EUR', 0, 2).formatToParts(1);
+    spaced = parts.some((p) => p.type === 'literal' && p.value.trim() === '');
+    patternSpaced.set(locale, spaced);
+  }
+  return spaced;
+}
+
+/**
+ * A money amount for people, in the currency's narrow symbol: decimals only when the amount is not
+ * whole. A one-letter symbol sits against the number (R380, as South Africans write it) unless the
+ * locale's own pattern spaces it; codes such as CHF keep their space.
+ *
+ * @example formatMoney(38000, 'ZAR')  // 'R380'
+ * @example formatMoney(38050, 'ZAR')  // 'R380.50'
+ * @example formatMoney(1250, 'EUR')   // '€12.50'
+ * @example formatMoney(1200, 'JPY')   // '¥1,200'
+ */
+export function formatMoney(amountMinor: number, currency: string, locale = 'en'): string {
+  const digits = minorUnits(currency);
+  const value = amountMinor / 10 ** digits;
+  const parts = numberFormat(locale, currency, Number.isInteger(value) ? 0 : digits, digits).formatToParts(
+    value,
+  );
+  // CLDR inserts a space after a symbol ending in a letter ("R 380"); drop only that inserted one.
+  const symbolAt = parts.findIndex((p) => p.type === 'currency');
+  const symbol = parts[symbolAt];
+  const gap = parts[symbolAt + 1];
+  if (
+    symbol?.value.length === 1 &&
+    gap?.type === 'literal' &&
+    gap.value.trim() === '' &&
+    parts[symbolAt + 2]?.type === 'integer' &&
+    !hasPatternSpace(locale)
+  ) {
+    parts.splice(symbolAt + 1, 1);
+  }
+  return parts.map((p) => p.value).join('');
 }

@@ -1,4 +1,4 @@
-import type { PetDescription, Service, Tier } from './types.js';
+import type { PetDescription, Service, Tier, TierMatch } from './types.js';
 
 function matches(tier: Tier, pet: PetDescription): boolean {
   if (tier.coat !== undefined && tier.coat !== pet.coat) return false;
@@ -17,7 +17,7 @@ function matches(tier: Tier, pet: PetDescription): boolean {
 export function matchTier(
   service: Pick<Service, 'priceCents' | 'durationMin' | 'tiers'>,
   pet: PetDescription,
-): { priceCents: number; durationMin: number; tier: Tier | null } {
+): TierMatch {
   for (const tier of service.tiers) {
     if (matches(tier, pet)) return { priceCents: tier.priceCents, durationMin: tier.durationMin, tier };
   }

@@ -2,13 +2,20 @@ import cc from 'currency-codes';
 import { PricingError } from './errors.js';
 
 /**
- * Digits after the decimal point of an ISO 4217 currency, from the `currency-codes` data.
+ * Digits after the decimal point of an ISO 4217 currency, from the `currency-codes` data
+ * (ZAR 2, JPY 0, BHD 3). Codes must be upper case. Codes that ISO lists for no country (gold,
+ * silver, bond units, XTS testing, XXX no currency) are refused: nobody prices a walk in them.
  *
  * @example minorUnits('ZAR') // 2
  * @example minorUnits('JPY') // 0
  */
 export function minorUnits(currency: string): number {
   const entry = /^[A-Z]{3}$/.test(currency) ? cc.code(currency) : undefined;
-  if (!entry || currency === 'XXX') throw new PricingError('UNKNOWN_CURRENCY', `${currency} is not an ISO 4217 currency code.`, { currency });
+  // ISO 4217 names the "ZZ" entity for codes that are not money of any place.
+  if (!entry || entry.countries.every((country) => /^zz/i.test(country))) {
+    throw new PricingError('UNKNOWN_CURRENCY', `"${currency}" is not an ISO 4217 currency code.`, {
+      currency,
+    });
+  }
   return entry.digits;
 }

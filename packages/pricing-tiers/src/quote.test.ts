@@ -1,132 +1,280 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PricingError } from './errors.js';
-import { matchTier } from './match-tier.js';
 import { quote } from './quote.js';
-import { aPet, aService, grooming, services, walking } from './test-utils.js';
+import { grooming, menu, walking } from './test-fixtures.js';
+import { aLine, aPet, aQuoteInput, aService } from './test-utils.js';
+import type { Coat, QuoteInput } from './types.js';
 
-const base = { services, serviceFeeCents: 1000, acceptsCash: true, currency: 'ZAR' };
+/** The error `quote` throws for this input, or a failure when it does not throw. */
+function refusal(input: QuoteInput): PricingError {
+  try {
+    quote(input);
+  } catch (e) {
+    if (e instanceof PricingError) return e;
+    throw e;
+  }
+  throw new Error('quote did not refuse');
+}
 
-describe('matchTier', () => {
-  it.each([
-    [{ type: 'DOG', weightKg: 9.99, coat: 'SHORT' }, 30000],
-    [{ type: 'DOG', weightKg: 10, coat: 'SHORT' }, 38000],
-    [{ type: 'DOG', weightKg: 40, coat: 'SHORT' }, 60000],
-    [{ type: 'DOG', weightKg: 80, coat: 'LONG' }, 72000],
-    [{ type: 'DOG', weightKg: 12, coat: 'MEDIUM' }, 43000],
-    [{ type: 'DOG', weightKg: 30, coat: 'MEDIUM' }, 30000],
-  ] as const)('prices %j at %i cents (minKg inclusive, maxKg exclusive, fallback when none match)', (pet, cents) => {
-    expect(matchTier(aService(), pet).priceCents).toBe(cents);
-  });
-
-  it('lets the first matching tier win', () => {
-    fc.assert(
-      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.constantFrom('SHORT', 'MEDIUM', 'LONG'), (kg, coat) => {
-        const service = aService({
-          tiers: [
-            { coat, priceCents: 1, durationMin: 1 },
-            { priceCents: 2, durationMin: 2 },
-          ],
-        });
-        expect(matchTier(service, { type: 'DOG', weightKg: kg, coat }).priceCents).toBe(1);
-      }),
-    );
-  });
-});
+const onMenu = (over: Partial<QuoteInput>): QuoteInput =>
+  aQuoteInput({ services: menu, line: grooming, ...over });
 
 describe('quote', () => {
-  it('adds the pets of a grooming booking one after another and the card fee once', () => {
-    const q = quote({
-      ...base,
-      line: grooming,
-      pets: [
-        aPet({ serviceIds: ['groom-dog-bath', 'extra-teeth'] }),
-        aPet({ name: 'Mia', type: 'CAT', weightKg: 4, coat: 'LONG', serviceIds: ['groom-cat-bath'] }),
-      ],
-    });
-    expect(q).toMatchObject({
-      category: 'grooming',
-      durationMin: 60 + 10 + 75,
-      subtotalCents: 38000 + 7000 + 55000,
-      cardFeeCents: 1000,
-      cardTotalCents: 101000,
-      cashTotalCents: 100000,
-      acceptsCash: true,
-    });
-    expect(q.pets[0]!.items.map((i) => i.serviceId)).toEqual(['groom-dog-bath', 'extra-teeth']);
+  it('writes one sentence a person can read, with each pet, the time and both ways to pay', () => {
+    const q = quote(
+      aQuoteInput({
+        pets: [
+          aPet({ name: 'Rex' }),
+          aPet({ name: 'Mia', type: 'CAT', coat: 'LONG', weightKg: 4, serviceIds: ['cat-bath'] }),
+        ],
+      }),
+    );
     expect(q.summary).toBe(
-      'Mobile grooming for Rex (Dog bath, blow-dry & brush-out and Teeth brushing) and Mia (Cat bath & brush-out): about 2 h 25 min, R1,000 cash or R1,010 by card.',
+      'Grooming for Rex (Dog bath, R380) and Mia (Cat bath, R450): about 2 h 15 min, R830 cash or R840 by card.',
     );
   });
 
-  it('takes the longest pet for a walk, as dogs are walked together', () => {
-    const q = quote({ ...base, line: walking, pets: [aPet({ serviceIds: ['walk-solo-60'] }), aPet({ name: 'Bo', serviceIds: ['walk-solo-30'] })] });
-    expect(q.durationMin).toBe(60);
-    expect(q.subtotalCents).toBe(33000);
+  it('adds the pets of a grooming booking one after another, tiers from the real menu, card fee once', () => {
+    const q = quote(
+      onMenu({
+        pets: [
+          aPet({ name: 'Rex', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath', 'extra-teeth'] }),
+          aPet({ name: 'Bo', weightKg: 31, coat: 'MEDIUM', serviceIds: ['groom-dog-full'] }),
+          aPet({ name: 'Mia', type: 'CAT', weightKg: 4, coat: 'LONG', serviceIds: ['groom-cat-bath'] }),
+        ],
+      }),
+    );
+    expect(q).toMatchObject({
+      category: 'grooming',
+      durationMin: 60 + 10 + 135 + 75,
+      subtotalCents: 38000 + 7000 + 78000 + 55000,
+      cardFeeCents: 1000,
+      cardTotalCents: 178000 + 1000,
+      cashTotalCents: 178000,
+      acceptsCash: true,
+    });
+    expect(q.pets.map((p) => p.items.map((i) => [i.serviceId, i.priceCents, i.durationMin]))).toEqual([
+      [
+        ['groom-dog-bath', 38000, 60],
+        ['extra-teeth', 7000, 10],
+      ],
+      [['groom-dog-full', 78000, 135]],
+      [['groom-cat-bath', 55000, 75]],
+    ]);
+    expect(q.groupSize).toBeUndefined();
   });
 
-  it('gives a group walk one place per dog', () => {
-    const q = quote({ ...base, line: walking, pets: [aPet({ serviceIds: ['walk-group-30'] }), aPet({ name: 'Bo', serviceIds: ['walk-group-30'] })] });
-    expect(q.groupSize).toBe(2);
+  it('lists the main service first, then the extras in the order asked', () => {
+    const q = quote(
+      onMenu({ pets: [aPet({ serviceIds: ['extra-teeth', 'extra-nail-grind', 'groom-dog-bath'] })] }),
+    );
+    expect(q.pets[0]!.items.map((i) => i.kind)).toEqual(['PRIMARY', 'EXTRA', 'EXTRA']);
+    expect(q.pets[0]!.items.map((i) => i.serviceId)).toEqual([
+      'groom-dog-bath',
+      'extra-teeth',
+      'extra-nail-grind',
+    ]);
+  });
+
+  it('takes the longest dog on a walk, as dogs are walked together', () => {
+    const q = quote(
+      onMenu({
+        line: walking,
+        pets: [
+          aPet({ name: 'Rex', serviceIds: ['walk-solo-60', 'extra-walk-feed'] }),
+          aPet({ name: 'Bo', serviceIds: ['walk-solo-30', 'extra-walk-towel'] }),
+        ],
+      }),
+    );
+    expect(q.durationMin).toBe(65);
+    expect(q.subtotalCents).toBe(20000 + 3000 + 13000 + 4000);
+    expect(q.category).toBe('walking');
+  });
+
+  it.each([1, 2, 4])('gives a group walk of %i dogs one place per dog', (dogs) => {
+    const pets = Array.from({ length: dogs }, (_, n) =>
+      aPet({ name: `Dog ${n + 1}`, serviceIds: ['walk-group-30'] }),
+    );
+    const q = quote(onMenu({ line: walking, pets }));
+    expect(q.groupSize).toBe(dogs);
     expect(q.durationMin).toBe(30);
+    expect(q.subtotalCents).toBe(9000 * dogs);
   });
 
-  it('leaves cash out of the summary when the business takes no cash', () => {
-    const q = quote({ ...base, acceptsCash: false, line: grooming, pets: [aPet()] });
-    expect(q.summary).toMatch(/R390 by card\.$/);
+  it('refuses more dogs than the group walk takes', () => {
+    const pets = Array.from({ length: 5 }, (_, n) =>
+      aPet({ name: `Dog ${n + 1}`, serviceIds: ['walk-group-30'] }),
+    );
+    const e = refusal(onMenu({ line: walking, pets }));
+    expect(e).toMatchObject({
+      code: 'GROUP_TOO_LARGE',
+      details: { serviceId: 'walk-group-30', groupSize: 4, dogs: 5 },
+    });
+    expect(e.message).toContain('at most 4 dogs');
   });
 
   it.each([
-    [[aPet({ serviceIds: ['nope'] })], 'UNKNOWN_SERVICE', { pet: 'Rex', serviceId: 'nope' }],
-    [[aPet({ serviceIds: ['walk-solo-30'] })], 'WRONG_LINE', { pet: 'Rex', serviceId: 'walk-solo-30' }],
-    [[aPet({ type: 'CAT', serviceIds: ['groom-dog-bath'] })], 'WRONG_PET_TYPE', { pet: 'Rex', serviceId: 'groom-dog-bath' }],
-    [[aPet({ serviceIds: ['extra-teeth'] })], 'NO_PRIMARY', { pet: 'Rex' }],
-    [[aPet({ serviceIds: [] })], 'NO_PRIMARY', { pet: 'Rex' }],
-    [[aPet({ type: 'CAT', serviceIds: ['groom-cat-bath', 'groom-cat-bath'] })], 'DUPLICATE_SERVICE', { pet: 'Rex' }],
-    [[], 'NO_PETS', {}],
-  ])('refuses %j with %s naming the pet and the service', (pets, code, details) => {
-    try {
-      quote({ ...base, line: grooming, pets });
-      expect.unreachable();
-    } catch (err) {
-      expect(err).toBeInstanceOf(PricingError);
-      expect((err as PricingError).code).toBe(code);
-      expect((err as PricingError).details).toMatchObject(details);
-    }
-  });
-
-  it('refuses two main services for one pet', () => {
-    const services2 = [...services, aService({ id: 'groom-dog-full', name: 'Full groom' })];
-    expect(() => quote({ ...base, services: services2, line: grooming, pets: [aPet({ serviceIds: ['groom-dog-bath', 'groom-dog-full'] })] })).toThrow(
-      expect.objectContaining({ code: 'TOO_MANY_PRIMARY' }),
-    );
-  });
-
-  it('refuses a group walk mixed with a solo walk, or more dogs than the group takes', () => {
-    expect(() =>
-      quote({ ...base, line: walking, pets: [aPet({ serviceIds: ['walk-group-30'] }), aPet({ name: 'Bo', serviceIds: ['walk-solo-30'] })] }),
-    ).toThrow(expect.objectContaining({ code: 'MIXED_GROUP_WALK' }));
-    const five = Array.from({ length: 5 }, (_, i) => aPet({ name: `Dog ${i}`, serviceIds: ['walk-group-30'] }));
-    expect(() => quote({ ...base, line: walking, pets: five })).toThrow(expect.objectContaining({ code: 'GROUP_TOO_LARGE' }));
-  });
-
-  it('keeps its sums: subtotal is the items, card total adds the fee, SUM is never shorter than MAX', () => {
-    const pet = fc.record({
-      name: fc.constantFrom('A', 'B', 'C'),
-      weightKg: fc.double({ min: 0.5, max: 90, noNaN: true }),
-      coat: fc.constantFrom('SHORT' as const, 'MEDIUM' as const, 'LONG' as const),
-      teeth: fc.boolean(),
-    });
-    fc.assert(
-      fc.property(fc.array(pet, { minLength: 1, maxLength: 4 }), (pets) => {
-        const asked = pets.map((p) => aPet({ ...p, type: 'DOG', serviceIds: p.teeth ? ['groom-dog-bath', 'extra-teeth'] : ['groom-dog-bath'] }));
-        const sum = quote({ ...base, line: grooming, pets: asked });
-        const max = quote({ ...base, line: { ...grooming, durationMode: 'MAX' }, pets: asked });
-        const items = sum.pets.flatMap((p) => p.items);
-        expect(sum.subtotalCents).toBe(items.reduce((s, i) => s + i.priceCents, 0));
-        expect(sum.cardTotalCents).toBe(sum.subtotalCents + 1000);
-        expect(sum.durationMin).toBeGreaterThanOrEqual(max.durationMin);
+    ['walk-solo-30', 'Solo walk 30 min'],
+    ['walk-group-60', 'Group walk 60 min (per dog)'],
+  ])('refuses a group walk booked together with %s', (otherId, otherName) => {
+    const e = refusal(
+      onMenu({
+        line: walking,
+        pets: [
+          aPet({ name: 'Rex', serviceIds: ['walk-group-30'] }),
+          aPet({ name: 'Bo', serviceIds: [otherId] }),
+        ],
       }),
     );
+    expect(e).toMatchObject({ code: 'MIXED_GROUP_WALK', details: { pet: 'Bo', serviceId: otherId } });
+    expect(e.message).toContain(otherName);
+  });
+
+  it.each([
+    ['an unknown service', [aPet({ serviceIds: ['groom-dog-bath', 'nope'] })], 'UNKNOWN_SERVICE', 'nope'],
+    ['a service of another line', [aPet({ serviceIds: ['walk-solo-30'] })], 'WRONG_LINE', 'walk-solo-30'],
+    [
+      'a dog service for a cat',
+      [aPet({ type: 'CAT', serviceIds: ['groom-dog-bath'] })],
+      'WRONG_PET_TYPE',
+      'groom-dog-bath',
+    ],
+    [
+      'a dog extra for a cat',
+      [aPet({ type: 'CAT', serviceIds: ['groom-cat-bath', 'extra-nail-grind'] })],
+      'WRONG_PET_TYPE',
+      'extra-nail-grind',
+    ],
+    ['extras without a main service', [aPet({ serviceIds: ['extra-teeth'] })], 'NO_PRIMARY', undefined],
+    ['no service at all', [aPet({ serviceIds: [] })], 'NO_PRIMARY', undefined],
+    [
+      'two main services',
+      [aPet({ serviceIds: ['groom-dog-bath', 'groom-dog-full'] })],
+      'TOO_MANY_PRIMARY',
+      'groom-dog-full',
+    ],
+    [
+      'the same service twice',
+      [aPet({ serviceIds: ['groom-dog-bath', 'extra-teeth', 'extra-teeth'] })],
+      'DUPLICATE_SERVICE',
+      'extra-teeth',
+    ],
+  ] as const)('refuses %s, naming the pet and the service', (_, pets, code, serviceId) => {
+    const input = onMenu({
+      pets: [aPet({ name: 'Mia', type: 'CAT', coat: 'SHORT', serviceIds: ['groom-cat-bath'] }), ...pets],
+    });
+    const e = refusal(input);
+    expect(e.code).toBe(code);
+    expect(e.details.pet).toBe('Rex');
+    expect(e.details.serviceId).toBe(serviceId);
+    expect(e.message).toContain('Rex');
+  });
+
+  it('names the service in words when it refuses it', () => {
+    const e = refusal(onMenu({ pets: [aPet({ name: 'Mia', type: 'CAT', serviceIds: ['groom-dog-bath'] })] }));
+    expect(e.message).toBe(
+      '"Dog bath, blow-dry & brush-out (incl. nail trim, ear clean)" is not offered for a cat, so not for Mia.',
+    );
+  });
+
+  it('refuses a booking without pets', () => {
+    expect(refusal(aQuoteInput({ pets: [] })).code).toBe('NO_PETS');
+  });
+
+  it('leaves cash out when the business takes no cash', () => {
+    const q = quote(aQuoteInput({ acceptsCash: false }));
+    expect(q.summary).toBe('Grooming for Rex (Dog bath, R380): about 1 h, R390 by card.');
+    expect(q).toMatchObject({ acceptsCash: false, cashTotalCents: 38000, cardTotalCents: 39000 });
+  });
+
+  it('says "cash or card" once when card costs nothing extra', () => {
+    expect(quote(aQuoteInput({ serviceFeeCents: 0 })).summary).toBe(
+      'Grooming for Rex (Dog bath, R380): about 1 h, R380 cash or card.',
+    );
+  });
+
+  it('writes the amounts in the business currency and locale', () => {
+    const q = quote(aQuoteInput({ currency: 'EUR', locale: 'de', serviceFeeCents: 150 }));
+    expect(q.summary).toBe(
+      'Grooming for Rex (Dog bath, 380\u00a0€): about 1 h, 380\u00a0€ cash or 381,50\u00a0€ by card.',
+    );
+  });
+
+  it('joins the extras of a pet with "+" so the sentence stays readable', () => {
+    const q = quote(aQuoteInput({ pets: [aPet({ serviceIds: ['dog-bath', 'teeth'] })] }));
+    expect(q.summary).toBe(
+      'Grooming for Rex (Dog bath + Teeth brushing, R450): about 1 h 10 min, R450 cash or R460 by card.',
+    );
+  });
+
+  describe('for any booking of the menu', () => {
+    const coat = fc.constantFrom<Coat>('SHORT', 'MEDIUM', 'LONG');
+    const dogExtras = fc.subarray([
+      'extra-teeth',
+      'extra-nail-grind',
+      'extra-deshed',
+      'extra-flea-treatment',
+    ]);
+    const dog = fc.record({
+      weightKg: fc.double({ min: 0.5, max: 90, noNaN: true }),
+      coat,
+      primary: fc.constantFrom('groom-dog-bath', 'groom-dog-full', 'groom-nails-only'),
+      extras: dogExtras,
+    });
+    const booking = fc
+      .array(dog, { minLength: 1, maxLength: 6 })
+      .map((dogs) =>
+        dogs.map((d, n) =>
+          aPet({
+            name: `Dog ${n + 1}`,
+            weightKg: d.weightKg,
+            coat: d.coat,
+            serviceIds: [d.primary, ...d.extras],
+          }),
+        ),
+      );
+    const fee = fc.integer({ min: 0, max: 5000 });
+
+    it('has a subtotal equal to the sum of its item prices, cash = subtotal, card = subtotal + fee', () => {
+      fc.assert(
+        fc.property(booking, fee, (pets, serviceFeeCents) => {
+          const q = quote(onMenu({ pets, serviceFeeCents }));
+          const items = q.pets.flatMap((p) => p.items);
+          expect(q.subtotalCents).toBe(items.reduce((s, i) => s + i.priceCents, 0));
+          expect(q.cashTotalCents).toBe(q.subtotalCents);
+          expect(q.cardTotalCents).toBe(q.subtotalCents + serviceFeeCents);
+        }),
+      );
+    });
+
+    it('takes at least as long with SUM as with MAX, and MAX is the longest pet', () => {
+      fc.assert(
+        fc.property(booking, (pets) => {
+          const sum = quote(onMenu({ pets, line: aLine({ durationMode: 'SUM' }) }));
+          const max = quote(onMenu({ pets, line: aLine({ durationMode: 'MAX' }) }));
+          const perPet = sum.pets.map((p) => p.items.reduce((s, i) => s + i.durationMin, 0));
+          expect(sum.durationMin).toBeGreaterThanOrEqual(max.durationMin);
+          expect(sum.durationMin).toBe(perPet.reduce((a, b) => a + b, 0));
+          expect(max.durationMin).toBe(Math.max(...perPet));
+        }),
+      );
+    });
+
+    it('prices each pet as it would be priced alone', () => {
+      fc.assert(
+        fc.property(booking, (pets) => {
+          const together = quote(onMenu({ pets }));
+          pets.forEach((pet, n) => {
+            expect(quote(onMenu({ pets: [pet] })).pets[0]).toEqual(together.pets[n]);
+          });
+        }),
+      );
+    });
+  });
+
+  it('ignores services of other lines that no pet asked for', () => {
+    const services = [aService(), aService({ id: 'x', lineId: 'sitting', kind: 'PRIMARY' })];
+    expect(() => quote(aQuoteInput({ services }))).not.toThrow();
   });
 });

@@ -34,12 +34,27 @@ export interface Line {
   durationMode: 'SUM' | 'MAX';
 }
 
+/** What tiers look at: a pet's type, weight and coat. */
 export interface PetDescription {
   type: PetType;
   weightKg: number;
   coat: Coat;
 }
 
+/** The price and duration a service has for one pet, and the tier that set them (null: the service's own). */
+export interface TierMatch {
+  priceCents: number;
+  durationMin: number;
+  tier: Tier | null;
+}
+
+/** The catalogue's `fromCents`/`toCents`. */
+export interface PriceRange {
+  fromCents: number;
+  toCents: number;
+}
+
+/** A pet in a quote: what it is, and the ids of the services asked for it (one PRIMARY, any EXTRAs). */
 export interface PetForQuote extends PetDescription {
   name: string;
   serviceIds: string[];
@@ -53,6 +68,7 @@ export interface QuoteItem {
   durationMin: number;
 }
 
+/** The spec's Quote, plus `groupSize` for group walks. */
 export interface Quote {
   category: string;
   durationMin: number;
@@ -72,9 +88,11 @@ export interface QuoteInput {
   /** The business's services (any lines). */
   services: Service[];
   pets: PetForQuote[];
-  /** Card fee per booking. */
+  /** Card fee, once per booking (the spec's 1000, R10). */
   serviceFeeCents: number;
   acceptsCash: boolean;
+  /** ISO 4217; used for the summary's amounts. */
   currency: string;
+  /** BCP 47 locale of the summary's amounts; default `en` (R380, €12.50). */
   locale?: string;
 }

@@ -23,7 +23,8 @@ const busy: BusyInterval[] = Array.from({ length: 2000 }, () => {
   const dayIdx = Math.floor(rand() * 31);
   const slot = Math.floor(rand() * 16);
   const s = startMs + dayIdx * 86_400_000 + slot * 30 * 60_000;
-  return { resourceId: resources[Math.floor(rand() * 20)]!.id, start: new Date(s).toISOString(), end: new Date(s + 3_600_000).toISOString() };
+  // As the service passes them: instants from PostgreSQL, not text.
+  return { resourceId: resources[Math.floor(rand() * 20)]!.id, start: new Date(s), end: new Date(s + 3_600_000) };
 });
 const input = { resources, busy, durationMin: 60, timeZone: 'Africa/Johannesburg', now: '2026-11-30T06:00:00Z', from: '2026-12-01', to: '2026-12-31' };
 

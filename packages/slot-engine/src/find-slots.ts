@@ -1,7 +1,7 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { SlotEngineError } from './errors.js';
 import { checkTimeZone, dateOfEpochDay, epochDay, hhmm, instantMs, localDay, minutesOf, parseDate, todayIn } from './local-time.js';
-import type { BusyInterval, DayResult, EmptyReason, FindSlotsInput, FindSlotsResult, Resource, Slot } from './types.js';
+import type { BusyInterval, DayResult, EmptyReason, FindSlotsInput, FindSlotsResult, InstantInput, Resource, Slot } from './types.js';
 
 export const MAX_RANGE_DAYS = 31;
 export const DEFAULT_DAYS = 7;
@@ -29,7 +29,7 @@ function byStart(a: Interval, b: Interval): number {
   return a.start - b.start;
 }
 
-function toInterval(x: { start: string; end: string; groupKey?: string; size?: number }, field: string): Interval {
+function toInterval(x: { start: InstantInput; end: InstantInput; groupKey?: string; size?: number }, field: string): Interval {
   return { start: instantMs(x.start, `${field}.start`), end: instantMs(x.end, `${field}.end`), groupKey: x.groupKey, size: x.size ?? 1 };
 }
 

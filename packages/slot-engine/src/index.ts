@@ -27,6 +27,7 @@ export type {
   FindSlotsInput,
   FindSlotsResult,
   GroupRequest,
+  InstantInput,
   Resource,
   Slot,
   TimeOff,

@@ -88,7 +88,13 @@ export function todayIn(nowMs: number, timeZone: string): Temporal.PlainDate {
 const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}))?Z$/;
 
 /** Milliseconds of an ISO instant; the canonical UTC form (what we emit) is read without Date.parse. */
-export function instantMs(text: string, field: string): number {
+export function instantMs(value: string | number | Date, field: string): number {
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return value;
+    throw new SlotEngineError('BAD_DATE', `${field} must be a finite time.`, { field });
+  }
+  if (value instanceof Date) return instantMs(value.getTime(), field);
+  const text = value;
   const m = CANONICAL.exec(text);
   if (m) {
     const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, m[7] ? +m[7] : 0);

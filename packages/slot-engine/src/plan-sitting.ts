@@ -66,9 +66,9 @@ interface SittingContext {
   minNoticeMin?: number;
 }
 
-function overlaps(list: { start: string; end: string; resourceId?: string }[], resourceId: string | undefined, start: number, end: number): boolean {
+function overlaps(list: (BusyInterval | TimeOff)[], resourceId: string | undefined, start: number, end: number): boolean {
   return list.some(
-    (x) => (x.resourceId === undefined || x.resourceId === resourceId) && Date.parse(x.start) < end && Date.parse(x.end) > start,
+    (x) => (x.resourceId === undefined || x.resourceId === resourceId) && instantMs(x.start, 'start') < end && instantMs(x.end, 'end') > start,
   );
 }
 

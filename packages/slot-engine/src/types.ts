@@ -19,18 +19,21 @@ export interface Resource {
   travelBufferMin?: number;
 }
 
+/** An instant: ISO 8601 text, epoch milliseconds or a Date (as a database driver returns it). */
+export type InstantInput = string | number | Date;
+
 /** Time off: a resource's, or the whole business's when `resourceId` is absent (a public holiday). */
 export interface TimeOff {
   resourceId?: string;
-  start: string;
-  end: string;
+  start: InstantInput;
+  end: InstantInput;
 }
 
 /** An existing booking on a resource. */
 export interface BusyInterval {
   resourceId: string;
-  start: string;
-  end: string;
+  start: InstantInput;
+  end: InstantInput;
   /** Group walks: bookings of the same group (service) at the same times share one walk. */
   groupKey?: string;
   /** Places the booking takes in its group (dogs); default 1. */
