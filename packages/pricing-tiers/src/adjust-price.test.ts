@@ -48,6 +48,8 @@ describe('adjustPrice', () => {
         fc.double({ min: -100, max: 300, noNaN: true }),
         currencies,
         (amount, pct, [currency, unit]) => {
+          // 0% leaves the price exactly as set (tested above), so it is the one case not rounded.
+          fc.pre(pct !== 0);
           expect(adjustPrice(amount, pct, currency) % unit).toBe(0);
         },
       ),
