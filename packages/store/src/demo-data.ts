@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from './sql.js';
-import type { AreaRow, BusinessRow, LineRow, NearbyTownRow, ServiceRow } from './types.js';
+import type { AreaRow, BusinessRow, LineRow, NearbyTownRow, ResourceRow, ServiceRow } from './types.js';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo');
 
@@ -12,6 +12,72 @@ interface OperatorDemo {
   lines: LineRow[];
   services: ServiceRow[];
   nearbyTowns: NearbyTownRow[];
+  resources: ResourceRow[];
+  publicHolidays: { date: string; name: string }[];
+}
+
+// Demo data is the operator's, in Johannesburg, which keeps UTC+2 all year (no DST).
+const JOHANNESBURG = '+02:00';
+
+function at(date: string, time: string): string {
+  return `${date}T${time}:00${JOHANNESBURG}`;
+}
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Bookings for the next three weeks from `today`, so that open times look like a working
+ * business: both vans full on Saturdays and on one weekday, a morning booking most weekdays, early
+ * solo walks, and an afternoon group walk with one place left.
+ */
+export function demoBookings(today: string): {
+  id: string;
+  resourceId: string;
+  lineId: string;
+  start: string;
+  end: string;
+  groupKey: string | null;
+  groupSize: number;
+  status: string;
+  paymentMethod: string;
+  paymentStatus: string;
+  totalCents: number;
+}[] {
+  const out: ReturnType<typeof demoBookings> = [];
+  const add = (date: string, resourceId: string, lineId: string, from: string, to: string, extra: Partial<(typeof out)[number]> = {}) =>
+    out.push({
+      id: `demo-${resourceId}-${date}-${from.replace(':', '')}`,
+      resourceId,
+      lineId,
+      start: at(date, from),
+      end: at(date, to),
+      groupKey: null,
+      groupSize: 1,
+      status: 'ACCEPTED',
+      paymentMethod: 'CARD',
+      paymentStatus: 'PAID',
+      totalCents: 38000,
+      ...extra,
+    });
+  for (let i = 1; i <= 21; i++) {
+    const date = addDays(today, i);
+    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay(); // 0 Sunday .. 6 Saturday
+    if (weekday === 0) continue;
+    const fullDay = weekday === 6 || i === 3;
+    for (const van of ['van-1', 'van-2']) {
+      if (fullDay) add(date, van, 'grooming', '08:00', weekday === 6 ? '13:00' : '17:00', { totalCents: 150000 });
+    }
+    if (!fullDay) add(date, 'van-1', 'grooming', '09:00', '10:30', { paymentMethod: 'CASH', paymentStatus: 'CASH_DUE' });
+    add(date, 'walker-1', 'walking', '07:00', '08:00', { totalCents: 20000 });
+    if (weekday !== 6) {
+      add(date, 'walker-2', 'walking', '15:00', '16:00', { groupKey: 'walk-group-60', groupSize: 3, totalCents: 42000 });
+    }
+  }
+  return out;
 }
 
 export async function readOperatorDemo(): Promise<OperatorDemo> {
@@ -22,7 +88,7 @@ export async function readOperatorDemo(): Promise<OperatorDemo> {
  * Loads the operator's demo data. Idempotent and additive: rows that exist are left alone (an
  * operator's later edits survive restarts); rows the demo gained since are added.
  */
-export async function loadDemoData(sql: Sql): Promise<{ inserted: number }> {
+export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ inserted: number }> {
   const demo = await readOperatorDemo();
   const b = demo.business;
   let inserted = 0;
@@ -67,6 +133,35 @@ export async function loadDemoData(sql: Sql): Promise<{ inserted: number }> {
                 ${s.groupSize}, ${tx.json(s.tiers as never)}, ${i})
         on conflict do nothing`,
       );
+    }
+    for (const [i, r] of demo.resources.entries()) {
+      count(
+        await tx`
+        insert into resources (business_id, id, kind, name, week, slot_step_min, travel_buffer_min, sort)
+        values (${b.id}, ${r.id}, ${r.kind}, ${r.name}, ${tx.json(r.week as never)}, ${r.slotStepMin ?? 30}, ${r.travelBufferMin ?? null}, ${i})
+        on conflict do nothing`,
+      );
+    }
+    for (const h of demo.publicHolidays) {
+      count(
+        await tx`
+        insert into time_off (id, business_id, resource_id, starts_at, ends_at, reason)
+        values (${`holiday-${h.date}`}, ${b.id}, null, ${at(h.date, '00:00')}, ${at(addDays(h.date, 1), '00:00')}, ${h.name})
+        on conflict do nothing`,
+      );
+    }
+    // Demo bookings are made once, relative to the day the demo data is first loaded.
+    const [{ n }] = (await tx`select count(*)::int as n from bookings where business_id = ${b.id} and id like 'demo-%'`) as unknown as [{ n: number }];
+    if (n === 0) {
+      const today = new Date(now.getTime() + 2 * 3600_000).toISOString().slice(0, 10);
+      for (const k of demoBookings(today)) {
+        count(
+          await tx`
+          insert into bookings (id, business_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at, group_key, group_size, total_cents, client_name)
+          values (${k.id}, ${b.id}, ${k.resourceId}, ${k.lineId}, ${k.status}, ${k.paymentMethod}, ${k.paymentStatus}, ${k.start}, ${k.end}, ${k.groupKey}, ${k.groupSize}, ${k.totalCents}, 'NogPets app')
+          on conflict do nothing`,
+        );
+      }
     }
     for (const t of demo.nearbyTowns) {
       count(

@@ -72,3 +72,31 @@ export interface Offer {
   lines: (LineRow & { services: ServiceRow[] })[];
   nearbyTowns: NearbyTownRow[];
 }
+
+export interface TimeRangeRow {
+  start: string;
+  end: string;
+}
+
+export interface ResourceRow {
+  id: string;
+  kind: 'VAN' | 'WALKER' | 'SITTER';
+  name: string;
+  week: Partial<Record<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun', TimeRangeRow[]>>;
+  slotStepMin?: number;
+  travelBufferMin?: number | null;
+}
+
+export interface BusyRow {
+  resourceId: string;
+  start: Date;
+  end: Date;
+  groupKey: string | null;
+  size: number;
+}
+
+export interface TimeOffRow {
+  resourceId: string | null;
+  start: Date;
+  end: Date;
+}
