@@ -80,7 +80,7 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
     expect(offer.nearbyTowns.map((t) => t.name)).toContain('Somerset West');
     const kinds = (await db.sql`select kind, count(*)::int as n from resources group by kind order by kind`).map((r) => `${r.kind}:${r.n}`);
     expect(kinds).toEqual(['SITTER:2', 'VAN:2', 'WALKER:2']);
-    const holidays = await db.sql`select reason from time_off where resource_id is null and starts_at::date = '2026-12-16'`;
+    const holidays = await db.sql`select reason from time_off where resource_id is null and (starts_at at time zone 'Africa/Johannesburg')::date = '2026-12-16'`;
     expect(holidays.map((h) => h.reason)).toEqual(['Day of Reconciliation']);
     const demoBooked = await db.sql`select count(*)::int as n from bookings where id like 'demo-%'`;
     expect(demoBooked[0]?.n).toBeGreaterThan(30);
