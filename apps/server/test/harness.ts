@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Clock } from '@nogpets/operations';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/platform';
 import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from '@nogpets/test-utils';
 import { allInOne } from '../src/parts.js';
@@ -19,6 +20,7 @@ export interface TestServerOptions {
   db?: TestDatabase;
   database?: TestDatabaseOptions;
   worker?: boolean;
+  clock?: Clock;
 }
 
 /** The real all-in-one server on port 0 against a fresh database of its own. */
@@ -36,6 +38,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const service = await startService(allInOne({ worker: options.worker ?? false }), {
     config,
     logger: createLogger(config.LOG_LEVEL),
+    clock: options.clock,
   });
   const clients: Client[] = [];
   const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {

@@ -26,3 +26,6 @@ export { createOfferCache, type OfferCache } from './offer-cache.js';
 export { operations } from './registry.js';
 export { type FieldProblem, fieldProblems, parseInput, runOperation } from './run.js';
 export { ErrorBodySchema } from './schemas.js';
+export { findTimes, TimesAnswerSchema } from './booking/find-times.js';
+export { getQuote } from './booking/get-quote.js';
+export { QuoteSchema } from './booking/quote-request.js';

@@ -45,7 +45,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       const result = await migrate(db.sql);
       if (result.applied.length) logger.info({ applied: result.applied }, 'migrations applied');
     }
-    if (options.demoData ?? true) await loadDemoData(db.sql);
+    if (options.demoData ?? true) await loadDemoData(db.sql, (options.clock ?? systemClock).now());
   } catch (err) {
     await db.close();
     throw err;

@@ -38,6 +38,8 @@ export interface TestDatabaseOptions {
   kind?: ServerKind;
   migrate?: boolean;
   demoData?: boolean;
+  /** The day demo bookings are laid out from (they are relative to it). */
+  demoDataAt?: Date;
 }
 
 /** A fresh, uniquely named database on a real server; `drop()` removes it. */
@@ -47,7 +49,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const url = await ensureDatabase(serverUrl(kind), name);
   const sql = createSql(url, { max: 20, applicationName: 'nogpets-test' });
   if (options.migrate ?? true) await migrate(sql);
-  if (options.demoData ?? options.migrate ?? true) await loadDemoData(sql);
+  if (options.demoData ?? options.migrate ?? true) await loadDemoData(sql, options.demoDataAt);
   return {
     sql,
     url,

@@ -1,0 +1,167 @@
+import { PricingError, quote as priceQuote, type Quote } from '@nogpets/pricing-tiers';
+import type { LineRow, Offer, ServiceRow } from '@nogpets/store';
+import { z } from 'zod';
+import type { OperationContext } from '../context.js';
+import { assessCoverage, WhereShape } from '../coverage/check-coverage.js';
+import { ServiceError } from '../errors.js';
+import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
+import { insertLead } from '@nogpets/store';
+
+const ServiceIds = z
+  .array(z.string().min(1).max(64))
+  .min(1)
+  .max(10)
+  .meta({ description: 'One PRIMARY service of the category plus any EXTRAs, ids from list_services.' });
+
+const PetByValue = z
+  .object({
+    name: z.string().trim().min(1).max(60),
+    type: PetTypeSchema,
+    weightKg: z.number().gt(0).max(150).meta({ description: 'An estimate is fine.' }),
+    coat: CoatSchema,
+    serviceIds: ServiceIds,
+  })
+  .strict()
+  .meta({ id: 'PetByValue' });
+
+const SavedPet = z
+  .object({ petId: z.string().min(1).max(128).meta({ description: 'A saved pet (needs a credential).' }), serviceIds: ServiceIds })
+  .strict()
+  .meta({ id: 'SavedPetRef' });
+
+export const QuoteRequestShape = {
+  category: LineIdSchema,
+  ...WhereShape,
+  addressId: z.string().min(1).max(128).optional().meta({ description: 'A saved address (needs a credential).' }),
+  pets: z.array(z.union([PetByValue, SavedPet])).min(1).max(10),
+};
+
+type Where = { address?: string | undefined; lat?: number | undefined; lng?: number | undefined; postalCode?: string | undefined; addressId?: string | undefined };
+
+/** At most (or, when `required`, exactly) one way to say where; lat and lng together. */
+export function whereRule(required: boolean) {
+  return (value: Where, ctx: z.RefinementCtx): void => {
+    const hasPoint = value.lat !== undefined || value.lng !== undefined;
+    if (hasPoint && (value.lat === undefined || value.lng === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [value.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng go together.' });
+      return;
+    }
+    const ways = [value.address !== undefined, hasPoint, value.postalCode !== undefined, value.addressId !== undefined].filter(Boolean).length;
+    if (ways > 1 || (required && ways === 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: ways === 0 ? 'Say where: address, lat and lng, postalCode or addressId.' : 'Say where in one way only: address, lat and lng, postalCode or addressId.',
+      });
+    }
+  };
+}
+
+export const QuoteSchema = z
+  .object({
+    category: z.string(),
+    durationMin: z.int(),
+    pets: z.array(
+      z.object({
+        name: z.string(),
+        items: z.array(z.object({ serviceId: z.string(), name: z.string(), kind: z.enum(['PRIMARY', 'EXTRA']), priceCents: z.int(), durationMin: z.int() })),
+      }),
+    ),
+    subtotalCents: z.int(),
+    cardFeeCents: z.int(),
+    cardTotalCents: z.int(),
+    cashTotalCents: z.int(),
+    acceptsCash: z.boolean(),
+    summary: z.string().meta({ description: 'A sentence to show the person.' }),
+    groupSize: z.int().optional().meta({ description: 'Group walks: places the booking takes (one per dog).' }),
+  })
+  .meta({ id: 'Quote' });
+
+export interface QuoteRequest extends Where {
+  category: 'grooming' | 'walking' | 'sitting';
+  pets: ({ petId: string; serviceIds: string[] } | { name: string; type: 'DOG' | 'CAT'; weightKg: number; coat: 'SHORT' | 'MEDIUM' | 'LONG'; serviceIds: string[] })[];
+}
+
+export interface PricedRequest {
+  offer: Offer;
+  line: LineRow & { services: ServiceRow[] };
+  quote: Quote;
+}
+
+/**
+ * What quote and open times share: the saved-data check, the place (as coverage resolves it; a place
+ * not served is a 409 NO_COVERAGE with a lead), and the price (pricing-tiers; its refusals are 400s).
+ */
+export async function priceRequest(ctx: OperationContext, input: QuoteRequest, operation: string): Promise<PricedRequest> {
+  const saved = input.pets.some((p) => 'petId' in p) || input.addressId !== undefined;
+  if (saved) {
+    throw new ServiceError(
+      'UNAUTHORIZED',
+      'Saved pets and addresses need the person\'s permission: call with their credential, or describe the pets and the place instead.',
+      { needs: input.addressId !== undefined ? ['addresses', 'pets'] : ['pets'] },
+    );
+  }
+  const offer = await ctx.deps.offers.operator();
+  if (offer.business.country !== 'ZA') {
+    throw new ServiceError('NOT_AVAILABLE_IN_COUNTRY', 'Booking is available only for businesses in South Africa.', { country: offer.business.country });
+  }
+  const line = offer.lines.find((l) => l.id === input.category);
+  if (!line) throw new ServiceError('BAD_REQUEST', `${input.category} is not offered.`, { fields: [{ field: 'category', message: 'Not offered.' }] });
+
+  const where = { address: input.address, lat: input.lat, lng: input.lng, postalCode: input.postalCode };
+  if (where.address !== undefined || where.lat !== undefined || where.postalCode !== undefined) {
+    const { answer } = await assessCoverage(ctx, offer, where, operation);
+    if (answer.error === 'UNKNOWN_PLACE') {
+      throw new ServiceError('UNKNOWN_PLACE', answer.message ?? 'We could not tell where that is.', { message: answer.message, next: answer.next });
+    }
+    if (!answer.covered) {
+      throw new ServiceError('NO_COVERAGE', answer.message ?? 'We do not serve that place.', {
+        message: answer.message,
+        leadId: answer.leadId,
+        next: answer.next,
+        place: answer.place,
+        nearest: answer.nearest,
+      });
+    }
+    if (!answer.lines.find((l) => l.id === line.id)?.covered) {
+      const place = answer.place?.suburb ?? answer.place?.postalCode ?? 'that place';
+      const others = answer.lines.filter((l) => l.covered).map((l) => l.label.toLowerCase());
+      const message = `${line.label} does not reach ${place}${others.length ? `; ${others.join(' and ')} does` : ''}. We've noted your request.`;
+      const leadId = await insertLead(
+        ctx.deps.sql,
+        {
+          businessId: offer.business.id,
+          operation,
+          reason: 'LINE_NOT_COVERED',
+          query: { ...Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)), category: line.id },
+          place: answer.place,
+          clientName: ctx.clientName,
+        },
+        ctx.deps.clock.now(),
+      );
+      throw new ServiceError('NO_COVERAGE', message, {
+        message,
+        leadId,
+        next: 'Pass the message on to the person word for word; offer the services that do reach them.',
+        place: answer.place,
+      });
+    }
+  }
+
+  try {
+    const quote = priceQuote({
+      line: { id: line.id, label: line.label, durationMode: line.durationMode },
+      services: offer.lines.flatMap((l) => l.services),
+      pets: input.pets as Extract<QuoteRequest['pets'][number], { name: string }>[],
+      serviceFeeCents: offer.business.serviceFeeCents,
+      acceptsCash: offer.business.acceptsCash,
+      currency: offer.business.currency,
+    });
+    return { offer, line, quote };
+  } catch (err) {
+    if (err instanceof PricingError) {
+      throw new ServiceError('BAD_REQUEST', err.message, { reason: err.code, ...err.details });
+    }
+    throw err;
+  }
+}
