@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceError, toServiceError } from '@nogpets/operations';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import './express-request.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -17,16 +18,6 @@ export interface BaseAppDeps {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET = new Set(['/healthz', '/readyz', '/metrics']);
 
-declare global {
-  namespace Express {
-    interface Request {
-      /** The request id: the caller's `X-Request-Id` when well-formed, else a new UUID. */
-      id: string;
-      /** A logger whose every line carries `reqId`. */
-      log: Logger;
-    }
-  }
-}
 
 /**
  * Gives each request an id (echoed in `X-Request-Id`) and a logger bound to it, made only when
