@@ -37,12 +37,18 @@ function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv, ready: RegExp
   });
 }
 
-async function measure(url: string) {
+async function measure(url: string, body?: unknown) {
+  const request = body === undefined ? {} : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
   // Warm up (JIT, caches, connection pools), then measure.
-  await autocannon({ url, connections, duration: 2 });
-  const r = await autocannon({ url, connections, duration: seconds });
+  await autocannon({ url, connections, duration: 2, ...request });
+  const r = await autocannon({ url, connections, duration: seconds, ...request });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  // p50/p99 in ms; throughput is the mean of per-second samples.
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+function dayAfter(days: number): string {
+  return new Date(Date.now() + 2 * 3600_000 + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nogpets-bench-'));
@@ -58,16 +64,20 @@ const server = await start(['src/main.ts'], path.join(here, '../apps/server'), {
   RUN_WORKER: 'false',
 }, /is running at (http:\/\/\S+)/);
 const base = server.match[1];
-const cases: [string, string][] = [
+const rex = { name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath', 'extra-teeth'] };
+const cases: [string, string, unknown?][] = [
   ['bare express route (constant)', `http://127.0.0.1:${bare.match[1]}/constant`],
   ['GET /v1/services', `${base}/v1/services`],
   ['GET /v1/coverage?address=Die Boord', `${base}/v1/coverage?address=${encodeURIComponent('12 Dorp Street, Die Boord')}`],
   ['GET /v1/coverage?postalCode=7600', `${base}/v1/coverage?postalCode=7600`],
   ['GET /v1/coverage?lat&lng', `${base}/v1/coverage?lat=-33.9477&lng=18.8502`],
+  ['POST /v1/quote (1 dog, 2 services)', `${base}/v1/quote`, { category: 'grooming', address: 'Die Boord', pets: [rex] }],
+  ['POST /v1/availability (7 days, 2 vans)', `${base}/v1/availability`, { category: 'grooming', address: 'Die Boord', pets: [rex] }],
+  ['POST /v1/availability (31 days, 2 vans)', `${base}/v1/availability`, { category: 'grooming', address: 'Die Boord', pets: [rex], from: dayAfter(1), to: dayAfter(31) }],
 ];
 const results: { name: string; rps: number; p50: number; p99: number }[] = [];
-for (const [name, url] of cases) {
-  results.push({ name, ...(await measure(url)) });
+for (const [name, url, body] of cases) {
+  results.push({ name, ...(await measure(url, body)) });
 }
 bare.child.kill('SIGTERM');
 server.child.kill('SIGTERM');

@@ -1,5 +1,4 @@
 export { CatalogueSchema, listServices } from './catalogue/list-services.js';
-export { priceRange } from './catalogue/price-range.js';
 export {
   assessCoverage,
   checkCoverage,

@@ -2,7 +2,7 @@ import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
 import { READ_ONLY, defineOperation } from '../define.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
-import { priceRange } from './price-range.js';
+import { priceRange } from '@nogpets/pricing-tiers';
 
 const TierSchema = z
   .object({
