@@ -162,11 +162,16 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
   }
 
   const iso = new Map<number, string>();
+  const resourceCount = prepared.length;
+  const ids = prepared.map((p) => p.resource.id);
   const days: DayResult[] = [];
   for (const date of dates) {
     const day = localDay(dateOfEpochDay(date), input.timeZone);
-    // Found slots (start, resource index, local minutes), ordered once at the end of the day.
-    const found: { start: number; r: number; t: number }[] = [];
+    // Found slots as integers (local minutes × resources + resource index), sorted natively at the
+    // end of the day: local-minute order is instant order, as a repeated hour gives only its earlier
+    // instant and a skipped hour gives nothing.
+    let found = new Int32Array(64);
+    let foundCount = 0;
     // Why a day ends up empty: the furthest stage any candidate time reached.
     let worked = false;
     let fitted = false;
@@ -178,17 +183,23 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
       if (!ranges?.length) continue;
       worked = true;
       for (const [rangeStart, rangeEnd] of ranges) {
+        // Starts only grow within a range, so the first booking and time off that can still matter
+        // only move forward: two cursors instead of a search per start.
+        let bi = -1;
+        let oi = -1;
         const first = Math.max(rangeStart, windowStart);
         // Starts stay on the resource's grid: range start + k * step.
         const offset = (first - rangeStart) % p.step;
         for (let t = offset === 0 ? first : first + p.step - offset; t + duration <= rangeEnd && t + duration <= windowEnd; t += p.step) {
           fitted = true;
-          const start = day.toEpochMs(t);
+          const start = day.stableMidnight !== null ? day.stableMidnight + t * 60_000 : day.toEpochMs(t);
           if (start === null || start < earliest) continue;
           future = true;
           const end = start + durationMs;
           let blocked = false;
-          for (let i = firstEndingAfter(p.timeOff, start, 0, maxOffMs); i < p.timeOff.length; i++) {
+          if (oi < 0) oi = firstEndingAfter(p.timeOff, start, 0, maxOffMs);
+          while (oi < p.timeOff.length && p.timeOff[oi]!.start < start - maxOffMs) oi++;
+          for (let i = oi; i < p.timeOff.length; i++) {
             const off = p.timeOff[i]!;
             if (off.start >= end) break;
             if (off.end > start) {
@@ -201,7 +212,10 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
           let taken = 0;
           let joined = false;
           const buffer = p.bufferMs;
-          for (let i = firstEndingAfter(p.busy, start, buffer, maxBusyMs); i < p.busy.length; i++) {
+          // Sorted by start: nothing before start - longest - buffer can reach this slot.
+          if (bi < 0) bi = firstEndingAfter(p.busy, start, buffer, maxBusyMs);
+          while (bi < p.busy.length && p.busy[bi]!.start < start - maxBusyMs - buffer) bi++;
+          for (let i = bi; i < p.busy.length; i++) {
             const b = p.busy[i]!;
             if (b.start - buffer >= end) break;
             if (b.end + buffer <= start) continue;
@@ -214,20 +228,33 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
             break;
           }
           if (blocked || (joined && group && taken + group.size > group.capacity)) continue;
-          found.push({ start, r, t });
+          if (foundCount === found.length) {
+            const bigger = new Int32Array(found.length * 2);
+            bigger.set(found);
+            found = bigger;
+          }
+          found[foundCount++] = t * resourceCount + r;
         }
       }
     }
-    if (prepared.length > 1) found.sort((a, b) => a.start - b.start || a.r - b.r);
-    const slots: Slot[] = new Array(found.length);
-    for (let i = 0; i < found.length; i++) {
-      const f = found[i]!;
-      let text = iso.get(f.start);
-      if (text === undefined) {
-        text = new Date(f.start).toISOString();
-        iso.set(f.start, text);
+    const keys = found.subarray(0, foundCount);
+    if (resourceCount > 1) keys.sort();
+    const slots: Slot[] = new Array(foundCount);
+    let lastT = -1;
+    let text = '';
+    for (let i = 0; i < foundCount; i++) {
+      const key = keys[i]!;
+      const t = Math.floor(key / resourceCount);
+      if (t !== lastT) {
+        const start = day.toEpochMs(t)!;
+        const cached = iso.get(start);
+        if (cached === undefined) {
+          text = new Date(start).toISOString();
+          iso.set(start, text);
+        } else text = cached;
+        lastT = t;
       }
-      slots[i] = { start: text, time: hhmm(f.t), resourceId: prepared[f.r]!.resource.id };
+      slots[i] = { start: text, time: hhmm(t), resourceId: ids[key - t * resourceCount]! };
     }
     const result: DayResult = { date: day.date, label: labelOf(date, today, locale), slots };
     if (slots.length === 0) {

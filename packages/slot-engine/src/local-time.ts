@@ -46,6 +46,8 @@ export function parseDate(text: string, field: string): Temporal.PlainDate {
 export interface LocalDay {
   date: string;
   dayKey: DayKey;
+  /** The instant of local midnight when the day has no offset change, else null. */
+  stableMidnight: number | null;
   toEpochMs(minutes: number): number | null;
 }
 
@@ -65,6 +67,7 @@ export function localDay(dateOrText: Temporal.PlainDate | string, timeZone: stri
   const day: LocalDay = {
     date: date.toString(),
     dayKey: DAY_KEYS[date.dayOfWeek - 1]!,
+    stableMidnight: stable ? midnight : null,
     toEpochMs: stable
       ? (minutes) => midnight + minutes * 60_000
       : (minutes) => {
