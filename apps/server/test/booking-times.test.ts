@@ -140,6 +140,21 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     }
   });
 
+  it.each([
+    [{ from: '2026-13-45' }, 'from'],
+    [{ from: '2026-02-30' }, 'from'],
+    [{ to: '2026-11-31' }, 'to'],
+    [{ from: '2026-12-02', to: '2026-12-01' }, 'to'],
+    [{ windowStart: '25:00' }, 'windowStart'],
+    [{ windowStart: '10:00', windowEnd: '09:00' }, 'windowEnd'],
+    [{ category: 'sitting', pets: [{ ...rex, serviceIds: ['sit-overnight'] }], stay: { startDate: '2026-12-20', nights: 31 } }, 'stay.nights'],
+    [{ category: 'sitting', pets: [{ ...rex, serviceIds: ['sit-dropin-30'] }], visits: { startDate: '2026-12-20', days: 2, perDay: 5 } }, 'visits.perDay'],
+  ])('refuses bad dates, times and plans with 400 naming the field, never a 500 (%#)', async (extra, field) => {
+    const res = await server.post('/v1/availability', { ...groom, ...extra });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.fields.map((f: { field: string }) => f.field).join(' ')).toContain(field);
+  });
+
   it('accepts 31 days and refuses 32', async () => {
     expect((await server.post('/v1/availability', { ...groom, from: '2026-12-01', to: '2026-12-31' })).body.days).toHaveLength(31);
     const res = await server.post('/v1/availability', { ...groom, from: '2026-12-01', to: '2027-01-01' });

@@ -17,7 +17,14 @@ import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { type PricedRequest, priceRequest, type QuoteRequest, QuoteRequestShape, QuoteSchema, whereRule } from './quote-request.js';
 
-const DATE = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date YYYY-MM-DD.');
+const DATE = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date YYYY-MM-DD.')
+  .refine((v) => {
+    const ms = Date.parse(`${v}T00:00:00Z`);
+    // Round trip: 2026-02-30 is not a day, whatever a lenient parser makes of it.
+    return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === v;
+  }, 'Not a calendar date.');
 const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time HH:MM.');
 const KIND_OF = { grooming: 'VAN', walking: 'WALKER', sitting: 'SITTER' } as const;
 const DAY_MS = 86_400_000;
