@@ -1,5 +1,5 @@
 import { type Operation, type OperationContext, runOperation, toServiceError } from '@nogpets/operations';
-import type { Runtime } from '@nogpets/platform';
+import { bearerAuth, type Runtime } from '@nogpets/platform';
 import { createHash } from 'node:crypto';
 import { type Request, Router } from 'express';
 import { bodyInput, queryInput } from './input.js';
@@ -7,12 +7,13 @@ import { bodyInput, queryInput } from './input.js';
 const CLIENT_NAME = /^[\p{L}\p{N} ._()/-]{1,80}$/u;
 
 /** The operation context for an HTTP request. */
-export function httpContext(runtime: Runtime, req: Request): OperationContext {
+export async function httpContext(runtime: Runtime, req: Request): Promise<OperationContext> {
   const header = req.get('x-client-name');
   return {
     deps: runtime.deps,
     requestId: String(req.id),
     clientName: header && CLIENT_NAME.test(header) ? header : null,
+    auth: await bearerAuth(runtime, req.get('authorization')),
     log: req.log,
   };
 }
@@ -46,7 +47,7 @@ export function operationsRouter(runtime: Runtime, operations: readonly Operatio
       const counter = runtime.metrics.operationCalls;
       try {
         const raw = op.inputIn === 'query' ? { ...queryInput(op.input, req.query), ...req.params } : bodyInput(req);
-        const result = await runOperation(op, httpContext(runtime, req), raw);
+        const result = await runOperation(op, await httpContext(runtime, req), raw);
         counter.inc({ operation: op.operationId, transport: 'http', outcome: 'ok' });
         const cached = op.method === 'GET' && typeof result === 'object' && result !== null ? cachedJson(result) : null;
         if (cached) {

@@ -13,7 +13,7 @@ import {
   ServiceError,
   toServiceError,
 } from '@nogpets/operations';
-import { jsonBody, type Runtime, sendError } from '@nogpets/platform';
+import { bearerAuth, jsonBody, type Runtime, sendError } from '@nogpets/platform';
 import express, { type Request, type Router } from 'express';
 import { toolOf } from './tools.js';
 
@@ -34,7 +34,7 @@ export function createMcpServer(
   runtime: Runtime,
   operations: readonly Operation[],
   tools: Tool[],
-  context: () => OperationContext,
+  context: () => Promise<OperationContext>,
 ): Server {
   const byName = new Map(operations.map((op) => [op.toolName, op]));
   const server = new Server(
@@ -51,21 +51,21 @@ export function createMcpServer(
       );
     }
     try {
-      const result = (await runOperation(op, context(), request.params.arguments ?? {})) as Record<string, unknown>;
+      const result = (await runOperation(op, await context(), request.params.arguments ?? {})) as Record<string, unknown>;
       counter.inc({ operation: op.operationId, transport: 'mcp', outcome: 'ok' });
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
     } catch (err) {
       const error = toServiceError(err);
       counter.inc({ operation: op.operationId, transport: 'mcp', outcome: error.code });
-      if (error.status >= 500) context().log.error({ err }, 'tool call failed');
+      if (error.status >= 500) runtime.logger.error({ err }, 'tool call failed');
       return errorResult(error);
     }
   });
   return server;
 }
 
-function mcpContext(runtime: Runtime, req: Request): OperationContext {
-  return { deps: runtime.deps, requestId: String(req.id), clientName: null, log: req.log };
+async function mcpContext(runtime: Runtime, req: Request): Promise<OperationContext> {
+  return { deps: runtime.deps, requestId: String(req.id), clientName: null, auth: await bearerAuth(runtime, req.get('authorization')), log: req.log };
 }
 
 /** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */

@@ -1,4 +1,5 @@
 import type { Sql } from '@nogpets/store';
+import type { AuthContext } from './auth.js';
 import type { GeoData } from './geo/world-data.js';
 import type { OfferCache } from './offer-cache.js';
 
@@ -28,5 +29,12 @@ export interface OperationContext {
   requestId: string;
   /** The assistant making the call, when it says (MCP clientInfo, or the API's `X-Client-Name`). */
   clientName: string | null;
+  /** Who the Bearer credential speaks for; null without one. */
+  auth: AuthContext | null;
   log: Logger;
+}
+
+/** The name to put on records a change touches: the connected assistant, else what the caller said. */
+export function actorName(ctx: OperationContext): string | null {
+  return ctx.auth?.clientName ?? ctx.clientName;
 }

@@ -28,3 +28,8 @@ export { ErrorBodySchema } from './schemas.js';
 export { findTimes, TimesAnswerSchema } from './booking/find-times.js';
 export { getQuote } from './booking/get-quote.js';
 export { QuoteSchema } from './booking/quote-request.js';
+export { addAddress, listAddresses } from './account/addresses.js';
+export { myProfile } from './account/my-profile.js';
+export { addPet, listPets } from './account/pets.js';
+export { type AuthContext, authenticate, createApiKey, hashSecret, newSecret, SCOPE_NAMES, SCOPES } from './auth.js';
+export { actorName } from './context.js';

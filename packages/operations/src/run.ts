@@ -31,6 +31,18 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
   ctx: OperationContext,
   raw: unknown,
 ): Promise<z.input<O>> {
+  if (op.auth !== 'public') {
+    const scope = op.auth.scope;
+    if (!ctx.auth) {
+      throw new ServiceError('UNAUTHORIZED', `This needs the person's permission: a Bearer credential with scope ${scope}.`, {
+        error: 'invalid_request',
+        scope,
+      });
+    }
+    if (!ctx.auth.scopes.includes(scope)) {
+      throw new ServiceError('FORBIDDEN', `The credential does not allow this: it needs scope ${scope}.`, { error: 'insufficient_scope', scope });
+    }
+  }
   const input = parseInput(op, raw);
   return op.handler(ctx, input);
 }

@@ -80,6 +80,13 @@ export function createBaseApp(deps: BaseAppDeps): Express {
 export const jsonBody = express.json({ limit: '100kb', strict: true, type: ['application/json', 'application/*+json'] });
 
 export function sendError(res: Response, err: ServiceError): void {
+  // RFC 6750: a 401 or 403 for a Bearer resource says what it wants.
+  if (err.status === 401 || err.status === 403) {
+    const params = [`realm="nogpets"`];
+    if (typeof err.details.error === 'string') params.push(`error="${err.details.error}"`);
+    if (typeof err.details.scope === 'string') params.push(`scope="${err.details.scope}"`);
+    res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
+  }
   res.status(err.status).json(err.toBody());
 }
 

@@ -5,3 +5,4 @@ export { createMetrics, type Metrics } from './metrics.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 export { type Runtime, type RuntimeOptions, startRuntime } from './runtime.js';
 export { findRepoRoot, type RunningService, runMain, type ServiceParts, type StartOptions, startService } from './serve.js';
+export { bearerAuth } from './bearer.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type EmbeddedServer, startEmbeddedPostgres } from './embedded.js';
+import { type EmbeddedServer, runningEmbedded, startEmbeddedPostgres } from './embedded.js';
 import { createSql, type Sql } from './sql.js';
 
 export interface Database {
@@ -19,6 +19,8 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
   applicationName?: string;
   log?: (line: string) => void;
+  /** Use the embedded cluster another process already runs on this data directory, if any. */
+  attach?: boolean;
 }
 
 const EMBEDDED_DATABASE = 'nogpets';
@@ -33,6 +35,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       kind: 'external',
       close: () => sql.end({ timeout: 5 }),
     };
+  }
+  if (options.attach) {
+    const running = await runningEmbedded(path.join(options.dataDir ?? '.data', 'pg'));
+    if (running) {
+      const url = await ensureDatabase(running.url, EMBEDDED_DATABASE);
+      const sql = createSql(url, { max: options.poolMax, applicationName: options.applicationName });
+      // Not ours to stop: closing only closes the pool.
+      return { sql, url, kind: 'embedded', close: () => sql.end({ timeout: 5 }) };
+    }
   }
   const server: EmbeddedServer = await startEmbeddedPostgres({
     dataDir: path.join(options.dataDir ?? '.data', 'pg'),

@@ -101,3 +101,28 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The embedded cluster already running on `dataDir` (another process started it: `pnpm start`
+ * while the CLI runs), read from PostgreSQL's own postmaster.pid; null when none runs.
+ */
+export async function runningEmbedded(dataDir: string): Promise<{ url: string; port: number } | null> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readFile(path.join(path.resolve(dataDir), 'postmaster.pid'), 'utf8');
+  } catch {
+    return null;
+  }
+  const [pidLine, , , portLine] = text.split('\n');
+  const pid = Number(pidLine);
+  const port = Number(portLine);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: alive but another user's (PostgreSQL runs as its own user when we are root).
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`, port };
+}

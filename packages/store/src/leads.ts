@@ -1,5 +1,5 @@
 import { newId } from './ids.js';
-import type { Sql } from './sql.js';
+import type { Queryable as Sql } from './sql.js';
 
 export interface NewLead {
   businessId: string;

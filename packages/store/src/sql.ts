@@ -2,6 +2,8 @@ import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
 export type TransactionSql = postgres.TransactionSql;
+/** A pool or a transaction: store functions take either, so callers can group writes. */
+export type Queryable = postgres.Sql | postgres.TransactionSql;
 
 export interface SqlOptions {
   max?: number;

@@ -5,7 +5,8 @@ import type { OperationContext } from '../context.js';
 import { assessCoverage, WhereShape } from '../coverage/check-coverage.js';
 import { ServiceError } from '../errors.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
-import { insertLead } from '@nogpets/store';
+import { insertLead, listAddresses, listPets } from '@nogpets/store';
+import type { Scope } from '../define.js';
 
 const ServiceIds = z
   .array(z.string().min(1).max(64))
@@ -82,6 +83,41 @@ export interface QuoteRequest extends Where {
   pets: ({ petId: string; serviceIds: string[] } | { name: string; type: 'DOG' | 'CAT'; weightKg: number; coat: 'SHORT' | 'MEDIUM' | 'LONG'; serviceIds: string[] })[];
 }
 
+type PetByValueInput = Extract<QuoteRequest['pets'][number], { name: string }>;
+
+/** Saved pets and addresses (`petId`, `addressId`) read from the person's account: they need a credential. */
+async function savedData(ctx: OperationContext, input: QuoteRequest) {
+  const refs = input.pets.filter((p): p is { petId: string; serviceIds: string[] } => 'petId' in p);
+  const needs: Scope[] = [...(refs.length ? (['pets'] as const) : []), ...(input.addressId !== undefined ? (['addresses'] as const) : [])];
+  if (needs.length && !ctx.auth) {
+    throw new ServiceError('UNAUTHORIZED', "Saved pets and addresses need the person's permission: call with their credential, or describe the pets and the place instead.", {
+      error: 'invalid_request',
+      scope: needs.join(' '),
+    });
+  }
+  const missing = needs.filter((s) => !ctx.auth!.scopes.includes(s));
+  if (missing.length) {
+    throw new ServiceError('FORBIDDEN', `The credential does not allow reading saved ${missing.join(' and ')}.`, { error: 'insufficient_scope', scope: missing.join(' ') });
+  }
+  const savedPets = refs.length ? new Map((await listPets(ctx.deps.sql, ctx.auth!.userId)).map((p) => [p.id, p])) : new Map();
+  const pets: PetByValueInput[] = input.pets.map((p) => {
+    if (!('petId' in p)) return p;
+    const pet = savedPets.get(p.petId);
+    if (!pet) throw new ServiceError('NOT_FOUND', `No saved pet ${p.petId}.`, { petId: p.petId });
+    return { name: pet.name, type: pet.type, weightKg: pet.weightKg, coat: pet.coat, serviceIds: p.serviceIds };
+  });
+  let where: { address?: string; lat?: number; lng?: number; postalCode?: string } = { address: input.address, lat: input.lat, lng: input.lng, postalCode: input.postalCode };
+  if (input.addressId !== undefined) {
+    const address = (await listAddresses(ctx.deps.sql, ctx.auth!.userId)).find((a) => a.id === input.addressId);
+    if (!address) throw new ServiceError('NOT_FOUND', `No saved address ${input.addressId}.`, { addressId: input.addressId });
+    where =
+      address.lat !== null && address.lng !== null && address.suburb !== null
+        ? { lat: address.lat, lng: address.lng }
+        : { address: [address.line1, address.suburb, address.postalCode, address.city].filter(Boolean).join(', ') };
+  }
+  return { pets, where };
+}
+
 export interface PricedRequest {
   offer: Offer;
   line: LineRow & { services: ServiceRow[] };
@@ -93,14 +129,7 @@ export interface PricedRequest {
  * not served is a 409 NO_COVERAGE with a lead), and the price (pricing-tiers; its refusals are 400s).
  */
 export async function priceRequest(ctx: OperationContext, input: QuoteRequest, operation: string): Promise<PricedRequest> {
-  const saved = input.pets.some((p) => 'petId' in p) || input.addressId !== undefined;
-  if (saved) {
-    throw new ServiceError(
-      'UNAUTHORIZED',
-      'Saved pets and addresses need the person\'s permission: call with their credential, or describe the pets and the place instead.',
-      { needs: input.addressId !== undefined ? ['addresses', 'pets'] : ['pets'] },
-    );
-  }
+  const { pets, where } = await savedData(ctx, input);
   const offer = await ctx.deps.offers.operator();
   if (offer.business.country !== 'ZA') {
     throw new ServiceError('NOT_AVAILABLE_IN_COUNTRY', 'Booking is available only for businesses in South Africa.', { country: offer.business.country });
@@ -108,7 +137,6 @@ export async function priceRequest(ctx: OperationContext, input: QuoteRequest, o
   const line = offer.lines.find((l) => l.id === input.category);
   if (!line) throw new ServiceError('BAD_REQUEST', `${input.category} is not offered.`, { fields: [{ field: 'category', message: 'Not offered.' }] });
 
-  const where = { address: input.address, lat: input.lat, lng: input.lng, postalCode: input.postalCode };
   if (where.address !== undefined || where.lat !== undefined || where.postalCode !== undefined) {
     const { answer } = await assessCoverage(ctx, offer, where, operation);
     if (answer.error === 'UNKNOWN_PLACE') {
@@ -152,7 +180,7 @@ export async function priceRequest(ctx: OperationContext, input: QuoteRequest, o
     const quote = priceQuote({
       line: { id: line.id, label: line.label, durationMode: line.durationMode },
       services: offer.lines.flatMap((l) => l.services),
-      pets: input.pets as Extract<QuoteRequest['pets'][number], { name: string }>[],
+      pets,
       serviceFeeCents: offer.business.serviceFeeCents,
       acceptsCash: offer.business.acceptsCash,
       currency: offer.business.currency,

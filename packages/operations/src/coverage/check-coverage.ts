@@ -110,7 +110,8 @@ export interface CoverageResult {
  * Resolves where the person is and which lines serve it; records a lead when the place is real
  * but not served (spec general rule 8). Shared by checkCoverage, quotes and availability.
  */
-export async function assessCoverage(ctx: OperationContext, offer: Offer, where: WhereInput, operation: string): Promise<CoverageResult> {
+/** Where a place is and which lines serve it, as coverage sees it; records nothing. */
+export async function resolveWhere(ctx: OperationContext, offer: Offer, where: WhereInput) {
   const geo = await ctx.deps.geo();
   const g = gazetteerFor(offer, geo);
   const resolved =
@@ -122,6 +123,11 @@ export async function assessCoverage(ctx: OperationContext, offer: Offer, where:
   const lines = offer.lines.map((l) => ({ id: l.id, label: l.label, areaIds: l.areaIds }));
   const coverage = lineCoverage(resolved, lines, offer.areas);
   const place = placeOf(resolved);
+  return { geo, resolved, coverage, place };
+}
+
+export async function assessCoverage(ctx: OperationContext, offer: Offer, where: WhereInput, operation: string): Promise<CoverageResult> {
+  const { geo, resolved, coverage, place } = await resolveWhere(ctx, offer, where);
   const home = `${offer.areas[0]?.town ?? 'our area'}, ${geo.countryName(offer.business.country)}`;
 
   if (resolved.kind === 'unknown') {

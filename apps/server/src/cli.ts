@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { createApiKey, SCOPE_NAMES, ServiceError } from '@nogpets/operations';
+import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/platform';
+import { type Database, loadDemoData, migrate, openDatabase } from '@nogpets/store';
+import { Command, CommanderError } from 'commander';
+
+/**
+ * Operator tasks against the configured database: DATABASE_URL, or the embedded cluster under
+ * .data/ (the running one of `pnpm start` if it is up, else started for the command).
+ */
+async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR ?? path.join(findRepoRoot(), '.data'),
+    attach: true,
+    poolMax: 2,
+    applicationName: 'nogpets-cli',
+  });
+  try {
+    await migrate(db.sql);
+    await loadDemoData(db.sql);
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+const program = new Command()
+  .name('pnpm cli')
+  .description('NogPets operator tasks. Works on the same database as `pnpm start`, running or not.')
+  .exitOverride();
+
+const key = program.command('key').description('Personal API keys');
+key
+  .command('create')
+  .description('Create an API key for a person (created if absent). Prints the key alone on the last line.')
+  .requiredOption('--email <email>', "the person's email")
+  .requiredOption('--scopes <scopes>', `comma-separated: ${SCOPE_NAMES.join(', ')}`)
+  .option('--name <name>', 'a name to recognise the key by', 'API key')
+  .action(async (opts: { email: string; scopes: string; name: string }) => {
+    const created = await withDatabase((db) =>
+      createApiKey(db.sql, { email: opts.email, scopes: opts.scopes.split(',').map((s) => s.trim()).filter(Boolean), name: opts.name }),
+    );
+    process.stderr.write(`Created ${created.id} for ${opts.email} with scopes ${created.scopes.join(', ')}. It is shown once:\n`);
+    process.stdout.write(`${created.key}\n`);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  const message = err instanceof ServiceError || err instanceof ConfigError ? err.message : `Failed: ${(err as Error).message}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(err instanceof ConfigError ? 78 : 1);
+}

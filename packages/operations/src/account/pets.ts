@@ -1,0 +1,81 @@
+import { appendAudit, insertPet, listPets as listPetRows } from '@nogpets/store';
+import { z } from 'zod';
+import { actorName } from '../context.js';
+import { defineOperation, READ_ONLY } from '../define.js';
+import { CoatSchema, PetTypeSchema } from '../schemas.js';
+
+export const PetSchema = z
+  .object({
+    id: z.string().meta({ description: 'Used as `petId`.' }),
+    name: z.string(),
+    type: PetTypeSchema,
+    breed: z.string().nullable(),
+    weightKg: z.number(),
+    coat: CoatSchema,
+    birthYear: z.int().nullable(),
+    notes: z.string().nullable(),
+  })
+  .meta({ id: 'Pet' });
+
+export const listPets = defineOperation({
+  operationId: 'listPets',
+  toolName: 'list_pets',
+  title: 'List saved pets',
+  tag: 'Account',
+  method: 'GET',
+  path: '/v1/pets',
+  inputIn: 'query',
+  auth: { scope: 'pets' },
+  description: "The person's saved pets. Use a pet's `id` as `petId` in get_quote, find_times and book instead of describing it again.",
+  input: z.object({}).strict(),
+  output: z.object({ pets: z.array(PetSchema) }),
+  successStatus: 200,
+  errors: [{ status: 429, description: 'Too many requests.' }],
+  annotations: READ_ONLY,
+  async handler(ctx) {
+    return { pets: await listPetRows(ctx.deps.sql, ctx.auth!.userId) };
+  },
+});
+
+export const addPet = defineOperation({
+  operationId: 'addPet',
+  toolName: 'add_pet',
+  title: 'Save a pet',
+  tag: 'Account',
+  method: 'POST',
+  path: '/v1/pets',
+  inputIn: 'body',
+  auth: { scope: 'pets' },
+  description:
+    'Saves a pet for the person: `name`, `type` (DOG or CAT), `weightKg` (an estimate is fine), `coat` (SHORT, MEDIUM or ' +
+    'LONG: MEDIUM for curly clip coats such as poodles), optionally `breed`, `birthYear`, `notes` (temperament, health). ' +
+    'Ask the person before saving. Answers the pet with its `id`.',
+  input: z
+    .object({
+      name: z.string().trim().min(1).max(60),
+      type: PetTypeSchema,
+      weightKg: z.number().gt(0).max(150),
+      coat: CoatSchema,
+      breed: z.string().trim().min(1).max(80).optional(),
+      birthYear: z.int().min(1980).max(2100).optional(),
+      notes: z.string().max(500).optional(),
+    })
+    .strict(),
+  output: PetSchema,
+  successStatus: 201,
+  errors: [{ status: 429, description: 'Too many requests.' }],
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(ctx, input) {
+    const auth = ctx.auth!;
+    return ctx.deps.sql.begin(async (tx) => {
+      const pet = await insertPet(
+        tx,
+        auth.userId,
+        { name: input.name, type: input.type, weightKg: input.weightKg, coat: input.coat, breed: input.breed ?? null, birthYear: input.birthYear ?? null, notes: input.notes ?? null },
+        actorName(ctx),
+      );
+      await appendAudit(tx, { userId: auth.userId, clientId: auth.clientId, clientName: actorName(ctx), action: 'pet.add', target: pet.id, details: { name: pet.name } }, ctx.deps.clock.now());
+      return pet;
+    });
+  },
+});

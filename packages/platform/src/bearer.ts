@@ -1,0 +1,11 @@
+import { type AuthContext, authenticate, ServiceError } from '@nogpets/operations';
+import type { Runtime } from './runtime.js';
+
+/** Who the request's Bearer credential speaks for: null without one, 401 for a bad one. */
+export async function bearerAuth(runtime: Runtime, header: string | undefined): Promise<AuthContext | null> {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m?.[1]) throw new ServiceError('UNAUTHORIZED', 'Use "Authorization: Bearer <token or key>".', { error: 'invalid_request' });
+  return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now());
+}
+

@@ -1,0 +1,158 @@
+import { newId } from './ids.js';
+import type { Queryable as Sql } from './sql.js';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  phone: string;
+}
+
+export interface CredentialRow {
+  id: string;
+  userId: string;
+  kind: 'API_KEY' | 'ACCESS' | 'REFRESH';
+  scopes: string[];
+  clientId: string | null;
+  clientName: string | null;
+  familyId: string | null;
+  name: string;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+}
+
+export async function findUserById(sql: Sql, id: string): Promise<UserRow | null> {
+  const [row] = await sql<UserRow[]>`select id, email, name, phone from users where id = ${id}`;
+  return row ?? null;
+}
+
+export async function findUserByEmail(sql: Sql, email: string): Promise<(UserRow & { passwordHash: string | null }) | null> {
+  const [row] = await sql<(UserRow & { passwordHash: string | null })[]>`
+    select id, email, name, phone, password_hash as "passwordHash" from users where lower(email) = lower(${email})`;
+  return row ?? null;
+}
+
+/** The person with this email, created (without a password) when absent. */
+export async function findOrCreateUser(sql: Sql, email: string, name = ''): Promise<UserRow> {
+  const [row] = await sql<UserRow[]>`
+    insert into users (id, email, name) values (${newId('usr')}, ${email}, ${name})
+    on conflict (lower(email)) do update set email = users.email
+    returning id, email, name, phone`;
+  return row!;
+}
+
+export async function insertCredential(
+  sql: Sql,
+  c: { userId: string; kind: CredentialRow['kind']; tokenHash: string; scopes: string[]; clientId?: string | null; familyId?: string | null; name?: string; expiresAt?: Date | null },
+): Promise<string> {
+  const id = newId(c.kind === 'API_KEY' ? 'key' : 'tok');
+  await sql`
+    insert into credentials (id, user_id, kind, token_hash, scopes, client_id, family_id, name, expires_at)
+    values (${id}, ${c.userId}, ${c.kind}, ${c.tokenHash}, ${c.scopes}, ${c.clientId ?? null}, ${c.familyId ?? null}, ${c.name ?? ''}, ${c.expiresAt ?? null})`;
+  return id;
+}
+
+const CREDENTIAL_COLUMNS = (sql: Sql) => sql`
+  c.id, c.user_id as "userId", c.kind, c.scopes, c.client_id as "clientId", oc.name as "clientName", c.family_id as "familyId",
+  c.name, c.expires_at as "expiresAt", c.revoked_at as "revokedAt", c.last_used_at as "lastUsedAt", c.created_at as "createdAt"`;
+
+export async function findCredentialByHash(sql: Sql, tokenHash: string): Promise<CredentialRow | null> {
+  const [row] = await sql<CredentialRow[]>`
+    select ${CREDENTIAL_COLUMNS(sql)} from credentials c left join oauth_clients oc on oc.id = c.client_id
+    where c.token_hash = ${tokenHash}`;
+  return row ?? null;
+}
+
+export async function listCredentials(sql: Sql, userId: string, kind: CredentialRow['kind']): Promise<CredentialRow[]> {
+  return sql<CredentialRow[]>`
+    select ${CREDENTIAL_COLUMNS(sql)} from credentials c left join oauth_clients oc on oc.id = c.client_id
+    where c.user_id = ${userId} and c.kind = ${kind} order by c.created_at desc`;
+}
+
+/** Marks use, at most once a minute per credential (no write on every request). */
+export async function touchCredential(sql: Sql, id: string, now: Date): Promise<void> {
+  await sql`update credentials set last_used_at = ${now}
+            where id = ${id} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - 60_000)})`;
+}
+
+export async function revokeCredential(sql: Sql, userId: string, id: string, now: Date): Promise<boolean> {
+  const rows = await sql`update credentials set revoked_at = ${now} where id = ${id} and user_id = ${userId} and revoked_at is null`;
+  return rows.count > 0;
+}
+
+export interface PetRow {
+  id: string;
+  name: string;
+  type: 'DOG' | 'CAT';
+  breed: string | null;
+  weightKg: number;
+  coat: 'SHORT' | 'MEDIUM' | 'LONG';
+  birthYear: number | null;
+  notes: string | null;
+}
+
+export async function listPets(sql: Sql, userId: string): Promise<PetRow[]> {
+  return sql<PetRow[]>`
+    select id, name, type, breed, weight_kg as "weightKg", coat, birth_year as "birthYear", notes
+    from pets where user_id = ${userId} order by created_at, id`;
+}
+
+export async function insertPet(sql: Sql, userId: string, pet: Omit<PetRow, 'id'>, clientName: string | null): Promise<PetRow> {
+  const id = newId('pet');
+  await sql`
+    insert into pets (id, user_id, name, type, breed, weight_kg, coat, birth_year, notes, client_name)
+    values (${id}, ${userId}, ${pet.name}, ${pet.type}, ${pet.breed}, ${pet.weightKg}, ${pet.coat}, ${pet.birthYear}, ${pet.notes}, ${clientName})`;
+  return { id, ...pet };
+}
+
+export interface AddressRow {
+  id: string;
+  label: string;
+  line1: string;
+  suburb: string | null;
+  postalCode: string | null;
+  city: string | null;
+  country: string | null;
+  lat: number | null;
+  lng: number | null;
+  notes: string | null;
+}
+
+export async function listAddresses(sql: Sql, userId: string): Promise<AddressRow[]> {
+  return sql<AddressRow[]>`
+    select id, label, line1, suburb, postal_code as "postalCode", city, country, lat, lng, notes
+    from addresses where user_id = ${userId} order by created_at, id`;
+}
+
+export async function insertAddress(sql: Sql, userId: string, a: Omit<AddressRow, 'id'>, clientName: string | null): Promise<AddressRow> {
+  const id = newId('adr');
+  await sql`
+    insert into addresses (id, user_id, label, line1, suburb, postal_code, city, country, lat, lng, notes, client_name)
+    values (${id}, ${userId}, ${a.label}, ${a.line1}, ${a.suburb}, ${a.postalCode}, ${a.city}, ${a.country}, ${a.lat}, ${a.lng}, ${a.notes}, ${clientName})`;
+  return { id, ...a };
+}
+
+export async function countOwned(sql: Sql, userId: string): Promise<{ pets: number; addresses: number }> {
+  const [row] = await sql<{ pets: number; addresses: number }[]>`
+    select (select count(*)::int from pets where user_id = ${userId}) as pets,
+           (select count(*)::int from addresses where user_id = ${userId}) as addresses`;
+  return row!;
+}
+
+export interface AuditEntry {
+  userId: string | null;
+  clientId: string | null;
+  clientName: string | null;
+  action: string;
+  target: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Every change lands here: who, through which client, what, when. The table refuses edits. */
+export async function appendAudit(sql: Sql, entry: AuditEntry, at: Date): Promise<void> {
+  await sql`
+    insert into audit_log (at, user_id, client_id, client_name, action, target, details)
+    values (${at}, ${entry.userId}, ${entry.clientId}, ${entry.clientName}, ${entry.action}, ${entry.target}, ${sql.json((entry.details ?? {}) as never)})`;
+}
