@@ -156,3 +156,50 @@ export async function appendAudit(sql: Sql, entry: AuditEntry, at: Date): Promis
     insert into audit_log (at, user_id, client_id, client_name, action, target, details)
     values (${at}, ${entry.userId}, ${entry.clientId}, ${entry.clientName}, ${entry.action}, ${entry.target}, ${sql.json((entry.details ?? {}) as never)})`;
 }
+
+export async function setPassword(sql: Sql, userId: string, passwordHash: string, name?: string): Promise<void> {
+  await sql`update users set password_hash = ${passwordHash}, name = coalesce(${name ?? null}, name) where id = ${userId}`;
+}
+
+export async function insertSession(sql: Sql, userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+  await sql`insert into sessions (id, token_hash, user_id, expires_at) values (${newId('ses')}, ${tokenHash}, ${userId}, ${expiresAt})`;
+}
+
+export async function findSessionUser(sql: Sql, tokenHash: string, now: Date): Promise<UserRow | null> {
+  const [row] = await sql<UserRow[]>`
+    select u.id, u.email, u.name, u.phone from sessions s join users u on u.id = s.user_id
+    where s.token_hash = ${tokenHash} and s.expires_at > ${now}`;
+  return row ?? null;
+}
+
+export async function deleteSession(sql: Sql, tokenHash: string): Promise<void> {
+  await sql`delete from sessions where token_hash = ${tokenHash}`;
+}
+
+export interface ConnectionRow {
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  connectedAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** Assistants with live tokens for a person: one row per client. */
+export async function listConnections(sql: Sql, userId: string, now: Date): Promise<ConnectionRow[]> {
+  return sql<ConnectionRow[]>`
+    select c.client_id as "clientId", oc.name as "clientName",
+           array_agg(distinct s.scope order by s.scope) as scopes,
+           min(c.created_at) as "connectedAt", max(c.last_used_at) as "lastUsedAt"
+    from credentials c join oauth_clients oc on oc.id = c.client_id
+    cross join lateral unnest(c.scopes) as s(scope)
+    where c.user_id = ${userId} and c.kind in ('ACCESS', 'REFRESH') and c.revoked_at is null
+      and (c.expires_at is null or c.expires_at > ${now})
+    group by c.client_id, oc.name order by min(c.created_at)`;
+}
+
+/** Removes a connection: every token of that assistant for that person stops working at once. */
+export async function revokeConnection(sql: Sql, userId: string, clientId: string, now: Date): Promise<number> {
+  const rows = await sql`update credentials set revoked_at = ${now}
+                         where user_id = ${userId} and client_id = ${clientId} and revoked_at is null`;
+  return rows.count;
+}

@@ -1,0 +1,90 @@
+import { hashSecret, newSecret } from '@nogpets/operations';
+import { type Browser, launchBrowser } from '@nogpets/test-utils';
+import { insertCredential } from '@nogpets/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+
+describe('account pages in real Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startTestServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('signs up, makes an API key that works, revokes it, removes a connected assistant, signs out and back in', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/account`);
+    // Not signed in: sent to sign in, then on to create an account.
+    expect(page.url()).toContain('/signin?next=%2Faccount');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Your name').fill('Lerato <script>alert(1)</script>');
+    await page.getByLabel('Email').fill('lerato@example.com');
+    await page.getByLabel(/Password/).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${server.url}/account`);
+    // Text from people is shown as text, never run as markup.
+    await expect(page.getByText('Lerato <script>alert(1)</script>').count()).resolves.toBe(1);
+
+    await page.getByLabel('New key name').fill('Kitchen tablet');
+    await page.getByLabel('See your name, email and phone').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    expect(key).toMatch(/^npk_/);
+    const me = await server.get('/v1/me', { authorization: `Bearer ${key}` });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email: 'lerato@example.com', scopes: ['profile'] });
+    await page.goto(`${server.url}/account`);
+    await expect(page.locator('#keys').textContent()).resolves.toContain('Kitchen tablet');
+    // Shown once: the page never shows the key again.
+    await expect(page.content()).resolves.not.toContain(key);
+    await page.locator('#keys').getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(`${server.url}/account`);
+    expect((await server.get('/v1/me', { authorization: `Bearer ${key}` })).status).toBe(401);
+
+    // A connected assistant (as the OAuth flow leaves it) is listed in plain words and removed at once.
+    const [user] = await server.db.sql`select id from users where email = 'lerato@example.com'`;
+    await server.db.sql`insert into oauth_clients (id, name) values ('cli_test', 'Claude')`;
+    const token = newSecret('nat');
+    await insertCredential(server.db.sql, {
+      userId: user!.id,
+      kind: 'ACCESS',
+      tokenHash: hashSecret(token),
+      scopes: ['profile', 'bookings:read'],
+      clientId: 'cli_test',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    expect((await server.get('/v1/me', { authorization: `Bearer ${token}` })).body.client).toEqual({ id: 'cli_test', name: 'Claude' });
+    await page.goto(`${server.url}/account`);
+    const row = page.locator('#connections tr', { hasText: 'Claude' });
+    await expect(row.textContent()).resolves.toContain('See your bookings and find times to move them');
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await page.waitForURL(`${server.url}/account`);
+    expect((await server.get('/v1/me', { authorization: `Bearer ${token}` })).status).toBe(401);
+    await expect(page.getByText('No assistant is connected.').count()).resolves.toBe(1);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/signin/);
+    await page.getByLabel('Email').fill('lerato@example.com');
+    await page.getByLabel('Password').fill('wrong password!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('That email and password do not match.').count()).resolves.toBe(1);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/account`);
+
+    const audit = (await server.db.sql`select action from audit_log where user_id = ${user!.id} order by id`).map((r) => r.action);
+    expect(audit).toEqual(['account.signup', 'apikey.create', 'apikey.revoke', 'connection.remove']);
+  });
+
+  it('refuses a form posted without the session\'s token', async () => {
+    const res = await fetch(`${server.url}/account/keys`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x&scopes=profile', redirect: 'manual' });
+    // No session at all: sent to sign in, nothing made.
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/signin/);
+  });
+});
