@@ -20,6 +20,10 @@ export function mountApi(app: Express, runtime: Runtime, options: MountApiOption
     res.json({ ...document, servers: [{ url: options.publicUrl() }] });
   });
   app.use('/docs', docsRouter());
+  app.use('/v1', (_req, res, next) => {
+    res.locals.resourceMetadata = `${options.publicUrl()}/.well-known/oauth-protected-resource/v1`;
+    next();
+  });
   app.use('/v1', runtime.rateLimiter.middleware, jsonBody);
   app.use(operationsRouter(runtime, operations));
 }

@@ -71,6 +71,7 @@ async function mcpContext(runtime: Runtime, req: Request): Promise<OperationCont
 /** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
 export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): Router {
   const tools = operations.map(toolOf);
+  const byName = new Map(operations.map((op) => [op.toolName, op]));
   const router = express.Router();
   router.use((req, res, next) => {
     // CORS for browser-based MCP clients, including on errors.
@@ -88,6 +89,32 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     next();
   });
   router.post('/', runtime.rateLimiter.middleware, jsonBody, async (req, res, next) => {
+    res.locals.resourceMetadata = `${runtime.publicUrl()}/.well-known/oauth-protected-resource/mcp`;
+    // A call of a tool that needs a scope is answered at the HTTP level when the credential is
+    // missing (401) or too narrow (403), so MCP clients start or widen authorization themselves.
+    try {
+      const messages = (Array.isArray(req.body) ? req.body : [req.body]) as { method?: string; params?: { name?: string } }[];
+      const needed = messages
+        .filter((m) => m?.method === 'tools/call')
+        .map((m) => byName.get(String(m.params?.name)))
+        .flatMap((op) => (op && op.auth !== 'public' ? [op.auth.scope] : []));
+      if (needed.length) {
+        const auth = await bearerAuth(runtime, req.get('authorization'));
+        if (!auth) {
+          throw new ServiceError('UNAUTHORIZED', `This tool needs the person's permission (scope ${needed.join(' ')}).`, { error: 'invalid_token', scope: needed.join(' ') });
+        }
+        const missing = needed.filter((scope) => !auth.scopes.includes(scope));
+        if (missing.length) {
+          throw new ServiceError('FORBIDDEN', `The credential does not allow this tool: it needs scope ${missing.join(' ')}.`, {
+            error: 'insufficient_scope',
+            scope: [...new Set([...auth.scopes, ...missing])].join(' '),
+          });
+        }
+      }
+    } catch (err) {
+      next(err);
+      return;
+    }
     const server = createMcpServer(runtime, operations, tools, () => mcpContext(runtime, req));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -2,7 +2,7 @@ import { mountApi } from '@nogpets/api';
 import { mcpRouter } from '@nogpets/mcp';
 import { operations } from '@nogpets/operations';
 import type { ServiceParts } from '@nogpets/platform';
-import { pagesRouter } from '@nogpets/web';
+import { createOAuthProvider, oauthRouter, pagesRouter } from '@nogpets/web';
 import { startWorker } from '@nogpets/worker';
 
 /** Everything in one process: API and pages, MCP, and (unless RUN_WORKER=false) the worker. */
@@ -10,6 +10,7 @@ export function allInOne(options: { worker: boolean }): ServiceParts {
   return {
     name: 'server',
     mount(app, runtime, publicUrl) {
+      app.use(oauthRouter(runtime, createOAuthProvider(runtime)));
       app.use('/mcp', mcpRouter(runtime, operations));
       app.use(pagesRouter(runtime, { secureCookies: publicUrl().startsWith('https:') }));
       mountApi(app, runtime, { publicUrl, operations });

@@ -1,13 +1,17 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { createApiKey, hashSecret, SCOPE_NAMES, SCOPES, ServiceError } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import {
   appendAudit,
+  deleteOAuthRequest,
   deleteSession,
+  findOAuthClient,
+  findOAuthRequest,
   findOrCreateUser,
   findSessionUser,
   findUserByEmail,
+  insertOAuthCode,
   insertSession,
   listConnections,
   listCredentials,
@@ -20,6 +24,7 @@ import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { page, STYLESHEET } from './layout.js';
+import { CODE_SECONDS, newAuthorizationCode } from './oauth.js';
 
 const SESSION_COOKIE = 'nogpets_session';
 const SESSION_DAYS = 14;
@@ -238,6 +243,75 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       { email: s.user.email, csrf: s.csrf },
     );
   }
+
+  router.get('/oauth/consent', async (req, res, next) => {
+    try {
+      const s = await requireSession(req, res);
+      if (!s) return;
+      const request = await findOAuthRequest(sql, String(req.query.request ?? ''), clock.now());
+      if (!request) {
+        res.status(400).type('html').send(page('Link expired', html`<p class="error">This request has expired or was already answered. Go back to your assistant and connect again.</p>`, { email: s.user.email, csrf: s.csrf }));
+        return;
+      }
+      const client = await findOAuthClient(sql, request.clientId);
+      const host = new URL(request.redirectUri).host;
+      res.type('html').send(
+        page(
+          'Connect an assistant',
+          html`<p><strong>${client?.name ?? 'An assistant'}</strong> (returning to ${host}) asks to act for you, ${s.user.email}. It will be able to:</p>
+          $${scopeList(request.scopes)}
+          <p>You can remove it at any time under Connected assistants on your account page. You approve all money yourself.</p>
+          <form method="post" action="/oauth/consent">
+            <input type="hidden" name="csrf" value="${s.csrf}">
+            <input type="hidden" name="request" value="${request.id}">
+            <button type="submit" name="decision" value="approve">Allow</button>
+            <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+          </form>`,
+          { email: s.user.email, csrf: s.csrf },
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/oauth/consent', async (req, res, next) => {
+    try {
+      const s = await requireSession(req, res);
+      if (!s) return;
+      const request = await findOAuthRequest(sql, String(req.body?.request ?? ''), clock.now());
+      // One answer per request: deleting it is what makes a second click do nothing.
+      if (!request || !(await deleteOAuthRequest(sql, request.id))) {
+        res.status(400).type('html').send(page('Link expired', html`<p class="error">This request has expired or was already answered.</p>`));
+        return;
+      }
+      const to = new URL(request.redirectUri);
+      if (request.state) to.searchParams.set('state', request.state);
+      // RFC 9207: exactly the issuer of our metadata (the SDK's issuer URL, with its trailing slash).
+      to.searchParams.set('iss', new URL(runtime.publicUrl()).href);
+      if (req.body?.decision !== 'approve') {
+        to.searchParams.set('error', 'access_denied');
+        res.redirect(303, to.href);
+        return;
+      }
+      const code = newAuthorizationCode();
+      await insertOAuthCode(sql, hashSecret(code), {
+        clientId: request.clientId,
+        userId: s.user.id,
+        redirectUri: request.redirectUri,
+        scopes: request.scopes,
+        codeChallenge: request.codeChallenge,
+        resource: request.resource,
+        familyId: randomUUID(),
+        expiresAt: new Date(clock.now().getTime() + CODE_SECONDS * 1000),
+      });
+      await appendAudit(sql, { userId: s.user.id, clientId: request.clientId, clientName: null, action: 'connection.approve', target: request.clientId, details: { scopes: request.scopes } }, clock.now());
+      to.searchParams.set('code', code);
+      res.redirect(303, to.href);
+    } catch (err) {
+      next(err);
+    }
+  });
 
   router.get('/account', async (req, res, next) => {
     try {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { findCredentialByHash, findOrCreateUser, insertCredential, type Sql, touchCredential } from '@nogpets/store';
+import { findCredentialFull, findOrCreateUser, insertCredential, type Sql, touchCredential } from '@nogpets/store';
 import type { Scope } from './define.js';
 import { ServiceError } from './errors.js';
 
@@ -38,11 +38,13 @@ export function newSecret(prefix: 'npk' | 'nat' | 'nrt'): string {
 }
 
 /** Who a Bearer credential speaks for, or 401: unknown, revoked or expired. */
-export async function authenticate(sql: Sql, token: string, now: Date): Promise<AuthContext> {
+export async function authenticate(sql: Sql, token: string, now: Date, acceptedResources?: string[]): Promise<AuthContext> {
   const invalid = () => new ServiceError('UNAUTHORIZED', 'The credential is not valid (unknown, expired or revoked).', { error: 'invalid_token' });
   if (!/^(npk|nat)_[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
-  const c = await findCredentialByHash(sql, hashSecret(token));
+  const c = await findCredentialFull(sql, hashSecret(token));
   if (!c || c.kind === 'REFRESH' || c.revokedAt || (c.expiresAt && c.expiresAt <= now)) throw invalid();
+  // Audience: a token issued for another resource is not accepted here (RFC 8707).
+  if (c.resource && acceptedResources && !acceptedResources.includes(c.resource.replace(/\/$/, ''))) throw invalid();
   await touchCredential(sql, c.id, now);
   return {
     userId: c.userId,

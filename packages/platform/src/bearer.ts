@@ -6,6 +6,7 @@ export async function bearerAuth(runtime: Runtime, header: string | undefined): 
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m?.[1]) throw new ServiceError('UNAUTHORIZED', 'Use "Authorization: Bearer <token or key>".', { error: 'invalid_request' });
-  return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now());
+  const base = runtime.publicUrl();
+  return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now(), [base, `${base}/mcp`, `${base}/v1`]);
 }
 

@@ -85,6 +85,8 @@ export function sendError(res: Response, err: ServiceError): void {
     const params = [`realm="nogpets"`];
     if (typeof err.details.error === 'string') params.push(`error="${err.details.error}"`);
     if (typeof err.details.scope === 'string') params.push(`scope="${err.details.scope}"`);
+    // RFC 9728: where an MCP or API client finds how to get a token for this resource.
+    if (typeof res.locals.resourceMetadata === 'string') params.push(`resource_metadata="${res.locals.resourceMetadata}"`);
     res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
   }
   res.status(err.status).json(err.toBody());

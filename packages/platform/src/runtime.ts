@@ -12,6 +12,9 @@ export interface Runtime {
   deps: Deps;
   metrics: Metrics;
   rateLimiter: RateLimiter;
+  /** The address people and assistants use (known once listening; PUBLIC_URL when set). */
+  publicUrl(): string;
+  setPublicUrl(url: string): void;
   ready(): Promise<boolean>;
   draining(): boolean;
   /** Marks the runtime as draining, then closes the rate limiter's pool and the database. */
@@ -63,6 +66,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     windowSec: config.RATE_LIMIT_WINDOW_SEC,
   });
   let draining = false;
+  let publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   let closed: Promise<void> | null = null;
   return {
     config,
@@ -71,6 +75,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     deps,
     metrics: createMetrics(),
     rateLimiter,
+    publicUrl: () => publicUrl,
+    setPublicUrl(url) {
+      publicUrl = url.replace(/\/$/, '');
+    },
     async ready() {
       await db.sql`select 1`;
       return true;

@@ -60,15 +60,15 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
   let stopBackground: (() => Promise<void>) | undefined;
   try {
     // With PORT=0 the real port is known only after listen; routes read the public URL lazily.
-    let publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-    parts.mount?.(app, runtime, () => publicUrl);
+    parts.mount?.(app, runtime, () => runtime.publicUrl());
     finishApp(app);
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
     });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    publicUrl = config.PUBLIC_URL ?? `http://localhost:${port}`;
+    runtime.setPublicUrl(config.PUBLIC_URL ?? `http://localhost:${port}`);
+    const publicUrl = runtime.publicUrl();
     stopBackground = parts.background ? await parts.background(runtime) : undefined;
     let stopping: Promise<void> | null = null;
     const srv = server;

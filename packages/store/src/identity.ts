@@ -45,12 +45,22 @@ export async function findOrCreateUser(sql: Sql, email: string, name = ''): Prom
 
 export async function insertCredential(
   sql: Sql,
-  c: { userId: string; kind: CredentialRow['kind']; tokenHash: string; scopes: string[]; clientId?: string | null; familyId?: string | null; name?: string; expiresAt?: Date | null },
+  c: {
+    userId: string;
+    kind: CredentialRow['kind'];
+    tokenHash: string;
+    scopes: string[];
+    clientId?: string | null;
+    familyId?: string | null;
+    name?: string;
+    expiresAt?: Date | null;
+    resource?: string | null;
+  },
 ): Promise<string> {
   const id = newId(c.kind === 'API_KEY' ? 'key' : 'tok');
   await sql`
-    insert into credentials (id, user_id, kind, token_hash, scopes, client_id, family_id, name, expires_at)
-    values (${id}, ${c.userId}, ${c.kind}, ${c.tokenHash}, ${c.scopes}, ${c.clientId ?? null}, ${c.familyId ?? null}, ${c.name ?? ''}, ${c.expiresAt ?? null})`;
+    insert into credentials (id, user_id, kind, token_hash, scopes, client_id, family_id, name, expires_at, resource)
+    values (${id}, ${c.userId}, ${c.kind}, ${c.tokenHash}, ${c.scopes}, ${c.clientId ?? null}, ${c.familyId ?? null}, ${c.name ?? ''}, ${c.expiresAt ?? null}, ${c.resource ?? null})`;
   return id;
 }
 
@@ -202,4 +212,99 @@ export async function revokeConnection(sql: Sql, userId: string, clientId: strin
   const rows = await sql`update credentials set revoked_at = ${now}
                          where user_id = ${userId} and client_id = ${clientId} and revoked_at is null`;
   return rows.count;
+}
+
+export interface OAuthClientRow {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  metadata: Record<string, unknown>;
+}
+
+export async function findOAuthClient(sql: Sql, id: string): Promise<OAuthClientRow | null> {
+  const [row] = await sql<OAuthClientRow[]>`select id, name, redirect_uris as "redirectUris", metadata from oauth_clients where id = ${id}`;
+  return row ?? null;
+}
+
+export async function insertOAuthClient(sql: Sql, c: OAuthClientRow): Promise<void> {
+  await sql`insert into oauth_clients (id, name, redirect_uris, metadata) values (${c.id}, ${c.name}, ${c.redirectUris}, ${sql.json(c.metadata as never)})`;
+}
+
+export interface OAuthRequestRow {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  state: string | null;
+  codeChallenge: string;
+  resource: string | null;
+  expiresAt: Date;
+}
+
+export async function insertOAuthRequest(sql: Sql, r: Omit<OAuthRequestRow, 'id'>): Promise<string> {
+  const id = newId('areq');
+  await sql`insert into oauth_requests (id, client_id, redirect_uri, scopes, state, code_challenge, resource, expires_at)
+            values (${id}, ${r.clientId}, ${r.redirectUri}, ${r.scopes}, ${r.state}, ${r.codeChallenge}, ${r.resource}, ${r.expiresAt})`;
+  return id;
+}
+
+export async function findOAuthRequest(sql: Sql, id: string, now: Date): Promise<OAuthRequestRow | null> {
+  const [row] = await sql<OAuthRequestRow[]>`
+    select id, client_id as "clientId", redirect_uri as "redirectUri", scopes, state, code_challenge as "codeChallenge", resource, expires_at as "expiresAt"
+    from oauth_requests where id = ${id} and expires_at > ${now}`;
+  return row ?? null;
+}
+
+export async function deleteOAuthRequest(sql: Sql, id: string): Promise<boolean> {
+  return (await sql`delete from oauth_requests where id = ${id}`).count > 0;
+}
+
+export interface OAuthCodeRow {
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string;
+  resource: string | null;
+  familyId: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export async function insertOAuthCode(sql: Sql, codeHash: string, c: Omit<OAuthCodeRow, 'usedAt'>): Promise<void> {
+  await sql`insert into oauth_codes (code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, resource, family_id, expires_at)
+            values (${codeHash}, ${c.clientId}, ${c.userId}, ${c.redirectUri}, ${c.scopes}, ${c.codeChallenge}, ${c.resource}, ${c.familyId}, ${c.expiresAt})`;
+}
+
+const CODE_COLUMNS = (sql: Sql) => sql`client_id as "clientId", user_id as "userId", redirect_uri as "redirectUri", scopes,
+  code_challenge as "codeChallenge", resource, family_id as "familyId", expires_at as "expiresAt", used_at as "usedAt"`;
+
+export async function findOAuthCode(sql: Sql, codeHash: string): Promise<OAuthCodeRow | null> {
+  const [row] = await sql<OAuthCodeRow[]>`select ${CODE_COLUMNS(sql)} from oauth_codes where code_hash = ${codeHash}`;
+  return row ?? null;
+}
+
+/** Marks a code used; null when it was already used (a replay) or never existed. Atomic. */
+export async function useOAuthCode(sql: Sql, codeHash: string, now: Date): Promise<OAuthCodeRow | null> {
+  const [row] = await sql<OAuthCodeRow[]>`
+    update oauth_codes set used_at = ${now} where code_hash = ${codeHash} and used_at is null
+    returning ${CODE_COLUMNS(sql)}`;
+  return row ?? null;
+}
+
+/** Revokes every token of a family (a connection's chain of refresh tokens and their access tokens). */
+export async function revokeFamily(sql: Sql, familyId: string, now: Date): Promise<number> {
+  return (await sql`update credentials set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null`).count;
+}
+
+export async function findCredentialFull(sql: Sql, tokenHash: string): Promise<(CredentialRow & { resource: string | null }) | null> {
+  const [row] = await sql<(CredentialRow & { resource: string | null })[]>`
+    select ${CREDENTIAL_COLUMNS(sql)}, c.resource from credentials c left join oauth_clients oc on oc.id = c.client_id
+    where c.token_hash = ${tokenHash}`;
+  return row ?? null;
+}
+
+/** Revokes one credential by its hash (an access token being revoked, RFC 7009). */
+export async function revokeCredentialByHash(sql: Sql, tokenHash: string, now: Date): Promise<void> {
+  await sql`update credentials set revoked_at = ${now} where token_hash = ${tokenHash} and revoked_at is null`;
 }

@@ -1,0 +1,175 @@
+import { createServer, type Server } from 'node:http';
+import { hash } from '@node-rs/argon2';
+import { type Browser, launchBrowser } from '@nogpets/test-utils';
+import { findOrCreateUser, setPassword } from '@nogpets/store';
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+
+describe('OAuth 2.1 for assistants', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let callback: Server;
+  let redirectUri: string;
+  let as: oauth.AuthorizationServer;
+  let client: oauth.Client;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    browser = await launchBrowser();
+    const user = await findOrCreateUser(server.db.sql, 'sipho@example.com', 'Sipho');
+    await setPassword(server.db.sql, user.id, await hash('a long enough password'));
+    // The assistant's redirect target: a real HTTP server on loopback.
+    callback = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => callback.listen(0, '127.0.0.1', () => r()));
+    const port = (callback.address() as { port: number }).port;
+    redirectUri = `http://127.0.0.1:${port}/callback`;
+    const issuer = new URL(server.url);
+    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true }));
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { redirect_uris: [redirectUri], client_name: 'Test Assistant', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+        { [oauth.allowInsecureRequests]: true },
+      ),
+    );
+    client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => callback?.close(r));
+    await server?.stop();
+  });
+
+  const opts = { [oauth.allowInsecureRequests]: true };
+
+  /** The token endpoint's refusal, as the client library reports it: the OAuth error code and its description. */
+  async function refusal(promise: Promise<unknown>) {
+    const err = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(oauth.ResponseBodyError);
+    const body = err as oauth.ResponseBodyError;
+    return `${body.error}: ${body.error_description ?? ''}`;
+  }
+
+  /** The browser steps: sign in, consent. Returns the URL the browser was sent back to. */
+  async function authorizeInBrowser(scope: string, verifier: string, decision: 'Allow' | 'Deny' = 'Allow') {
+    const url = new URL(as.authorization_endpoint!);
+    url.searchParams.set('client_id', client.client_id);
+    url.searchParams.set('redirect_uri', redirectUri);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('scope', scope);
+    url.searchParams.set('state', 'xyz');
+    url.searchParams.set('resource', `${server.url}/mcp`);
+    url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+    url.searchParams.set('code_challenge_method', 'S256');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(url.href);
+    if (page.url().includes('/signin')) {
+      await page.getByLabel('Email').fill('sipho@example.com');
+      await page.getByLabel('Password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await page.getByText('Test Assistant').first().waitFor();
+    const consent = await page.locator('main').textContent();
+    await page.getByRole('button', { name: decision }).click();
+    await page.waitForURL((u) => u.href.startsWith(redirectUri));
+    const back = new URL(page.url());
+    await context.close();
+    return { back, consent: consent ?? '' };
+  }
+
+  async function codeFor(scope: string, verifier: string) {
+    const { back, consent } = await authorizeInBrowser(scope, verifier);
+    const params = oauth.validateAuthResponse(as, client, back, 'xyz');
+    return { params, consent };
+  }
+
+  it('publishes authorization server and protected resource metadata, and challenges with it', async () => {
+    expect(as).toMatchObject({ issuer: `${server.url}/`, code_challenge_methods_supported: ['S256'] });
+    expect(as.scopes_supported).toContain('bookings:write');
+    for (const path of ['mcp', 'v1']) {
+      const prm = await server.get(`/.well-known/oauth-protected-resource/${path}`);
+      expect(prm.status).toBe(200);
+      expect(prm.body).toMatchObject({ resource: `${server.url}/${path}`, authorization_servers: [expect.stringContaining(new URL(server.url).host)] });
+    }
+    const me = await server.get('/v1/me');
+    expect(me.headers.get('www-authenticate')).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/v1"`);
+    const call = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_pets', arguments: {} } }),
+    });
+    expect(call.status).toBe(401);
+    expect(call.headers.get('www-authenticate')).toMatch(/scope="pets".*resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
+    // Public tools work without a credential.
+    const anon = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_services', arguments: {} } }),
+    });
+    expect(anon.status).toBe(200);
+  });
+
+  it('runs the whole authorization code flow with PKCE: sign in and consent in Chromium, tokens, an API call', async () => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { params, consent } = await codeFor('profile pets', verifier);
+    expect(consent).toContain('See and add your pets');
+    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, opts);
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+    expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'profile pets' });
+    const me = await server.get('/v1/me', { authorization: `Bearer ${tokens.access_token}` });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email: 'sipho@example.com', client: { name: 'Test Assistant' }, scopes: ['profile', 'pets'] });
+    // The same code again: refused, and what it gave out is revoked.
+    const again = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, opts);
+    expect(await refusal(oauth.processAuthorizationCodeResponse(as, client, again))).toMatch(/^invalid_grant: .*already used/);
+    expect((await server.get('/v1/me', { authorization: `Bearer ${tokens.access_token}` })).status).toBe(401);
+  });
+
+  it('refuses a wrong verifier and a redirect URI that differs', async () => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { params } = await codeFor('profile', verifier);
+    const wrong = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, oauth.generateRandomCodeVerifier(), opts);
+    expect(await refusal(oauth.processAuthorizationCodeResponse(as, client, wrong))).toMatch(/^invalid_grant: .*code_verifier/);
+    const verifier2 = oauth.generateRandomCodeVerifier();
+    const { params: params2 } = await codeFor('profile', verifier2);
+    const other = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params2, `${redirectUri}/other`, verifier2, opts);
+    expect(await refusal(oauth.processAuthorizationCodeResponse(as, client, other))).toMatch(/^invalid_grant: .*redirect_uri/);
+  });
+
+  it('rotates refresh tokens, refuses widening, revokes the family on reuse, and revokes on request', async () => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { params } = await codeFor('profile pets', verifier);
+    const first = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, opts));
+    const wider = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, { ...opts, additionalParameters: { scope: 'profile pets bookings:write' } });
+    expect(await refusal(oauth.processRefreshTokenResponse(as, client, wider))).toMatch(/^invalid_scope: .*widen/);
+    const second = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, opts));
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect((await server.get('/v1/me', { authorization: `Bearer ${second.access_token}` })).status).toBe(200);
+    // The first refresh token again: reuse, so the whole connection is revoked.
+    const reuse = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, opts);
+    expect(await refusal(oauth.processRefreshTokenResponse(as, client, reuse))).toMatch(/^invalid_grant: .*already used/);
+    expect((await server.get('/v1/me', { authorization: `Bearer ${second.access_token}` })).status).toBe(401);
+
+    const v3 = oauth.generateRandomCodeVerifier();
+    const { params: p3 } = await codeFor('profile', v3);
+    const third = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), p3, redirectUri, v3, opts));
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), third.access_token, opts));
+    expect((await server.get('/v1/me', { authorization: `Bearer ${third.access_token}` })).status).toBe(401);
+  });
+
+  it('refuses an expired token, and sends a denial back as access_denied', async () => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const { params } = await codeFor('profile', verifier);
+    const t = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, redirectUri, verifier, opts));
+    await server.db.sql`update credentials set expires_at = now() - interval '1 second' where kind = 'ACCESS' and revoked_at is null`;
+    expect((await server.get('/v1/me', { authorization: `Bearer ${t.access_token}` })).status).toBe(401);
+    const { back } = await authorizeInBrowser('profile', oauth.generateRandomCodeVerifier(), 'Deny');
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe('xyz');
+  });
+});
