@@ -1,19 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, toolJson } from './harness.js';
-
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** `pnpm --silent cli ...` as the operator runs it, against the test database. */
-export function cli(databaseUrl: string | undefined, args: string[], env: Record<string, string> = {}) {
-  const e: NodeJS.ProcessEnv = { ...process.env, ...env };
-  if (databaseUrl) e.DATABASE_URL = databaseUrl;
-  else delete e.DATABASE_URL;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: serverDir, env: e, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, lastLine: r.stdout.trim().split('\n').at(-1) ?? '' };
-}
+import { cli, startTestServer, type TestServer, toolJson } from './harness.js';
 
 describe('identity: API keys, scopes, pets, addresses, audit', () => {
   let server: TestServer;

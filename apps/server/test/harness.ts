@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Clock } from '@nogpets/operations';
@@ -80,4 +83,15 @@ export function toolJson(answer: unknown): any {
   if (result.structuredContent !== undefined) return result.structuredContent;
   const first = (result.content as { type: string; text: string }[] | undefined)?.[0];
   return first ? JSON.parse(first.text) : undefined;
+}
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `pnpm --silent cli ...` as the operator runs it, against the test database. */
+export function cli(databaseUrl: string | undefined, args: string[], env: Record<string, string> = {}) {
+  const e: NodeJS.ProcessEnv = { ...process.env, ...env };
+  if (databaseUrl) e.DATABASE_URL = databaseUrl;
+  else delete e.DATABASE_URL;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: serverDir, env: e, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, lastLine: r.stdout.trim().split('\n').at(-1) ?? '' };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli } from './harness.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -53,8 +54,15 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('starts, serves, stops cleanly on SIGTERM, and a second start reuses the data', async () => {
+  it('starts, serves, stops cleanly on SIGTERM, and a second start reuses the data; the CLI works on it running or not', async () => {
+    // The operator CLI before anything runs: it starts the embedded cluster for itself, and stops it.
+    const before = cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile'], { DATA_DIR: dataDir });
+    expect(before.status, before.stderr).toBe(0);
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     const first = await startMain(dataDir);
+    // While `pnpm start` runs, the CLI attaches to its cluster.
+    const during = cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile,pets'], { DATA_DIR: dataDir });
+    expect(during.status, during.stderr).toBe(0);
     const a = await fetch(`${first.url}/v1/services`);
     expect(a.status).toBe(200);
     expect(a.headers.get('ratelimit-remaining')).toBe('59');
@@ -70,6 +78,12 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
       )
       .toMatchObject({ reqId: a.headers.get('x-request-id') });
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(true);
+    // Both keys work on the running server (two more requests from this address: 57 left).
+    for (const key of [before.lastLine, during.lastLine]) {
+      const me = await fetch(`${first.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ email: 'op@example.com' });
+    }
 
     const exited = exitOf(first.child);
     first.child.kill('SIGTERM');
@@ -81,7 +95,7 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
     const b = await fetch(`${second.url}/v1/services`);
     expect(b.status).toBe(200);
     // The counter from the first run is still there: same cluster, same data.
-    expect(b.headers.get('ratelimit-remaining')).toBe('58');
+    expect(b.headers.get('ratelimit-remaining')).toBe('56');
     const exitedAgain = exitOf(second.child);
     second.child.kill('SIGINT');
     expect(await exitedAgain).toBe(0);
