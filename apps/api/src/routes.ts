@@ -13,7 +13,7 @@ export async function httpContext(runtime: Runtime, req: Request): Promise<Opera
     deps: runtime.deps,
     requestId: String(req.id),
     clientName: header && CLIENT_NAME.test(header) ? header : null,
-    auth: await bearerAuth(runtime, req.get('authorization')),
+    auth: await bearerAuth(runtime, req.get('authorization'), 'v1'),
     log: req.log,
   };
 }

@@ -65,7 +65,7 @@ export function createMcpServer(
 }
 
 async function mcpContext(runtime: Runtime, req: Request): Promise<OperationContext> {
-  return { deps: runtime.deps, requestId: String(req.id), clientName: null, auth: await bearerAuth(runtime, req.get('authorization')), log: req.log };
+  return { deps: runtime.deps, requestId: String(req.id), clientName: null, auth: await bearerAuth(runtime, req.get('authorization'), 'mcp'), log: req.log };
 }
 
 /** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
@@ -99,7 +99,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
         .map((m) => byName.get(String(m.params?.name)))
         .flatMap((op) => (op && op.auth !== 'public' ? [op.auth.scope] : []));
       if (needed.length) {
-        const auth = await bearerAuth(runtime, req.get('authorization'));
+        const auth = await bearerAuth(runtime, req.get('authorization'), 'mcp');
         if (!auth) {
           throw new ServiceError('UNAUTHORIZED', `This tool needs the person's permission (scope ${needed.join(' ')}).`, { error: 'invalid_token', scope: needed.join(' ') });
         }

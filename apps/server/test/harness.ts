@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Clock } from '@nogpets/operations';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/platform';
-import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from '@nogpets/test-utils';
+import { type Browser, createTestDatabase, type TestDatabase, type TestDatabaseOptions } from '@nogpets/test-utils';
 import { allInOne } from '../src/parts.js';
 
 export interface TestServer {
@@ -94,4 +94,33 @@ export function cli(databaseUrl: string | undefined, args: string[], env: Record
   else delete e.DATABASE_URL;
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: serverDir, env: e, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, lastLine: r.stdout.trim().split('\n').at(-1) ?? '' };
+}
+
+/**
+ * A person's browser steps of an authorization: open the URL, sign in if asked, answer the consent
+ * page. Returns the consent page's text and the URL the browser was sent back to (under `returnTo`).
+ */
+export async function consentInBrowser(
+  browser: Browser,
+  url: string,
+  options: { email: string; password: string; returnTo: string; decision?: 'Allow' | 'Deny'; expectClient?: string },
+) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    if (page.url().includes('/signin')) {
+      await page.getByLabel('Email').fill(options.email);
+      await page.getByLabel('Password').fill(options.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    if (options.expectClient) await page.getByText(options.expectClient).first().waitFor();
+    const consent = (await page.locator('main').textContent()) ?? '';
+    await page.getByRole('button', { name: options.decision ?? 'Allow' }).click();
+    await page.waitForURL((u) => u.href.startsWith(options.returnTo));
+    return { back: new URL(page.url()), consent };
+  } finally {
+    await context.close();
+  }
 }

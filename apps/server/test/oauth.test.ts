@@ -4,7 +4,7 @@ import { type Browser, launchBrowser } from '@nogpets/test-utils';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { consentInBrowser, startTestServer, type TestServer } from './harness.js';
 
 describe('OAuth 2.1 for assistants', () => {
   let server: TestServer;
@@ -62,24 +62,10 @@ describe('OAuth 2.1 for assistants', () => {
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('scope', scope);
     url.searchParams.set('state', 'xyz');
-    url.searchParams.set('resource', `${server.url}/mcp`);
+    url.searchParams.set('resource', `${server.url}/v1`);
     url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
     url.searchParams.set('code_challenge_method', 'S256');
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url.href);
-    if (page.url().includes('/signin')) {
-      await page.getByLabel('Email').fill('sipho@example.com');
-      await page.getByLabel('Password').fill('a long enough password');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-    }
-    await page.getByText('Test Assistant').first().waitFor();
-    const consent = await page.locator('main').textContent();
-    await page.getByRole('button', { name: decision }).click();
-    await page.waitForURL((u) => u.href.startsWith(redirectUri));
-    const back = new URL(page.url());
-    await context.close();
-    return { back, consent: consent ?? '' };
+    return consentInBrowser(browser, url.href, { email: 'sipho@example.com', password: 'a long enough password', returnTo: redirectUri, decision, expectClient: 'Test Assistant' });
   }
 
   async function codeFor(scope: string, verifier: string) {

@@ -1,12 +1,16 @@
 import { type AuthContext, authenticate, ServiceError } from '@nogpets/operations';
 import type { Runtime } from './runtime.js';
 
-/** Who the request's Bearer credential speaks for: null without one, 401 for a bad one. */
-export async function bearerAuth(runtime: Runtime, header: string | undefined): Promise<AuthContext | null> {
+/**
+ * Who the request's Bearer credential speaks for: null without one, 401 for a bad one. An OAuth
+ * token is accepted only by the resource it was issued for (`/mcp` or `/v1`, or the whole service);
+ * personal API keys carry no audience and work on both.
+ */
+export async function bearerAuth(runtime: Runtime, header: string | undefined, surface: 'mcp' | 'v1'): Promise<AuthContext | null> {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m?.[1]) throw new ServiceError('UNAUTHORIZED', 'Use "Authorization: Bearer <token or key>".', { error: 'invalid_request' });
   const base = runtime.publicUrl();
-  return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now(), [base, `${base}/mcp`, `${base}/v1`]);
+  return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now(), [base, `${base}/${surface}`]);
 }
 
