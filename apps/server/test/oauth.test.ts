@@ -158,4 +158,97 @@ describe('OAuth 2.1 for assistants', () => {
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe('xyz');
   });
+
+  describe('Client ID Metadata Documents', () => {
+    let docs: Server;
+    let docsBase: string;
+    const served = new Map<string, { body: unknown; headers?: Record<string, string> }>();
+    let fetched = 0;
+
+    beforeAll(async () => {
+      docs = createServer((req, res) => {
+        fetched++;
+        const doc = served.get(req.url ?? '');
+        if (!doc) {
+          res.statusCode = 404;
+          res.end();
+          return;
+        }
+        res.setHeader('content-type', 'application/json');
+        for (const [k, v] of Object.entries(doc.headers ?? {})) res.setHeader(k, v);
+        res.end(typeof doc.body === 'string' ? doc.body : JSON.stringify(doc.body));
+      });
+      await new Promise<void>((r) => docs.listen(0, '127.0.0.1', () => r()));
+      docsBase = `http://127.0.0.1:${(docs.address() as { port: number }).port}`;
+    });
+    afterAll(() => new Promise((r) => docs?.close(r)));
+
+    const serve = (path: string, body: unknown, headers?: Record<string, string>) => {
+      served.set(path, { body, headers });
+      return `${docsBase}${path}`;
+    };
+
+    async function authorizeStatus(clientId: string, redirect = redirectUri) {
+      const url = new URL(as.authorization_endpoint!);
+      url.search = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirect,
+        response_type: 'code',
+        scope: 'profile',
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        code_challenge_method: 'S256',
+      }).toString();
+      const res = await fetch(url, { redirect: 'manual' });
+      return { status: res.status, body: res.status === 400 ? await res.json() : null, location: res.headers.get('location') };
+    }
+
+    it('are advertised, fetched, cached, and run the whole flow with the document URL as client_id', async () => {
+      expect(as).toMatchObject({ client_id_metadata_document_supported: true });
+      const clientId = serve('/assistants/pebble.json', { client_id: `${docsBase}/assistants/pebble.json`, client_name: 'Pebble Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
+      const docClient: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
+      const verifier = oauth.generateRandomCodeVerifier();
+      const url = new URL(as.authorization_endpoint!);
+      url.search = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'profile',
+        state: 'doc',
+        resource: `${server.url}/v1`,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }).toString();
+      const before = fetched;
+      const { back, consent } = await consentInBrowser(browser, url.href, { email: 'sipho@example.com', password: 'a long enough password', returnTo: redirectUri, expectClient: 'Pebble Assistant' });
+      expect(consent).toContain(`described by ${new URL(docsBase).host}`);
+      const params = oauth.validateAuthResponse(as, docClient, back, 'doc');
+      const tokens = await oauth.processAuthorizationCodeResponse(as, docClient, await oauth.authorizationCodeGrantRequest(as, docClient, oauth.None(), params, redirectUri, verifier, opts));
+      const me = await server.get('/v1/me', { authorization: `Bearer ${tokens.access_token}` });
+      expect(me.body).toMatchObject({ client: { name: 'Pebble Assistant' }, scopes: ['profile'] });
+      // Fetched once; the authorize and token steps after it used the cached copy.
+      expect(fetched - before).toBe(1);
+    });
+
+    it('refuses a document that names another client, lacks the redirect URI, carries a secret, or is not JSON', async () => {
+      const other = serve('/other.json', { client_id: `${docsBase}/elsewhere.json`, client_name: 'X', redirect_uris: [redirectUri] });
+      expect(await authorizeStatus(other)).toMatchObject({ status: 400, body: { error: 'invalid_client', error_description: expect.stringMatching(/another client_id/) } });
+      const narrow = serve('/narrow.json', { client_id: `${docsBase}/narrow.json`, client_name: 'Narrow', redirect_uris: ['http://127.0.0.1:1/elsewhere'] });
+      expect(await authorizeStatus(narrow)).toMatchObject({ status: 400, body: { error: 'invalid_request', error_description: 'Unregistered redirect_uri' } });
+      const secret = serve('/secret.json', { client_id: `${docsBase}/secret.json`, client_name: 'S', redirect_uris: [redirectUri], client_secret: 'shh' });
+      expect(await authorizeStatus(secret)).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/secret/) } });
+      const junk = serve('/junk.json', 'not json');
+      expect(await authorizeStatus(junk)).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/not JSON/) } });
+      expect(await authorizeStatus(`${docsBase}/missing.json`)).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/answered 404/) } });
+      const big = serve('/big.json', { client_id: `${docsBase}/big.json`, client_name: 'B'.repeat(20_000), redirect_uris: [redirectUri] });
+      expect(await authorizeStatus(big)).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/larger than/) } });
+    });
+
+    it('refuses plain http off loopback, private addresses, and URLs without a path', async () => {
+      expect(await authorizeStatus('http://assistant.example/client.json')).toMatchObject({ status: 400, body: { error_description: 'A client_id URL must use https.' } });
+      expect(await authorizeStatus('https://10.1.2.3/client.json')).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/not on a public address/) } });
+      expect(await authorizeStatus('https://[::ffff:c0a8:1]/client.json')).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/not on a public address/) } });
+      expect(await authorizeStatus('https://169.254.169.254/latest/meta-data')).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/not on a public address/) } });
+      expect(await authorizeStatus('https://assistant.example/')).toMatchObject({ status: 400, body: { error_description: expect.stringMatching(/needs a path/) } });
+    });
+  });
 });

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidGrantError, InvalidScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientError, InvalidGrantError, InvalidScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { type AuthRouterOptions, createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { authenticate, hashSecret, newSecret, SCOPE_NAMES, ServiceError } from '@nogpets/operations';
@@ -16,9 +17,11 @@ import {
   insertOAuthRequest,
   revokeCredentialByHash,
   revokeFamily,
+  saveClientMetadataDocument,
   useOAuthCode,
 } from '@nogpets/store';
 import express, { type RequestHandler, type Router } from 'express';
+import { ClientDocumentError, fetchClientMetadataDocument, isClientIdUrl } from './client-metadata.js';
 
 /** Token lifetimes (docs/decisions.md): short access, rotating refresh, short codes and requests. */
 export const ACCESS_TOKEN_SECONDS = 3600;
@@ -35,8 +38,31 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
   const { sql, clock } = runtime.deps;
   const now = () => clock.now();
 
+  /** A client known by the URL of its metadata document: the cached copy while fresh, else fetched. */
+  async function documentClient(clientId: string): Promise<OAuthClientInformationFull> {
+    const row = await findOAuthClient(sql, clientId);
+    if (row?.kind === 'METADATA_DOCUMENT' && row.staleAt && row.staleAt > now()) {
+      return { ...(row.metadata as object), client_id: row.id, redirect_uris: row.redirectUris } as OAuthClientInformationFull;
+    }
+    try {
+      const { client, cacheSeconds } = await fetchClientMetadataDocument(clientId, { allowLoopback: isLoopbackUrl(runtime.publicUrl()) });
+      await saveClientMetadataDocument(sql, {
+        id: clientId,
+        name: (client.client_name ?? new URL(clientId).host).slice(0, 120),
+        redirectUris: client.redirect_uris.map(String),
+        metadata: client as unknown as Record<string, unknown>,
+        staleAt: new Date(now().getTime() + cacheSeconds * 1000),
+      });
+      return client;
+    } catch (err) {
+      if (err instanceof ClientDocumentError) throw new InvalidClientError(err.message);
+      throw err;
+    }
+  }
+
   const clientsStore: OAuthRegisteredClientsStore = {
     async getClient(clientId) {
+      if (isClientIdUrl(clientId)) return documentClient(clientId);
       const row = await findOAuthClient(sql, clientId);
       return row ? ({ ...(row.metadata as object), client_id: row.id, redirect_uris: row.redirectUris } as OAuthClientInformationFull) : undefined;
     },
@@ -171,6 +197,10 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
   };
 }
 
+function isLoopbackUrl(url: string): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
+}
+
 /** A secret code for the consent page to hand out; only its hash is stored. */
 export function newAuthorizationCode(): string {
   return randomBytes(32).toString('base64url');
@@ -194,9 +224,10 @@ export function oauthRouter(runtime: Runtime, provider: OAuthServerProvider): Ro
       resource_documentation: `${base}/docs`,
     });
   });
-  router.use((req, res, next) => {
+  let metadata: RequestHandler | undefined;
+  const options = (): AuthRouterOptions => {
     const base = runtime.publicUrl();
-    auth ??= mcpAuthRouter({
+    return {
       provider,
       issuerUrl: new URL(base),
       scopesSupported: SCOPE_NAMES,
@@ -208,7 +239,15 @@ export function oauthRouter(runtime: Runtime, provider: OAuthServerProvider): Ro
       clientRegistrationOptions: { rateLimit: false },
       tokenOptions: { rateLimit: false },
       revocationOptions: { rateLimit: false },
-    });
+    };
+  };
+  // The SDK's metadata, plus what it does not know: we accept Client ID Metadata Documents.
+  router.use('/.well-known/oauth-authorization-server', (req, res, next) => {
+    metadata ??= metadataHandler({ ...createOAuthMetadata(options()), client_id_metadata_document_supported: true } as Parameters<typeof metadataHandler>[0]);
+    metadata(req, res, next);
+  });
+  router.use((req, res, next) => {
+    auth ??= mcpAuthRouter(options());
     auth(req, res, next);
   });
   return router;

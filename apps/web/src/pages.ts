@@ -258,7 +258,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       res.type('html').send(
         page(
           'Connect an assistant',
-          html`<p><strong>${client?.name ?? 'An assistant'}</strong> (returning to ${host}) asks to act for you, ${s.user.email}. It will be able to:</p>
+          html`<p><strong>${client?.name ?? 'An assistant'}</strong> (returning to ${host}${client?.kind === 'METADATA_DOCUMENT' ? `, described by ${new URL(client.id).host}` : ''}) asks to act for you, ${s.user.email}. It will be able to:</p>
           $${scopeList(request.scopes)}
           <p>You can remove it at any time under Connected assistants on your account page. You approve all money yourself.</p>
           <form method="post" action="/oauth/consent">

@@ -219,11 +219,26 @@ export interface OAuthClientRow {
   name: string;
   redirectUris: string[];
   metadata: Record<string, unknown>;
+  /** REGISTERED (RFC 7591) or METADATA_DOCUMENT (the id is the URL of its metadata). */
+  kind?: 'REGISTERED' | 'METADATA_DOCUMENT';
+  /** When a metadata document's cached copy must be fetched again. */
+  staleAt?: Date | null;
 }
 
 export async function findOAuthClient(sql: Sql, id: string): Promise<OAuthClientRow | null> {
-  const [row] = await sql<OAuthClientRow[]>`select id, name, redirect_uris as "redirectUris", metadata from oauth_clients where id = ${id}`;
+  const [row] = await sql<OAuthClientRow[]>`
+    select id, name, redirect_uris as "redirectUris", metadata, kind, stale_at as "staleAt" from oauth_clients where id = ${id}`;
   return row ?? null;
+}
+
+/** Stores (or refreshes) the cached copy of a client's metadata document. */
+export async function saveClientMetadataDocument(sql: Sql, c: OAuthClientRow & { staleAt: Date }): Promise<void> {
+  await sql`
+    insert into oauth_clients (id, name, redirect_uris, metadata, kind, stale_at)
+    values (${c.id}, ${c.name}, ${c.redirectUris}, ${sql.json(c.metadata as never)}, 'METADATA_DOCUMENT', ${c.staleAt})
+    on conflict (id) do update set name = excluded.name, redirect_uris = excluded.redirect_uris,
+      metadata = excluded.metadata, stale_at = excluded.stale_at
+    where oauth_clients.kind = 'METADATA_DOCUMENT'`;
 }
 
 export async function insertOAuthClient(sql: Sql, c: OAuthClientRow): Promise<void> {
