@@ -162,7 +162,7 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
     async exchangeRefreshToken(client, refreshToken, scopes, resource) {
       const hash = hashSecret(refreshToken);
       const row = await findCredentialFull(sql, hash);
-      if (!row || row.kind !== 'REFRESH' || row.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token.');
+      if (row?.kind !== 'REFRESH' || row.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token.');
       if (row.revokedAt) {
         // Reuse of a rotated (or revoked) refresh token: the whole family goes.
         if (row.familyId) await revokeFamily(sql, row.familyId, now());

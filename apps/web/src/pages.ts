@@ -13,6 +13,7 @@ import {
   findUserByEmail,
   insertOAuthCode,
   insertSession,
+  linkUpstreamIdentity,
   listConnections,
   listCredentials,
   revokeConnection,
@@ -25,6 +26,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { page, STYLESHEET } from './layout.js';
 import { CODE_SECONDS, newAuthorizationCode } from './oauth.js';
+import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
 const SESSION_COOKIE = 'nogpets_session';
 const SESSION_DAYS = 14;
@@ -60,6 +62,7 @@ function scopeList(scopes: string[]): string {
 export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const router = express.Router();
   const { sql, clock } = runtime.deps;
+  const upstream = createUpstreamLogin(runtime);
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
   router.get('/static/site.css', (_req, res) => {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
@@ -96,8 +99,44 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         <label for="password">Password</label><input id="password" type="password" name="password" required autocomplete="current-password">
         <button type="submit">Sign in</button>
       </form>
+      $${upstream ? html`<p><a class="button" href="/signin/oidc?next=${encodeURIComponent(next)}">Sign in with ${upstream.name}</a></p>` : ''}
       <p>New here? <a href="/signup?next=${encodeURIComponent(next)}">Create an account</a></p>`,
     );
+
+  const upstreamProblem = (message: string) =>
+    page('Sign-in did not work', html`<p class="error">${message}</p><p><a href="/signin">Back to sign in</a></p>`);
+
+  router.get('/signin/oidc', async (req, res, next) => {
+    try {
+      if (!upstream) {
+        res.status(404).type('html').send(upstreamProblem('Sign-in through another provider is not set up here.'));
+        return;
+      }
+      res.redirect(303, (await upstream.begin(safeNext(req.query.next))).href);
+    } catch (err) {
+      if (err instanceof UpstreamSignInError) res.status(502).type('html').send(upstreamProblem(err.message));
+      else next(err);
+    }
+  });
+
+  router.get(CALLBACK_PATH, async (req, res, next) => {
+    try {
+      if (!upstream) {
+        res.status(404).type('html').send(upstreamProblem('Sign-in through another provider is not set up here.'));
+        return;
+      }
+      const identity = await upstream.finish(new URL(req.originalUrl, runtime.publicUrl()));
+      const { user, linked } = await linkUpstreamIdentity(sql, identity, clock.now());
+      if (linked) {
+        await appendAudit(sql, { userId: user.id, clientId: null, clientName: null, action: 'account.link', target: user.id, details: { issuer: identity.issuer } }, clock.now());
+      }
+      await startSession(res, user.id);
+      res.redirect(303, safeNext(identity.next));
+    } catch (err) {
+      if (err instanceof UpstreamSignInError) res.status(400).type('html').send(upstreamProblem(err.message));
+      else next(err);
+    }
+  });
 
   router.get('/signin', (req, res) => {
     res.type('html').send(signInForm(safeNext(req.query.next)));

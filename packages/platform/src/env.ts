@@ -22,7 +22,14 @@ export const ConfigSchema = z.object({
   TRUST_PROXY: bool.default(false),
   RUN_WORKER: bool.default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-});
+  /** An upstream OpenID Connect provider people may sign in through (with OIDC_CLIENT_ID). */
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** Absent for a public client (PKCE only). */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The provider's name on the sign-in button. */
+  OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
+}).refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, { message: 'OIDC_CLIENT_ID is required with OIDC_ISSUER', path: ['OIDC_CLIENT_ID'] });
 
 export type Config = z.infer<typeof ConfigSchema>;
 
