@@ -1,6 +1,8 @@
 import { hashSecret, newSecret } from '@nogpets/operations';
 import { type Browser, launchBrowser } from '@nogpets/test-utils';
-import { insertCredential } from '@nogpets/store';
+import { hash } from '@node-rs/argon2';
+import { findOrCreateUser, insertCredential, setPassword } from '@nogpets/store';
+import { SIGN_IN_TRIES, SIGN_IN_WINDOW_SEC } from '@nogpets/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -86,5 +88,34 @@ describe('account pages in real Chromium', () => {
     // No session at all: sent to sign in, nothing made.
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toMatch(/^\/signin/);
+  });
+
+  it('slows password guessing: after 10 failures per address and email, even the right password waits', async () => {
+    const user = await findOrCreateUser(server.db.sql, 'thabo@example.com', 'Thabo');
+    await setPassword(server.db.sql, user.id, await hash('the right password'));
+    const signIn = (email: string, password: string) =>
+      fetch(`${server.url}/signin`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email, password, next: '/account' }).toString(),
+      });
+    for (let i = 0; i < SIGN_IN_TRIES; i++) expect((await signIn('thabo@example.com', `guess ${i}`)).status).toBe(401);
+    const blocked = await signIn('THABO@example.com', 'the right password');
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(SIGN_IN_WINDOW_SEC - 60);
+    expect(await blocked.text()).toContain('Too many tries');
+    // Another person from the same address is not held up.
+    const other = await findOrCreateUser(server.db.sql, 'zanele@example.com', 'Zanele');
+    await setPassword(server.db.sql, other.id, await hash('her right password'));
+    const ok = await signIn('zanele@example.com', 'her right password');
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('set-cookie')).toContain('nogpets_session=');
+  });
+
+  it('counts the OAuth endpoints in the shared request limit', async () => {
+    const res = await fetch(`${server.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('ratelimit-limit')).toBe('10000');
   });
 });

@@ -234,13 +234,15 @@ export function oauthRouter(runtime: Runtime, provider: OAuthServerProvider): Ro
       resourceServerUrl: new URL(`${base}/mcp`),
       resourceName: 'NogPets MCP',
       serviceDocumentationUrl: new URL(`${base}/docs`),
-      // Our own PostgreSQL-backed limiter covers these; the SDK's would count per instance.
+      // Our own PostgreSQL-backed limiter covers these (above); the SDK's would count per instance.
       authorizationOptions: { rateLimit: false },
       clientRegistrationOptions: { rateLimit: false },
       tokenOptions: { rateLimit: false },
       revocationOptions: { rateLimit: false },
     };
   };
+  // The shared, PostgreSQL-backed request limit (the SDK's own limiter counts per instance).
+  router.use(['/authorize', '/token', '/register', '/revoke'], runtime.rateLimiter.middleware);
   // The SDK's metadata, plus what it does not know: we accept Client ID Metadata Documents.
   router.use('/.well-known/oauth-authorization-server', (req, res, next) => {
     metadata ??= metadataHandler({ ...createOAuthMetadata(options()), client_id_metadata_document_supported: true } as Parameters<typeof metadataHandler>[0]);

@@ -31,6 +31,9 @@ import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstr
 const SESSION_COOKIE = 'nogpets_session';
 const SESSION_DAYS = 14;
 const MIN_PASSWORD = 10;
+/** Failed sign-ins allowed per client address and email in the window. */
+export const SIGN_IN_TRIES = 10;
+export const SIGN_IN_WINDOW_SEC = 15 * 60;
 
 export interface PagesOptions {
   /** Secure cookies when served over https. */
@@ -63,7 +66,15 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const router = express.Router();
   const { sql, clock } = runtime.deps;
   const upstream = createUpstreamLogin(runtime);
+  const signInFailures = runtime.rateLimiter.failures('signin', SIGN_IN_TRIES, SIGN_IN_WINDOW_SEC);
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
+  // Forms share the service's request limit; a refusal is a page, not JSON.
+  router.post(['/signin', '/signup', '/oauth/consent', '/account/*path'], (req, res, next) =>
+    runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
+      if (err instanceof ServiceError) res.status(err.status).type('html').send(page('Slow down', html`<p class="error">${err.message}</p>`));
+      else next(err);
+    }),
+  );
   router.get('/static/site.css', (_req, res) => {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
   });
@@ -147,12 +158,22 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const email = String(req.body?.email ?? '');
       const password = String(req.body?.password ?? '');
       const target = safeNext(req.body?.next);
+      // Guessing is slowed per address and email (docs/decisions.md); the count lives in PostgreSQL.
+      const attempt = `${req.ip}|${email.trim().toLowerCase()}`;
+      const wait = await signInFailures.blockedFor(attempt);
+      if (wait) {
+        res.status(429).setHeader('Retry-After', String(wait));
+        res.type('html').send(signInForm(target, `Too many tries. Try again in ${Math.ceil(wait / 60)} minutes.`, email));
+        return;
+      }
       const user = await findUserByEmail(sql, email);
       // The same answer for an unknown email and a wrong password.
       if (!user?.passwordHash || !(await verify(user.passwordHash, password))) {
+        await signInFailures.fail(attempt);
         res.status(401).type('html').send(signInForm(target, 'That email and password do not match.', email));
         return;
       }
+      await signInFailures.clear(attempt);
       await startSession(res, user.id);
       res.redirect(303, target);
     } catch (err) {

@@ -5,7 +5,18 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateLimiter {
   middleware: (req: Request, res: Response, next: NextFunction) => void;
+  /** A counter of failures (sign-in attempts, say) in the same shared store. */
+  failures(name: string, points: number, windowSec: number): FailureCounter;
   close(): Promise<void>;
+}
+
+export interface FailureCounter {
+  /** Seconds until `key` may try again; 0 when it may now. */
+  blockedFor(key: string): Promise<number>;
+  /** Counts one failure of `key`. */
+  fail(key: string): Promise<void>;
+  /** Forgets `key`'s failures (after a success). */
+  clear(key: string): Promise<void>;
 }
 
 export interface RateLimitOptions {
@@ -136,6 +147,31 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
           next();
         },
       );
+    },
+    failures(name, points, windowSec) {
+      const counter = new RateLimiterPostgres({
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix: `fail-${name}`,
+        points,
+        duration: windowSec,
+      });
+      // Like the request limiter, a failing store lets people through rather than lock everyone out.
+      return {
+        async blockedFor(key) {
+          const res = await counter.get(key).catch(() => null);
+          return res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+        },
+        async fail(key) {
+          await counter.penalty(key, 1).catch(() => {});
+        },
+        async clear(key) {
+          await counter.delete(key).catch(() => {});
+        },
+      };
     },
     close: () => pool.end(),
   };
