@@ -15,6 +15,7 @@ export async function httpContext(runtime: Runtime, req: Request): Promise<Opera
     clientName: header && CLIENT_NAME.test(header) ? header : null,
     auth: await bearerAuth(runtime, req.get('authorization'), 'v1'),
     log: req.log,
+    idempotencyKey: req.get('idempotency-key'),
   };
 }
 

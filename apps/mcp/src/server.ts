@@ -51,7 +51,11 @@ export function createMcpServer(
       );
     }
     try {
-      const result = (await runOperation(op, await context(), request.params.arguments ?? {})) as Record<string, unknown>;
+      // A retried change carries its key in the call's _meta (or the HTTP Idempotency-Key header).
+      const meta = request.params._meta as { idempotencyKey?: unknown } | undefined;
+      const ctx = await context();
+      if (typeof meta?.idempotencyKey === 'string') ctx.idempotencyKey = meta.idempotencyKey;
+      const result = (await runOperation(op, ctx, request.params.arguments ?? {})) as Record<string, unknown>;
       counter.inc({ operation: op.operationId, transport: 'mcp', outcome: 'ok' });
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
     } catch (err) {
@@ -65,7 +69,14 @@ export function createMcpServer(
 }
 
 async function mcpContext(runtime: Runtime, req: Request): Promise<OperationContext> {
-  return { deps: runtime.deps, requestId: String(req.id), clientName: null, auth: await bearerAuth(runtime, req.get('authorization'), 'mcp'), log: req.log };
+  return {
+    deps: runtime.deps,
+    requestId: String(req.id),
+    clientName: null,
+    auth: await bearerAuth(runtime, req.get('authorization'), 'mcp'),
+    log: req.log,
+    idempotencyKey: req.get('idempotency-key'),
+  };
 }
 
 /** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */

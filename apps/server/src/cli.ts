@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createApiKey, SCOPE_NAMES, ServiceError } from '@nogpets/operations';
+import { acceptBooking, type Booking, createApiKey, markRefunded, refundsDue, SCOPE_NAMES, ServiceError, systemClock } from '@nogpets/operations';
 import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/platform';
 import { type Database, loadDemoData, migrate, openDatabase } from '@nogpets/store';
 import { Command, CommanderError } from 'commander';
@@ -44,6 +44,39 @@ key
     );
     process.stderr.write(`Created ${created.id} for ${opts.email} with scopes ${created.scopes.join(', ')}. It is shown once:\n`);
     process.stdout.write(`${created.key}\n`);
+  });
+
+const depsOf = (db: Database) => ({ sql: db.sql, clock: systemClock });
+
+const line = (b: Booking) => `${b.id}\t${b.status}\t${b.paymentStatus}\t${b.total}\t${b.when}\t${b.what}`;
+const OPERATOR = 'operator (CLI)';
+
+const booking = program.command('booking').description('Bookings');
+booking
+  .command('accept')
+  .description('Accept a PENDING booking for the business (a new one, or one the person moved to a new time).')
+  .argument('<bookingId>')
+  .action(async (id: string) => {
+    const done = await withDatabase((db) => acceptBooking(depsOf(db), id, OPERATOR));
+    process.stdout.write(`${line(done)}\n`);
+  });
+
+const refund = program.command('refund').description('Refunds of paid bookings that were cancelled');
+refund
+  .command('list')
+  .description('Bookings whose refund is still owed (REFUND_REQUESTED), oldest first: id, status, payment, total, when, what.')
+  .action(async () => {
+    const due = await withDatabase((db) => refundsDue(depsOf(db)));
+    process.stdout.write(due.length ? `${due.map(line).join('\n')}\n` : 'No refunds are owed.\n');
+  });
+refund
+  .command('done')
+  .description('Mark a refund as made at the gateway: REFUND_REQUESTED becomes REFUNDED.')
+  .argument('<bookingId>')
+  .option('--note <note>', "the gateway's refund reference or a note")
+  .action(async (id: string, opts: { note?: string }) => {
+    const done = await withDatabase((db) => markRefunded(depsOf(db), id, OPERATOR, opts.note));
+    process.stdout.write(`${line(done)}\n`);
   });
 
 try {

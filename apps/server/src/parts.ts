@@ -2,7 +2,7 @@ import { mountApi } from '@nogpets/api';
 import { mcpRouter } from '@nogpets/mcp';
 import { operations } from '@nogpets/operations';
 import type { ServiceParts } from '@nogpets/platform';
-import { createOAuthProvider, oauthRouter, pagesRouter } from '@nogpets/web';
+import { createOAuthProvider, oauthRouter, pagesRouter, paymentsRouter } from '@nogpets/web';
 import { startWorker } from '@nogpets/worker';
 
 /** Everything in one process: API and pages, MCP, and (unless RUN_WORKER=false) the worker. */
@@ -12,12 +12,13 @@ export function allInOne(options: { worker: boolean }): ServiceParts {
     mount(app, runtime, publicUrl) {
       app.use(oauthRouter(runtime, createOAuthProvider(runtime)));
       app.use('/mcp', mcpRouter(runtime, operations));
+      app.use(paymentsRouter(runtime));
       app.use(pagesRouter(runtime, { secureCookies: publicUrl().startsWith('https:') }));
       mountApi(app, runtime, { publicUrl, operations });
     },
     background: options.worker
       ? async (runtime) => {
-          const worker = await startWorker({ databaseUrl: runtime.db.url, sql: runtime.db.sql, logger: runtime.logger });
+          const worker = await startWorker({ databaseUrl: runtime.db.url, sql: runtime.db.sql, logger: runtime.logger, deps: runtime.deps });
           return () => worker.stop();
         }
       : undefined,

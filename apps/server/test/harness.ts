@@ -15,6 +15,8 @@ export interface TestServer {
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   mcp(): Promise<Client>;
+  /** An MCP client sending a Bearer credential. */
+  mcpAs(token: string): Promise<Client>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async mcp() {
       const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+      clients.push(client);
+      return client;
+    },
+    async mcpAs(token) {
+      const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
       clients.push(client);
       return client;
     },

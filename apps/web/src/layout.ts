@@ -16,6 +16,7 @@ th, td { text-align: left; padding: .4rem .3rem; border-bottom: 1px solid #e3e7e
 .error { color: #8a3b2c; font-weight: 600; }
 .secret { font-family: ui-monospace, monospace; background: #eef4f0; padding: .5rem; border-radius: 6px; word-break: break-all; }
 .scopes { margin: 0; padding-left: 1.1rem; }
+.test-banner { background: #fff3c4; border: 2px dashed #b8860b; padding: .75rem; border-radius: 8px; }
 `;
 
 /** One page: escaped by html-template-tag, so text from people can never become markup. */

@@ -1,8 +1,11 @@
-import type { Sql } from '@nogpets/store';
+import { type Deps, expireHolds, extendSeries } from '@nogpets/operations';
+import { purgeIdempotencyKeys, type Sql } from '@nogpets/store';
 
 export interface JobContext {
   sql: Sql;
   now: () => Date;
+  /** What the service's rules need (catalogue, payments, clock); absent for jobs that only touch tables. */
+  deps?: Deps | undefined;
 }
 
 /** A timed rule of the service. Each one is idempotent: running it twice, or on two workers, is safe. */
@@ -24,4 +27,34 @@ export const purgeExpiredRateLimits: JobDefinition = {
   },
 };
 
-export const jobs: readonly JobDefinition[] = [purgeExpiredRateLimits];
+/** Unpaid card bookings whose hold lapsed free their time (docs/decisions.md, "Holds"). */
+export const expireUnpaidHolds: JobDefinition = {
+  name: 'expire-unpaid-holds',
+  cron: '* * * * *',
+  async run({ deps }) {
+    if (!deps) return { skipped: 'no deps' };
+    const expired = await expireHolds(deps);
+    return { expired: expired.length };
+  },
+};
+
+/** Weekly walks are kept booked four weeks ahead. */
+export const keepSeriesBooked: JobDefinition = {
+  name: 'keep-series-booked',
+  cron: '17 * * * *',
+  async run({ deps }) {
+    if (!deps) return { skipped: 'no deps' };
+    return { booked: await extendSeries(deps) };
+  },
+};
+
+/** Idempotency keys are kept a day: long enough for any retry. */
+export const purgeOldIdempotencyKeys: JobDefinition = {
+  name: 'purge-idempotency-keys',
+  cron: '41 3 * * *',
+  async run({ sql, now }) {
+    return { deleted: await purgeIdempotencyKeys(sql, new Date(now().getTime() - 24 * 3600_000)) };
+  },
+};
+
+export const jobs: readonly JobDefinition[] = [purgeExpiredRateLimits, expireUnpaidHolds, keepSeriesBooked, purgeOldIdempotencyKeys];

@@ -1,3 +1,4 @@
+import type { Deps } from '@nogpets/operations';
 import type { Sql } from '@nogpets/store';
 import PgBoss from 'pg-boss';
 import { type JobDefinition, jobs as allJobs } from './jobs.js';
@@ -13,6 +14,8 @@ export interface WorkerOptions {
   logger: WorkerLogger;
   now?: () => Date;
   jobs?: readonly JobDefinition[];
+  /** The service's dependencies, for jobs that apply its rules. */
+  deps?: Deps;
 }
 
 export interface Worker {
@@ -27,7 +30,7 @@ export interface Worker {
  */
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const jobs = options.jobs ?? allJobs;
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? (options.deps ? () => options.deps!.clock.now() : () => new Date());
   const boss = new PgBoss({ connectionString: options.databaseUrl, schema: 'pgboss', max: 3, application_name: 'nogpets-worker' });
   boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
   // Workers starting together on a fresh database deadlock in pg-boss's queue creation; one at a
@@ -50,7 +53,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   for (const job of jobs) {
     await boss.work(job.name, { pollingIntervalSeconds: 2 }, async (batch) => {
       for (const item of batch) {
-        const result = await job.run({ sql: options.sql, now });
+        const result = await job.run({ sql: options.sql, now, deps: options.deps });
         options.logger.info({ job: job.name, jobId: item.id, ...result }, 'job done');
       }
     });

@@ -33,7 +33,7 @@ export function hashSecret(secret: string): string {
 }
 
 /** A new secret with a readable prefix (`npk_` personal key, `nat_` access, `nrt_` refresh): 256 bits. */
-export function newSecret(prefix: 'npk' | 'nat' | 'nrt'): string {
+export function newSecret(prefix: 'npk' | 'nat' | 'nrt' | 'npl'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

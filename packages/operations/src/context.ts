@@ -2,6 +2,7 @@ import type { Sql } from '@nogpets/store';
 import type { AuthContext } from './auth.js';
 import type { GeoData } from './geo/world-data.js';
 import type { OfferCache } from './offer-cache.js';
+import type { PaymentGateway } from './payments/gateway.js';
 
 export interface Clock {
   now(): Date;
@@ -21,6 +22,14 @@ export interface Deps {
   clock: Clock;
   offers: OfferCache;
   geo: () => Promise<GeoData>;
+  /** Where people pay: the configured gateway and the service's public address for links. */
+  payments: Payments;
+}
+
+export interface Payments {
+  gateway: PaymentGateway;
+  /** The service's public base URL (pay links, return and notify URLs). */
+  publicUrl(): string;
 }
 
 /** One call of one operation, from HTTP or MCP. */
@@ -32,6 +41,8 @@ export interface OperationContext {
   /** Who the Bearer credential speaks for; null without one. */
   auth: AuthContext | null;
   log: Logger;
+  /** The `Idempotency-Key` the caller sent with a change, if any. */
+  idempotencyKey?: string | undefined;
 }
 
 /** The name to put on records a change touches: the connected assistant, else what the caller said. */

@@ -20,7 +20,10 @@ export type ErrorCode =
   | 'NOTHING_TO_PAY'
   | 'SHOP_OFF'
   | 'UNKNOWN_PLACE'
-  | 'NOT_AVAILABLE_IN_COUNTRY';
+  | 'NOT_AVAILABLE_IN_COUNTRY'
+  | 'NOT_ACTIVE'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'REQUEST_IN_PROGRESS';
 
 /** Default HTTP status of each code; an operation may say otherwise where the spec does. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -42,6 +45,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   SHOP_OFF: 409,
   UNKNOWN_PLACE: 422,
   NOT_AVAILABLE_IN_COUNTRY: 409,
+  NOT_ACTIVE: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  REQUEST_IN_PROGRESS: 409,
 };
 
 export interface ErrorBody {

@@ -5,7 +5,26 @@ import { myProfile } from './account/my-profile.js';
 import { addPet, listPets } from './account/pets.js';
 import { findTimes } from './booking/find-times.js';
 import { getQuote } from './booking/get-quote.js';
+import { book } from './booking/book.js';
+import { cancelBooking, getBooking, listBookings, payBooking, rescheduleBooking, rescheduleTimes } from './booking/manage.js';
 import type { Operation } from './define.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
-export const operations: readonly Operation[] = [listServices, checkCoverage, getQuote, findTimes, myProfile, listPets, addPet, listAddresses, addAddress] as unknown as Operation[];
+export const operations: readonly Operation[] = [
+  listServices,
+  checkCoverage,
+  getQuote,
+  findTimes,
+  listBookings,
+  book,
+  getBooking,
+  rescheduleTimes,
+  rescheduleBooking,
+  cancelBooking,
+  payBooking,
+  myProfile,
+  listPets,
+  addPet,
+  listAddresses,
+  addAddress,
+] as unknown as Operation[];

@@ -29,7 +29,20 @@ export const ConfigSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   /** The provider's name on the sign-in button. */
   OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
-}).refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, { message: 'OIDC_CLIENT_ID is required with OIDC_ISSUER', path: ['OIDC_CLIENT_ID'] });
+  /** Where people pay: the built-in sandbox (TEST, no money moves) or PayFast. */
+  PAYMENT_GATEWAY: z.enum(['sandbox', 'payfast']).default('sandbox'),
+  PAYFAST_MERCHANT_ID: z.string().min(1).optional(),
+  PAYFAST_MERCHANT_KEY: z.string().min(1).optional(),
+  PAYFAST_PASSPHRASE: z.string().min(1).optional(),
+  /** https://www.payfast.co.za for live payments. */
+  PAYFAST_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox.payfast.co.za'),
+  /** Comma-separated CIDR ranges ITNs may come from; default PayFast's published ranges. */
+  PAYFAST_SOURCES: z.string().min(1).optional(),
+}).refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, { message: 'OIDC_CLIENT_ID is required with OIDC_ISSUER', path: ['OIDC_CLIENT_ID'] })
+  .refine((c) => c.PAYMENT_GATEWAY !== 'payfast' || (c.PAYFAST_MERCHANT_ID && c.PAYFAST_MERCHANT_KEY), {
+    message: 'PAYFAST_MERCHANT_ID and PAYFAST_MERCHANT_KEY are required with PAYMENT_GATEWAY=payfast',
+    path: ['PAYFAST_MERCHANT_ID'],
+  });
 
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -1,5 +1,6 @@
-import { type Clock, createOfferCache, type Deps, loadGeoData, systemClock } from '@nogpets/operations';
-import { type Database, loadDemoData, migrate, openDatabase } from '@nogpets/store';
+import { randomBytes } from 'node:crypto';
+import { type Clock, createOfferCache, createPayFastGateway, createSandboxGateway, type Deps, loadGeoData, PAYFAST_SOURCES, type PaymentGateway, systemClock } from '@nogpets/operations';
+import { type Database, loadDemoData, migrate, openDatabase, settingOrCreate } from '@nogpets/store';
 import type { Config } from './env.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -54,11 +55,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   logger.info({ database: db.kind }, 'database ready');
+  let publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const deps: Deps = {
     sql: db.sql,
     clock: options.clock ?? systemClock,
     offers: createOfferCache(db.sql, { ttlMs: config.OFFER_CACHE_TTL_MS }),
     geo: loadGeoData,
+    payments: { gateway: paymentGateway(config, db), publicUrl: () => publicUrl },
   };
   const rateLimiter = createRateLimiter({
     databaseUrl: db.url,
@@ -66,7 +69,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     windowSec: config.RATE_LIMIT_WINDOW_SEC,
   });
   let draining = false;
-  let publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   let closed: Promise<void> | null = null;
   return {
     config,
@@ -96,4 +98,22 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       return closed;
     },
   };
+}
+
+/** The configured gateway; the sandbox signs with a secret kept in the database (shared by every instance). */
+function paymentGateway(config: Config, db: Database): PaymentGateway {
+  if (config.PAYMENT_GATEWAY === 'payfast') {
+    return createPayFastGateway({
+      merchantId: config.PAYFAST_MERCHANT_ID!,
+      merchantKey: config.PAYFAST_MERCHANT_KEY!,
+      ...(config.PAYFAST_PASSPHRASE ? { passphrase: config.PAYFAST_PASSPHRASE } : {}),
+      baseUrl: config.PAYFAST_URL.replace(/\/$/, ''),
+      allowedSources: config.PAYFAST_SOURCES ? config.PAYFAST_SOURCES.split(',').map((s) => s.trim()).filter(Boolean) : PAYFAST_SOURCES,
+    });
+  }
+  let secret: Promise<string> | undefined;
+  return createSandboxGateway(() => {
+    secret ??= settingOrCreate(db.sql, 'sandbox_gateway_secret', () => randomBytes(32).toString('hex'));
+    return secret;
+  });
 }

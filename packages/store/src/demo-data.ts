@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from './sql.js';
+import { shareKey } from './bookings.js';
 import type { AreaRow, BusinessRow, LineRow, NearbyTownRow, ResourceRow, ServiceRow } from './types.js';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo');
@@ -157,8 +158,9 @@ export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ 
       for (const k of demoBookings(today)) {
         count(
           await tx`
-          insert into bookings (id, business_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at, group_key, group_size, total_cents, client_name)
-          values (${k.id}, ${b.id}, ${k.resourceId}, ${k.lineId}, ${k.status}, ${k.paymentMethod}, ${k.paymentStatus}, ${k.start}, ${k.end}, ${k.groupKey}, ${k.groupSize}, ${k.totalCents}, 'NogPets app')
+          insert into bookings (id, business_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at, group_key, share_key, group_size, total_cents, client_name)
+          values (${k.id}, ${b.id}, ${k.resourceId}, ${k.lineId}, ${k.status}, ${k.paymentMethod}, ${k.paymentStatus}, ${k.start}, ${k.end}, ${k.groupKey},
+            ${k.groupKey ? shareKey(k.groupKey, new Date(k.start), new Date(k.end)) : null}, ${k.groupSize}, ${k.totalCents}, 'NogPets app')
           on conflict do nothing`,
         );
       }

@@ -10,3 +10,4 @@ export type * from './types.js';
 export { listBusy, listResources, listTimeOff } from './schedule.js';
 export { demoBookings } from './demo-data.js';
 export * from './identity.js';
+export * from './bookings.js';

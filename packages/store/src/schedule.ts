@@ -11,13 +11,13 @@ export async function listResources(sql: Sql, businessId: string, kind?: Resourc
 }
 
 /** Live bookings (pending or accepted) of some resources that touch [from, to). */
-export async function listBusy(sql: Sql, businessId: string, resourceIds: string[], from: Date, to: Date): Promise<BusyRow[]> {
+export async function listBusy(sql: Sql, businessId: string, resourceIds: string[], from: Date, to: Date, exceptBookingIds: string[] = []): Promise<BusyRow[]> {
   if (resourceIds.length === 0) return [];
   return sql<BusyRow[]>`
     select resource_id as "resourceId", starts_at as "start", ends_at as "end", group_key as "groupKey", group_size as "size"
     from bookings
     where business_id = ${businessId} and resource_id = any(${resourceIds}) and status in ('PENDING', 'ACCEPTED')
-      and starts_at < ${to} and ends_at > ${from}
+      and starts_at < ${to} and ends_at > ${from} and not (id = any(${exceptBookingIds}))
     order by starts_at`;
 }
 

@@ -17,7 +17,7 @@ import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { type PricedRequest, priceRequest, type QuoteRequest, QuoteRequestShape, QuoteSchema, whereRule } from './quote-request.js';
 
-const DATE = z
+export const DATE = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'A date YYYY-MM-DD.')
   .refine((v) => {
@@ -29,7 +29,7 @@ const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time HH:MM.');
 const KIND_OF = { grooming: 'VAN', walking: 'WALKER', sitting: 'SITTER' } as const;
 const DAY_MS = 86_400_000;
 
-const StaySchema = z
+export const StaySchema = z
   .object({
     startDate: DATE,
     nights: z.int().min(1).max(30),
@@ -39,7 +39,7 @@ const StaySchema = z
   .strict()
   .meta({ id: 'Stay', description: 'An overnight or multi-night house sit (sitting only): one sitter for the whole stay.' });
 
-const VisitsSchema = z
+export const VisitsSchema = z
   .object({
     startDate: DATE,
     days: z.int().min(1).max(31),
@@ -54,7 +54,7 @@ const VisitsSchema = z
   .meta({ id: 'Visits', description: 'Drop-in visits on consecutive days (sitting only).' });
 
 const SlotSchema = z.object({ start: z.string(), time: z.string(), resourceId: z.string() }).meta({ id: 'Slot' });
-const DaySchema = z.object({ date: z.string(), label: z.string(), slots: z.array(SlotSchema) }).meta({ id: 'Day' });
+export const DaySchema = z.object({ date: z.string(), label: z.string(), slots: z.array(SlotSchema) }).meta({ id: 'Day' });
 
 export const TimesAnswerSchema = z
   .object({
@@ -81,7 +81,7 @@ function toResource(r: { id: string; kind: 'VAN' | 'WALKER' | 'SITTER'; week: Re
   return { id: r.id, kind: r.kind, week: r.week, slotStepMin: r.slotStepMin, ...(r.travelBufferMin != null ? { travelBufferMin: r.travelBufferMin } : {}) };
 }
 
-function engineError(err: unknown): never {
+export function engineError(err: unknown): never {
   if (err instanceof SlotEngineError) {
     const field = (err.details.field as string | undefined) ?? (err.code === 'RANGE_TOO_LONG' || err.code === 'BAD_RANGE' ? 'to' : '(input)');
     throw new ServiceError('BAD_REQUEST', err.message, { fields: [{ field, message: err.message }], reason: err.code });
@@ -103,12 +103,12 @@ function timesQuote(q: Quote, count: number, what: string, currency: string): Qu
   };
 }
 
-async function schedule(ctx: OperationContext, priced: PricedRequest, fromMs: number, toMs: number) {
+export async function schedule(ctx: OperationContext, priced: PricedRequest, fromMs: number, toMs: number, exceptBookingIds: string[] = []) {
   const businessId = priced.offer.business.id;
   const resources = (await listResources(ctx.deps.sql, businessId, KIND_OF[priced.line.id])).map(toResource);
   const ids = resources.map((r) => r.id);
   const [busy, timeOff] = await Promise.all([
-    listBusy(ctx.deps.sql, businessId, ids, new Date(fromMs), new Date(toMs)),
+    listBusy(ctx.deps.sql, businessId, ids, new Date(fromMs), new Date(toMs), exceptBookingIds),
     listTimeOff(ctx.deps.sql, businessId, ids, new Date(fromMs), new Date(toMs)),
   ]);
   return {
@@ -120,6 +120,40 @@ async function schedule(ctx: OperationContext, priced: PricedRequest, fromMs: nu
 
 function planDays(plan: SittingPlan): DayResult[] {
   return plan.plan.map((p) => ({ date: p.date, label: p.date, slots: [{ start: p.start, time: p.time, resourceId: p.resourceId }] }));
+}
+
+/** The group a quote's walk joins, if it is a group walk: its key (the service), capacity and places taken. */
+export function groupOf(priced: PricedRequest): { key: string; capacity: number; size: number } | undefined {
+  const { offer, quote } = priced;
+  const primary = offer.lines.flatMap((l) => l.services).find((s) => s.id === quote.pets[0]?.items[0]?.serviceId);
+  return quote.groupSize && primary ? { key: primary.id, capacity: primary.groupSize, size: quote.groupSize } : undefined;
+}
+
+/** What the slot engine needs for a priced request over a range of local dates (default from today). */
+export async function slotInputFor(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  range: { from?: string | undefined; to?: string | undefined; windowStart?: string | undefined; windowEnd?: string | undefined },
+  exceptBookingIds: string[] = [],
+) {
+  const now = ctx.deps.clock.now();
+  const today = new Date(now.getTime()).toISOString().slice(0, 10);
+  const fromDate = range.from ?? today;
+  const fromMs = Date.parse(`${fromDate}T00:00:00Z`) - DAY_MS;
+  const toMs = Date.parse(`${range.to ?? fromDate}T00:00:00Z`) + 47 * DAY_MS;
+  const sched = await schedule(ctx, priced, fromMs, Number.isNaN(toMs) ? fromMs + 48 * DAY_MS : toMs, exceptBookingIds);
+  const group = groupOf(priced);
+  return {
+    timeZone: priced.offer.business.timezone,
+    now: now.toISOString(),
+    ...sched,
+    durationMin: priced.quote.durationMin,
+    ...(range.from ? { from: range.from } : {}),
+    ...(range.to ? { to: range.to } : {}),
+    ...(range.windowStart ? { windowStart: range.windowStart } : {}),
+    ...(range.windowEnd ? { windowEnd: range.windowEnd } : {}),
+    ...(group ? { group } : {}),
+  };
 }
 
 export const findTimes = defineOperation({
@@ -205,22 +239,7 @@ export const findTimes = defineOperation({
       };
     }
 
-    const today = new Date(now.getTime()).toISOString().slice(0, 10);
-    const fromDate = input.from ?? today;
-    const fromMs = Date.parse(`${fromDate}T00:00:00Z`) - DAY_MS;
-    const toMs = Date.parse(`${input.to ?? fromDate}T00:00:00Z`) + 47 * DAY_MS;
-    const sched = await schedule(ctx, priced, fromMs, Number.isNaN(toMs) ? fromMs + 48 * DAY_MS : toMs);
-    const primary = offer.lines.flatMap((l) => l.services).find((s) => s.id === quote.pets[0]?.items[0]?.serviceId);
-    const slotInput = {
-      ...base,
-      ...sched,
-      durationMin: quote.durationMin,
-      ...(input.from ? { from: input.from } : {}),
-      ...(input.to ? { to: input.to } : {}),
-      ...(input.windowStart ? { windowStart: input.windowStart } : {}),
-      ...(input.windowEnd ? { windowEnd: input.windowEnd } : {}),
-      ...(quote.groupSize && primary ? { group: { key: primary.id, capacity: primary.groupSize, size: quote.groupSize } } : {}),
-    };
+    const slotInput = await slotInputFor(ctx, priced, input);
     let days: DayResult[];
     try {
       days = findSlots(slotInput).days;

@@ -1,5 +1,5 @@
 import { PricingError, quote as priceQuote, type Quote } from '@nogpets/pricing-tiers';
-import type { LineRow, Offer, ServiceRow } from '@nogpets/store';
+import type { AddressRow, LineRow, Offer, ServiceRow } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { assessCoverage, WhereShape } from '../coverage/check-coverage.js';
@@ -86,15 +86,17 @@ export interface QuoteRequest extends Where {
 type PetByValueInput = Extract<QuoteRequest['pets'][number], { name: string }>;
 
 /** Saved pets and addresses (`petId`, `addressId`) read from the person's account: they need a credential. */
-async function savedData(ctx: OperationContext, input: QuoteRequest) {
+async function savedData(ctx: OperationContext, input: QuoteRequest, implied: boolean) {
   const refs = input.pets.filter((p): p is { petId: string; serviceIds: string[] } => 'petId' in p);
-  const needs: Scope[] = [...(refs.length ? (['pets'] as const) : []), ...(input.addressId !== undefined ? (['addresses'] as const) : [])];
+  // Booking with saved pets and addresses is part of what bookings:write allows.
+  const needs: Scope[] = implied ? [] : [...(refs.length ? (['pets'] as const) : []), ...(input.addressId !== undefined ? (['addresses'] as const) : [])];
   if (needs.length && !ctx.auth) {
     throw new ServiceError('UNAUTHORIZED', "Saved pets and addresses need the person's permission: call with their credential, or describe the pets and the place instead.", {
       error: 'invalid_request',
       scope: needs.join(' '),
     });
   }
+  if ((refs.length || input.addressId !== undefined) && !ctx.auth) throw new ServiceError('UNAUTHORIZED', 'Saved pets and addresses need a credential.', { error: 'invalid_request' });
   const missing = needs.filter((s) => !ctx.auth!.scopes.includes(s));
   if (missing.length) {
     throw new ServiceError('FORBIDDEN', `The credential does not allow reading saved ${missing.join(' and ')}.`, { error: 'insufficient_scope', scope: missing.join(' ') });
@@ -107,29 +109,32 @@ async function savedData(ctx: OperationContext, input: QuoteRequest) {
     return { name: pet.name, type: pet.type, weightKg: pet.weightKg, coat: pet.coat, serviceIds: p.serviceIds };
   });
   let where: { address?: string; lat?: number; lng?: number; postalCode?: string } = { address: input.address, lat: input.lat, lng: input.lng, postalCode: input.postalCode };
+  let address: AddressRow | undefined;
   if (input.addressId !== undefined) {
-    const address = (await listAddresses(ctx.deps.sql, ctx.auth!.userId)).find((a) => a.id === input.addressId);
+    address = (await listAddresses(ctx.deps.sql, ctx.auth!.userId)).find((a) => a.id === input.addressId);
     if (!address) throw new ServiceError('NOT_FOUND', `No saved address ${input.addressId}.`, { addressId: input.addressId });
     where =
       address.lat !== null && address.lng !== null && address.suburb !== null
         ? { lat: address.lat, lng: address.lng }
         : { address: [address.line1, address.suburb, address.postalCode, address.city].filter(Boolean).join(', ') };
   }
-  return { pets, where };
+  return { pets, where, address };
 }
 
 export interface PricedRequest {
   offer: Offer;
   line: LineRow & { services: ServiceRow[] };
   quote: Quote;
+  /** The saved address used, when the request named one. */
+  address?: AddressRow | undefined;
 }
 
 /**
  * What quote and open times share: the saved-data check, the place (as coverage resolves it; a place
  * not served is a 409 NO_COVERAGE with a lead), and the price (pricing-tiers; its refusals are 400s).
  */
-export async function priceRequest(ctx: OperationContext, input: QuoteRequest, operation: string): Promise<PricedRequest> {
-  const { pets, where } = await savedData(ctx, input);
+export async function priceRequest(ctx: OperationContext, input: QuoteRequest, operation: string, options: { implied?: boolean } = {}): Promise<PricedRequest> {
+  const { pets, where, address } = await savedData(ctx, input, options.implied ?? false);
   const offer = await ctx.deps.offers.operator();
   if (offer.business.country !== 'ZA') {
     throw new ServiceError('NOT_AVAILABLE_IN_COUNTRY', 'Booking is available only for businesses in South Africa.', { country: offer.business.country });
@@ -185,7 +190,7 @@ export async function priceRequest(ctx: OperationContext, input: QuoteRequest, o
       acceptsCash: offer.business.acceptsCash,
       currency: offer.business.currency,
     });
-    return { offer, line, quote };
+    return { offer, line, quote, address };
   } catch (err) {
     if (err instanceof PricingError) {
       throw new ServiceError('BAD_REQUEST', err.message, { reason: err.code, ...err.details });

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { formatMoney } from '@nogpets/pricing-tiers';
+import { type Booking, type createSandboxGateway, hashSecret, settleNotification, toBooking } from '@nogpets/operations';
+import type { Runtime } from '@nogpets/platform';
+import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
+import express, { type Router } from 'express';
+import html from 'html-template-tag';
+import { page } from './layout.js';
+
+type Sandbox = ReturnType<typeof createSandboxGateway>;
+
+const money = (cents: number) => formatMoney(cents, 'ZAR');
+
+/**
+ * The pages a person pays on, and the gateway's notification endpoint. The pay link is
+ * `/pay/{token}` on our host: the sandbox shows its TEST page there, PayFast a button that posts
+ * the signed checkout form to PayFast. Whatever the browser does, only a verified notification
+ * marks anything paid.
+ */
+export function paymentsRouter(runtime: Runtime): Router {
+  const router = express.Router();
+  const { sql, clock, payments } = runtime.deps;
+  const gateway = payments.gateway;
+
+  // Notifications: the raw body is needed as sent (PayFast signs the fields in the order received).
+  router.post('/payments/:gateway/notify', express.text({ type: 'application/x-www-form-urlencoded', limit: '20kb' }), async (req, res, next) => {
+    try {
+      if (req.params.gateway !== gateway.name) {
+        res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No such gateway here.', details: {} } });
+        return;
+      }
+      const body = typeof req.body === 'string' ? req.body : '';
+      const result = await settleNotification(runtime.deps, body, { ip: req.ip ?? req.socket.remoteAddress ?? '' });
+      req.log?.info({ payment: result }, 'payment notification');
+      if (result.outcome === 'APPLIED' || result.outcome === 'DUPLICATE' || result.outcome === 'NOT_PAID') {
+        res.status(200).type('text/plain').send('OK');
+        return;
+      }
+      res.status(400).json({ error: { code: 'BAD_REQUEST', message: 'Notification refused; nothing changed.', details: { outcome: result.outcome, reason: result.reason ?? null } } });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  async function load(token: string) {
+    const payment = await findPaymentByLink(sql, hashSecret(token));
+    if (!payment) return null;
+    const bookings = (await findBookings(sql, payment.bookingIds)).map(toBooking);
+    return { payment, bookings };
+  }
+
+  const summary = (bookings: Booking[]) =>
+    html`<table>$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}</td><td>${b.total}</td></tr>`).join('')}</table>`;
+
+  function state(payment: PaymentRow, bookings: Booking[]): 'paid' | 'expired' | 'nothing' | 'open' {
+    if (payment.status === 'PAID') return 'paid';
+    if (payment.status !== 'OPEN' || payment.expiresAt <= clock.now()) return 'expired';
+    if (!bookings.some((b) => b.canPay)) return 'nothing';
+    return 'open';
+  }
+
+  router.get('/pay/:token', async (req, res, next) => {
+    try {
+      res.setHeader('Cache-Control', 'no-store');
+      const found = await load(req.params.token);
+      if (!found) {
+        res.status(404).type('html').send(page('Payment not found', html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`));
+        return;
+      }
+      const { payment, bookings } = found;
+      const now = state(payment, bookings);
+      if (now !== 'open') {
+        const text = {
+          paid: 'This is paid. Thank you: the booking is confirmed.',
+          expired: 'This pay link has expired or was replaced by a newer one. Ask your assistant for a new link.',
+          nothing: 'Nothing is left to pay on this link.',
+        }[now];
+        res.status(now === 'paid' ? 200 : 410).type('html').send(page('Pay', html`<p>${text}</p>$${summary(bookings)}`));
+        return;
+      }
+      if (gateway.name === 'sandbox') {
+        res.type('html').send(
+          page(
+            'TEST payment',
+            html`<p class="test-banner"><strong>TEST — no money moves.</strong> This is the NogPets sandbox gateway, for trying bookings end to end.</p>
+            $${summary(bookings)}
+            <p>Total: <strong id="amount">${money(payment.amountCents)}</strong></p>
+            <form method="post" action="/pay/${req.params.token}/sandbox">
+              <button type="submit" name="decision" value="pay">Pay ${money(payment.amountCents)} (test)</button>
+              <button class="secondary" type="submit" name="decision" value="fail">Decline (test)</button>
+            </form>`,
+          ),
+        );
+        return;
+      }
+      const base = runtime.publicUrl();
+      const checkout = gateway.checkout({
+        paymentId: payment.id,
+        amountCents: payment.amountCents,
+        currency: payment.currency,
+        itemName: `NogPets: ${bookings.map((b) => `${b.what} ${b.when}`).join('; ')}`,
+        returnUrl: `${base}/pay/${req.params.token}/done`,
+        cancelUrl: `${base}/pay/${req.params.token}`,
+        notifyUrl: `${base}/payments/${gateway.name}/notify`,
+      });
+      if (checkout.kind !== 'form') throw new Error('unexpected checkout');
+      res.type('html').send(
+        page(
+          gateway.test ? 'Pay (PayFast sandbox)' : 'Pay',
+          html`$${summary(bookings)}<p>Total: <strong>${money(payment.amountCents)}</strong>. You pay on PayFast's own page; NogPets never sees your card.</p>
+          <form method="post" action="${checkout.action}">
+            $${checkout.fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`).join('')}
+            <button type="submit">Continue to PayFast</button>
+          </form>`,
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The sandbox's "gateway": it signs a notification and posts it to the notification endpoint,
+  // as a real gateway would, then sends the browser back.
+  router.post('/pay/:token/sandbox', express.urlencoded({ extended: false, limit: '2kb' }), async (req, res, next) => {
+    try {
+      if (gateway.name !== 'sandbox') {
+        res.status(404).type('html').send(page('Not here', html`<p class="error">The sandbox gateway is not in use.</p>`));
+        return;
+      }
+      const found = await load(req.params.token);
+      if (!found || state(found.payment, found.bookings) !== 'open') {
+        res.redirect(303, `/pay/${encodeURIComponent(req.params.token)}`);
+        return;
+      }
+      const body = await (gateway as Sandbox).sign({
+        paymentId: found.payment.id,
+        gatewayRef: `sbx_${randomBytes(12).toString('hex')}`,
+        amountCents: found.payment.amountCents,
+        outcome: req.body?.decision === 'pay' ? 'COMPLETE' : 'FAILED',
+      });
+      const answer = await fetch(`${runtime.publicUrl()}/payments/sandbox/notify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await answer.body?.cancel();
+      res.redirect(303, `/pay/${encodeURIComponent(req.params.token)}/done`);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/pay/:token/done', async (req, res, next) => {
+    try {
+      res.setHeader('Cache-Control', 'no-store');
+      const found = await load(req.params.token);
+      if (!found) {
+        res.status(404).type('html').send(page('Payment not found', html`<p class="error">This pay link is not known.</p>`));
+        return;
+      }
+      const paid = found.payment.status === 'PAID';
+      res.type('html').send(
+        page(
+          paid ? 'Paid' : 'Not paid yet',
+          html`<p id="outcome">${paid ? 'Payment received: your booking is confirmed.' : 'The payment has not come through. If you declined it, you can try again from the same link while it is valid.'}</p>
+          $${summary(found.bookings)}
+          $${paid ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}`,
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,29 @@
+export { canPay } from './can-pay.js';
+export {
+  BOOKING_STATUSES,
+  PAY_LINK_HOURS,
+  PAYMENT_STATUSES,
+  RESCHEDULE_CUTOFF_HOURS,
+  SERIES_WEEKS_AHEAD,
+} from './constants.js';
+export { expandWeekly } from './expand-weekly.js';
+export { holdUntil } from './hold-until.js';
+export { initialState } from './initial-state.js';
+export { isActive } from './is-active.js';
+export { parseRepeat } from './parse-repeat.js';
+export { payLink } from './pay-link.js';
+export { rescheduleAllowed } from './reschedule-allowed.js';
+export { seriesHorizon } from './series-horizon.js';
+export { transition } from './transition.js';
+export type {
+  BookingState,
+  BookingStatus,
+  Outcome,
+  PaymentMethod,
+  PaymentStatus,
+  Refusal,
+  RefusalCode,
+  Trigger,
+  Weekday,
+  WeeklyRepeat,
+} from './types.js';

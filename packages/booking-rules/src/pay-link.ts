@@ -1,0 +1,38 @@
+import { canPay } from './can-pay.js';
+import { HOUR_MS, PAY_LINK_HOURS } from './constants.js';
+import { holdUntil } from './hold-until.js';
+import { refuse } from './outcome.js';
+import type { BookingState, Refusal } from './types.js';
+
+/**
+ * A fresh pay link's expiry (now + 48 hours) and how long it holds the booking's time
+ * (`holdUntil`: the expiry, but never past the start). `NOTHING_TO_PAY` for a paid, cash or closed
+ * booking, with a message saying which.
+ *
+ * @example payLink(unpaidCardBooking, now) // { ok: true, expiresAt: now + 48 h, holdUntil: min(expiresAt, start) }
+ */
+export function payLink(
+  state: BookingState,
+  now: Date,
+): { ok: true; expiresAt: Date; holdUntil: Date } | Refusal {
+  if (canPay(state)) {
+    const expiresAt = new Date(now.getTime() + PAY_LINK_HOURS * HOUR_MS);
+    return { ok: true, expiresAt, holdUntil: holdUntil(expiresAt, state.start) };
+  }
+  return refuse('NOTHING_TO_PAY', nothingToPayMessage(state));
+}
+
+function nothingToPayMessage(state: BookingState): string {
+  switch (state.paymentStatus) {
+    case 'PAID':
+      return 'This booking is already paid.';
+    case 'REFUND_REQUESTED':
+      return 'This booking was paid and its refund is under way (5 to 7 working days); there is nothing to pay.';
+    case 'REFUNDED':
+      return 'This booking was paid and has been refunded; there is nothing to pay.';
+  }
+  if (state.paymentMethod === 'CASH') {
+    return 'This is a cash booking: it is paid to the crew on the day, so there is no payment link.';
+  }
+  return `This booking is ${state.status.toLowerCase()}, so there is nothing to pay; book again for a new time.`;
+}

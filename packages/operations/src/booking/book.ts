@@ -1,0 +1,291 @@
+import { expandWeekly, initialState, parseRepeat, seriesHorizon, type WeeklyRepeat } from '@nogpets/booking-rules';
+import { planStay, planVisits, type SittingPlan } from '@nogpets/slot-engine';
+import { insertLead, insertSeries, type Queryable } from '@nogpets/store';
+import { z } from 'zod';
+import type { OperationContext } from '../context.js';
+import { defineOperation } from '../define.js';
+import { ServiceError } from '../errors.js';
+import { LineIdSchema } from '../schemas.js';
+import { type BookingDetails, refused, whenText } from './booking-model.js';
+import { engineError, schedule, StaySchema, VisitsSchema } from './find-times.js';
+import { checkSlot, localDate, MINUTE, makePayLink, money, openDays, type Placement, placeBookings } from './place.js';
+import { type PricedRequest, priceRequest } from './quote-request.js';
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+const RepeatSchema = z
+  .object({ freq: z.literal('WEEKLY'), days: z.array(z.enum(WEEKDAYS)).min(1).max(7) })
+  .strict()
+  .meta({ id: 'Repeat', description: 'Walks only: repeat every week on these days, at the same local time. Later weeks are kept booked 4 weeks ahead.' });
+
+export const BookRequestSchema = z
+  .object({
+    category: LineIdSchema,
+    addressId: z.string().min(1).max(128).meta({ description: 'A saved address (add_address).' }),
+    pets: z
+      .array(z.object({ petId: z.string().min(1).max(128), serviceIds: z.array(z.string().min(1).max(64)).min(1).max(10) }).strict())
+      .min(1)
+      .max(10)
+      .meta({ description: 'Saved pets (add_pet), each with one PRIMARY service plus any EXTRAs.' }),
+    start: z.iso.datetime({ offset: true }).optional().meta({ description: 'From a slot of find_times, unchanged.' }),
+    resourceId: z.string().min(1).max(128).optional().meta({ description: 'From the same slot, unchanged.' }),
+    paymentMethod: z.enum(['CARD', 'CASH']),
+    confirm: z.boolean().optional().meta({ description: 'Required true for CASH, sent only after the person has seen the summary and agreed.' }),
+    notes: z.string().max(500).optional().meta({ description: 'For the crew.' }),
+    repeat: RepeatSchema.optional(),
+    stay: StaySchema.optional(),
+    visits: VisitsSchema.optional(),
+  })
+  .strict()
+  .superRefine((v, c) => {
+    const plan = v.stay ?? v.visits;
+    if (plan && v.category !== 'sitting') c.addIssue({ code: 'custom', path: [v.stay ? 'stay' : 'visits'], message: 'Only for sitting.' });
+    if (v.stay && v.visits) c.addIssue({ code: 'custom', path: ['visits'], message: 'Give stay or visits, not both.' });
+    if (plan && (v.start || v.resourceId)) c.addIssue({ code: 'custom', path: ['start'], message: 'With stay or visits, leave out start and resourceId: the server plans the sitter.' });
+    if (!plan && !v.start) c.addIssue({ code: 'custom', path: ['start'], message: 'Required: the start of a slot from find_times.' });
+    if (!plan && !v.resourceId) c.addIssue({ code: 'custom', path: ['resourceId'], message: 'Required: the resourceId of the same slot.' });
+    if (v.repeat && v.category !== 'walking') c.addIssue({ code: 'custom', path: ['repeat'], message: 'Weekly repeats are for walks only.' });
+    if (v.repeat && new Set(v.repeat.days).size !== v.repeat.days.length) c.addIssue({ code: 'custom', path: ['repeat', 'days'], message: 'Each day once.' });
+  });
+
+export type BookRequest = z.output<typeof BookRequestSchema>;
+
+const SkippedSchema = z.object({ date: z.string(), reason: z.string(), message: z.string() }).meta({ id: 'Skipped' });
+
+export const BookResultSchema = z
+  .object({
+    bookingId: z.string(),
+    bookingIds: z.array(z.string()),
+    status: z.string(),
+    paymentMethod: z.enum(['CARD', 'CASH']),
+    paymentStatus: z.string(),
+    totalCents: z.int(),
+    total: z.string(),
+    start: z.iso.datetime(),
+    when: z.string(),
+    skipped: z.array(SkippedSchema).meta({ description: 'Weeks of a repeat that could not be booked, with why.' }),
+    payUrl: z.url().optional().meta({ description: 'Card only: the person opens it to pay. Valid 48 hours; the time is held until then.' }),
+    seriesId: z.string().optional(),
+    leadId: z.string().optional().meta({ description: 'Set when a fully booked week was noted for the operator.' }),
+    next: z.string(),
+  })
+  .meta({ id: 'BookResult' });
+
+type Skipped = z.infer<typeof SkippedSchema>;
+
+const REASONS: Record<string, string> = {
+  FULLY_BOOKED: 'fully booked',
+  CLOSED_DAY: 'closed that day',
+  TIME_OFF: 'closed that day (holiday or time off)',
+  OUTSIDE_HOURS: 'not working at that hour',
+  PAST: 'too soon',
+};
+
+/** The bookings a sitting plan makes: one for a stay (its whole span), one per visit. */
+function sittingPlacements(plan: SittingPlan, perUnitCents: number, feeCents: number, nights: number): Placement[] {
+  if (plan.mode === 'STAY') {
+    const first = plan.plan[0]!;
+    const last = plan.plan.at(-1)!;
+    return [{ start: new Date(first.start), end: new Date(last.end), resourceId: first.resourceId, totalCents: perUnitCents * nights + feeCents }];
+  }
+  return plan.plan.map((p, i) => ({ start: new Date(p.start), end: new Date(p.end), resourceId: p.resourceId, totalCents: perUnitCents + (i === 0 ? feeCents : 0) }));
+}
+
+/**
+ * The weeks of a repeat after the first: each listed weekday at the first walk's local time up to
+ * the horizon, on the same walker when free, else another free at that time; the rest skipped
+ * with why.
+ */
+export async function seriesPlacements(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  first: { start: Date; resourceId: string },
+  repeat: WeeklyRepeat,
+  after: Date,
+  until: Date,
+  totalCents: number,
+): Promise<{ placements: Placement[]; skipped: Skipped[] }> {
+  const tz = priced.offer.business.timezone;
+  const starts = expandWeekly({ start: first.start, timeZone: tz, repeat, until }).filter((s) => s.getTime() > after.getTime());
+  if (!starts.length) return { placements: [], skipped: [] };
+  const days = await openDays(ctx, priced, localDate(starts[0]!, tz), localDate(starts.at(-1)!, tz));
+  const byDate = new Map(days.map((d) => [d.date, d]));
+  const placements: Placement[] = [];
+  const skipped: Skipped[] = [];
+  for (const start of starts) {
+    const date = localDate(start, tz);
+    const day = byDate.get(date);
+    const open = day?.slots.filter((s) => Date.parse(s.start) === start.getTime()) ?? [];
+    const slot = open.find((s) => s.resourceId === first.resourceId) ?? open[0];
+    if (slot) {
+      placements.push({ start, end: new Date(start.getTime() + priced.quote.durationMin * MINUTE), resourceId: slot.resourceId, totalCents });
+    } else {
+      const reason = day?.why && day.why !== 'FULLY_BOOKED' && day.slots.length === 0 ? day.why : 'FULLY_BOOKED';
+      skipped.push({ date, reason, message: `${date}: ${REASONS[reason] ?? 'not open'}.` });
+    }
+  }
+  return { placements, skipped };
+}
+
+/** Rule 8: a fully booked week is a lead for the operator to follow up. */
+export async function fullyBookedLead(ctx: OperationContext, priced: PricedRequest, skipped: Skipped[]): Promise<string | undefined> {
+  const full = skipped.filter((s) => s.reason === 'FULLY_BOOKED');
+  if (!full.length) return undefined;
+  return insertLead(
+    ctx.deps.sql,
+    {
+      businessId: priced.offer.business.id,
+      operation: 'book',
+      reason: 'FULLY_BOOKED',
+      query: { category: priced.line.id, dates: full.map((s) => s.date) },
+      place: null,
+      clientName: ctx.auth?.clientName ?? ctx.clientName,
+    },
+    ctx.deps.clock.now(),
+  );
+}
+
+export const book = defineOperation({
+  operationId: 'book',
+  toolName: 'book',
+  title: 'Book',
+  tag: 'Booking',
+  method: 'POST',
+  path: '/v1/bookings',
+  inputIn: 'body',
+  auth: { scope: 'bookings:write' },
+  description:
+    'Books grooming, a walk or pet sitting for saved pets at a saved address. Pass `start` and `resourceId` from a slot of ' +
+    'find_times unchanged; for sitting over several days pass `stay` or `visits` instead. The server re-checks coverage, ' +
+    'price and the slot. CARD: answers `payUrl` for the person to open and pay (status PENDING, paymentStatus PENDING; ' +
+    'the time is held 48 hours or until it starts; confirmed once paid). CASH: first show the person the summary; only ' +
+    'after they agree send `confirm: true` (without it: 409 CONFIRM_REQUIRED carrying the summary). Walks may `repeat` ' +
+    'weekly: `bookingIds` lists the weeks booked and `skipped` the weeks that could not be, with why. A slot taken ' +
+    'meanwhile answers 409 SLOT_TAKEN: call find_times again. Send an Idempotency-Key header so a retry books once.',
+  input: BookRequestSchema,
+  output: BookResultSchema,
+  successStatus: 201,
+  errors: [
+    { status: 400, description: 'Invalid input, or `start`/`resourceId` not an open slot of find_times.' },
+    { status: 401, description: 'No or an invalid credential.' },
+    { status: 403, description: 'The credential lacks bookings:write.' },
+    { status: 404, description: 'A saved pet or address that is not the person\'s.' },
+    {
+      status: 409,
+      description:
+        '`CONFIRM_REQUIRED` (cash without confirm: show `details.summary`), `SLOT_TAKEN`, `NO_COVERAGE`, `NO_AVAILABILITY` ' +
+        '(no sitter for a stay or visits) or `REQUEST_IN_PROGRESS` (the same Idempotency-Key is still being handled).',
+    },
+    { status: 422, description: '`IDEMPOTENCY_KEY_REUSED`: the key was used with another body.' },
+    { status: 429, description: 'Too many requests.' },
+  ],
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(ctx, input) {
+    const priced = await priceRequest(ctx, { category: input.category, addressId: input.addressId, pets: input.pets }, 'book', { implied: true });
+    const { offer, quote } = priced;
+    const tz = offer.business.timezone;
+    const currency = offer.business.currency;
+    const now = ctx.deps.clock.now();
+    if (input.paymentMethod === 'CASH' && !quote.acceptsCash) {
+      throw new ServiceError('BAD_REQUEST', 'Cash is not accepted for this booking; use CARD.', { fields: [{ field: 'paymentMethod', message: 'Cash not accepted.' }] });
+    }
+    const card = input.paymentMethod === 'CARD';
+    const unitCents = quote.subtotalCents;
+    const feeCents = card ? quote.cardFeeCents : 0;
+
+    // Where the bookings go.
+    let placements: Placement[];
+    let skipped: Skipped[] = [];
+    let mode: BookingDetails['mode'];
+    if (input.stay || input.visits) {
+      const plan = input.stay ?? input.visits!;
+      const startMs = Date.parse(`${plan.startDate}T00:00:00Z`);
+      const span = input.stay ? input.stay.nights + 1 : input.visits!.days;
+      const sched = await schedule(ctx, priced, startMs - DAY_MS, startMs + (span + 1) * DAY_MS);
+      const base = { timeZone: tz, now: now.toISOString(), ...sched };
+      let sitting: SittingPlan;
+      try {
+        sitting = input.stay ? planStay({ ...base, stay: input.stay }) : planVisits({ ...base, durationMin: quote.durationMin, visits: input.visits! });
+      } catch (err) {
+        return engineError(err);
+      }
+      if (!sitting.ok) {
+        const message = 'No sitter is free for the whole plan any more. Call find_times again.';
+        throw new ServiceError('NO_AVAILABILITY', message, { reason: 'FULLY_BOOKED', message, unplanned: sitting.unplanned, alternatives: [] });
+      }
+      mode = sitting.mode;
+      placements = sittingPlacements(sitting, unitCents, feeCents, input.stay?.nights ?? 1);
+    } else {
+      const start = new Date(input.start!);
+      await checkSlot(ctx, priced, start, input.resourceId!);
+      placements = [{ start, end: new Date(start.getTime() + quote.durationMin * MINUTE), resourceId: input.resourceId!, totalCents: unitCents + feeCents }];
+      if (input.repeat) {
+        const repeat = parseRepeat(input.repeat);
+        if (!repeat.ok) throw new ServiceError('BAD_REQUEST', repeat.message, { fields: [{ field: 'repeat', message: repeat.message }] });
+        const later = await seriesPlacements(ctx, priced, placements[0]!, repeat.repeat, start, seriesHorizon(now, tz), unitCents + feeCents);
+        placements.push(...later.placements);
+        skipped = later.skipped;
+      }
+    }
+
+    const totalCents = placements.reduce((sum, p) => sum + p.totalCents, 0);
+    const first = placements[0]!;
+    const when = placements.length === 1 ? undefined : `${placements.length} bookings from ${localDate(first.start, tz)}`;
+    const summary =
+      `${priced.line.label} for ${quote.pets.map((p) => p.name).join(' and ')} at ${priced.address?.label || priced.address?.line1 || 'the saved address'}, ` +
+      `${when ?? localDate(first.start, tz)}: ${money(totalCents, currency)} ${card ? 'by card' : 'in cash to the crew on the day'}.`;
+    const state = initialState({ paymentMethod: input.paymentMethod, confirm: input.confirm === true, start: first.start, end: first.end });
+    if (!state.ok) refused(state, { summary, totalCents, total: money(totalCents, currency), paymentMethod: input.paymentMethod });
+
+    const details: BookingDetails = {
+      category: input.category,
+      quote,
+      pets: input.pets.map((p, i) => ({ petId: p.petId, name: quote.pets[i]?.name ?? '', serviceIds: p.serviceIds })),
+      address: priced.address ? [priced.address.line1, priced.address.suburb, priced.address.city].filter(Boolean).join(', ') : '',
+      currency,
+      timeZone: tz,
+      ...(mode ? { mode } : {}),
+    };
+    const result = await ctx.deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const seriesId = input.repeat
+        ? await insertSeries(q, {
+            userId: ctx.auth!.userId,
+            businessId: offer.business.id,
+            template: { category: input.category, addressId: input.addressId, pets: input.pets, resourceId: first.resourceId, start: first.start.toISOString(), repeat: input.repeat, paymentMethod: input.paymentMethod, notes: input.notes ?? '' },
+            bookedUntil: seriesHorizon(now, tz),
+          })
+        : null;
+      const placed = await placeBookings(
+        ctx,
+        q,
+        placements,
+        { priced, details, paymentMethod: input.paymentMethod, paymentStatus: state.state.paymentStatus as 'PENDING' | 'CASH_DUE', addressId: input.addressId, seriesId, notes: input.notes ?? '' },
+        false,
+      );
+      const link = card ? await makePayLink(ctx, q, placed.rows, currency) : null;
+      return { rows: placed.rows, link, seriesId };
+    });
+    const leadId = await fullyBookedLead(ctx, priced, skipped);
+    const head = result.rows[0]!;
+    return {
+      bookingId: head.id,
+      bookingIds: result.rows.map((r) => r.id),
+      status: head.status,
+      paymentMethod: head.paymentMethod,
+      paymentStatus: head.paymentStatus,
+      totalCents,
+      total: money(totalCents, currency),
+      start: head.start.toISOString(),
+      when: result.rows.length === 1 ? whenText(head.start, head.end, tz) : `${whenText(head.start, head.end, tz)} and ${result.rows.length - 1} more`,
+      skipped,
+      ...(result.link ? { payUrl: result.link.payUrl } : {}),
+      ...(result.seriesId ? { seriesId: result.seriesId } : {}),
+      ...(leadId ? { leadId } : {}),
+      next: card
+        ? `Give the person the payUrl to pay ${money(totalCents, currency)} by card. The time is held until the link expires in 48 hours; it is confirmed once paid.`
+        : `Booked; ${money(totalCents, currency)} is paid in cash to the crew on the day. The business confirms the booking.`,
+    };
+  },
+});

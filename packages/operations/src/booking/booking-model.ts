@@ -1,0 +1,113 @@
+import type { BookingState, Refusal } from '@nogpets/booking-rules';
+import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
+import { type BookingRow, findBooking, type Queryable } from '@nogpets/store';
+import { z } from 'zod';
+import type { OperationContext } from '../context.js';
+import { ServiceError } from '../errors.js';
+
+/** What a booking keeps beside its columns: the price as quoted and what the crew needs. */
+export interface BookingDetails {
+  category: 'grooming' | 'walking' | 'sitting';
+  quote: Quote;
+  pets: { petId: string; name: string; serviceIds: string[] }[];
+  address: string;
+  currency: string;
+  timeZone: string;
+  /** A sitting plan's kind, when the booking is part of one. */
+  mode?: 'STAY' | 'VISITS';
+}
+
+export const BookingStatusSchema = z.enum(['PENDING', 'ACCEPTED', 'CANCELLED', 'EXPIRED', 'DONE']).meta({
+  id: 'BookingStatus',
+  description: 'PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed; CANCELLED; EXPIRED: an unpaid hold lapsed; DONE.',
+});
+export const PaymentStatusSchema = z.enum(['PENDING', 'PAID', 'CASH_DUE', 'REFUND_REQUESTED', 'REFUNDED', 'VOID']).meta({
+  id: 'PaymentStatus',
+  description: 'PENDING: card payment awaited (see canPay); PAID; CASH_DUE: cash to the crew on the day; REFUND_REQUESTED: the operator refunds in 5 to 7 working days; REFUNDED; VOID: nothing is owed.',
+});
+
+export const BookingSchema = z
+  .object({
+    id: z.string(),
+    status: BookingStatusSchema,
+    paymentStatus: PaymentStatusSchema,
+    paymentMethod: z.enum(['CARD', 'CASH']),
+    canPay: z.boolean().meta({ description: 'True when a card booking still waits for payment: pay_booking makes a link.' }),
+    totalCents: z.int(),
+    total: z.string().meta({ example: 'R390.00' }),
+    currency: z.string(),
+    category: z.string(),
+    what: z.string().meta({ description: 'The services, per pet, in words.' }),
+    pets: z.array(z.object({ petId: z.string(), name: z.string(), serviceIds: z.array(z.string()) })),
+    start: z.iso.datetime(),
+    end: z.iso.datetime(),
+    when: z.string().meta({ description: 'Local date and time in words (Johannesburg time).' }),
+    resourceId: z.string(),
+    where: z.string().meta({ description: 'The address.' }),
+    notes: z.string(),
+    seriesId: z.string().nullable().meta({ description: 'Set for a week of a weekly repeat.' }),
+    holdUntil: z.iso.datetime().nullable().meta({ description: 'An unpaid card booking holds its time until then.' }),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Booking' });
+
+export type Booking = z.infer<typeof BookingSchema>;
+
+/** "Sat 28 Nov 2026, 09:00 to 10:30" in the business's zone. */
+export function whenText(start: Date, end: Date, timeZone: string): string {
+  const day = new Intl.DateTimeFormat('en-ZA', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(start);
+  const time = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  const sameDay = new Intl.DateTimeFormat('en-CA', { timeZone }).format(start) === new Intl.DateTimeFormat('en-CA', { timeZone }).format(end);
+  if (sameDay) return `${day}, ${time(start)} to ${time(end)}`;
+  const endDay = new Intl.DateTimeFormat('en-ZA', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).format(end);
+  return `${day} ${time(start)} to ${endDay} ${time(end)}`;
+}
+
+export function whatText(details: BookingDetails): string {
+  return details.quote.pets.map((p) => `${p.name}: ${p.items.map((i) => i.name).join(', ')}`).join('; ');
+}
+
+export function toBooking(row: BookingRow): Booking {
+  const details = row.details as unknown as BookingDetails;
+  const state = stateOf(row);
+  return {
+    id: row.id,
+    status: row.status,
+    paymentStatus: row.paymentStatus,
+    paymentMethod: row.paymentMethod,
+    canPay: (row.status === 'PENDING' || row.status === 'ACCEPTED') && state.paymentMethod === 'CARD' && state.paymentStatus === 'PENDING',
+    totalCents: row.totalCents,
+    total: formatMoney(row.totalCents, details.currency ?? 'ZAR'),
+    currency: details.currency ?? 'ZAR',
+    category: row.lineId,
+    what: details.quote ? whatText(details) : row.lineId,
+    pets: details.pets ?? [],
+    start: row.start.toISOString(),
+    end: row.end.toISOString(),
+    when: whenText(row.start, row.end, details.timeZone ?? 'Africa/Johannesburg'),
+    resourceId: row.resourceId,
+    where: details.address ?? '',
+    notes: row.notes,
+    seriesId: row.seriesId,
+    holdUntil: row.holdUntil ? row.holdUntil.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function stateOf(row: BookingRow): BookingState {
+  return { status: row.status, paymentStatus: row.paymentStatus, paymentMethod: row.paymentMethod, start: row.start, end: row.end };
+}
+
+/** A rule's refusal as the service's error. */
+export function refused(r: Refusal, details: Record<string, unknown> = {}): never {
+  throw new ServiceError(r.code, r.message, { ...details, message: r.message });
+}
+
+/** The person's own booking, or 404 (another person's booking is not shown to exist). */
+export async function ownBooking(ctx: OperationContext, sql: Queryable, id: string, forUpdate = false): Promise<BookingRow> {
+  const row = await findBooking(sql, id, { forUpdate });
+  if (!row || row.userId !== ctx.auth!.userId) throw new ServiceError('NOT_FOUND', `No booking ${id}.`, { bookingId: id });
+  return row;
+}
+
+export const BookingIdShape = { bookingId: z.string().min(1).max(128).meta({ description: 'From book or list_bookings.' }) };

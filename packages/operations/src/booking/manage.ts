@@ -1,0 +1,271 @@
+import { payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
+import { appendAudit, type BookingRow, cancelSeries, isSlotConflict, isWriteConflict, lockResource, listSeriesBookings, listUpcomingBookings, type Queryable, updateBooking } from '@nogpets/store';
+import { z } from 'zod';
+import { actorName, type OperationContext } from '../context.js';
+import { defineOperation, READ_ONLY } from '../define.js';
+import { ServiceError } from '../errors.js';
+import { BookingIdShape, type BookingDetails, BookingSchema, ownBooking, refused, stateOf, toBooking, whenText } from './booking-model.js';
+import { DATE, DaySchema } from './find-times.js';
+import { checkSlot, localDate, makePayLink, money, openDays } from './place.js';
+import type { PricedRequest } from './quote-request.js';
+
+const notFound = { status: 404, description: 'No such booking of the person.' };
+const auth401 = { status: 401, description: 'No or an invalid credential.' };
+const tooMany = { status: 429, description: 'Too many requests.' };
+
+/** Enough of a priced request to find times for a booking again: its offer, line and stored quote. */
+async function pricedFor(ctx: OperationContext, row: BookingRow): Promise<PricedRequest> {
+  const offer = await ctx.deps.offers.operator();
+  const line = offer.lines.find((l) => l.id === row.lineId)!;
+  return { offer, line, quote: (row.details as unknown as BookingDetails).quote };
+}
+
+async function audit(ctx: OperationContext, tx: Queryable, action: string, target: string, details: Record<string, unknown>) {
+  await appendAudit(tx, { userId: ctx.auth!.userId, clientId: ctx.auth!.clientId, clientName: actorName(ctx), action, target, details }, ctx.deps.clock.now());
+}
+
+export const listBookings = defineOperation({
+  operationId: 'listBookings',
+  toolName: 'list_bookings',
+  title: 'List bookings',
+  tag: 'Booking',
+  method: 'GET',
+  path: '/v1/bookings',
+  inputIn: 'query',
+  auth: { scope: 'bookings:read' },
+  description: "The person's upcoming bookings (pending or accepted), soonest first. `limit` 1 to 50, default 20.",
+  input: z.object({ limit: z.int().min(1).max(50).default(20) }).strict(),
+  output: z.object({ bookings: z.array(BookingSchema) }).meta({ id: 'BookingList' }),
+  successStatus: 200,
+  errors: [{ status: 400, description: 'A limit outside 1..50.' }, auth401, { status: 403, description: 'The credential lacks bookings:read.' }, tooMany],
+  annotations: READ_ONLY,
+  async handler(ctx, input) {
+    const rows = await listUpcomingBookings(ctx.deps.sql, ctx.auth!.userId, ctx.deps.clock.now(), input.limit);
+    return { bookings: rows.map(toBooking) };
+  },
+});
+
+export const getBooking = defineOperation({
+  operationId: 'getBooking',
+  toolName: 'get_booking',
+  title: 'Get a booking',
+  tag: 'Booking',
+  method: 'GET',
+  path: '/v1/bookings/:bookingId',
+  inputIn: 'query',
+  auth: { scope: 'bookings:read' },
+  description: 'One booking of the person: status, payment status, total, what, when and where, and `canPay` (true: a card booking still waits for payment; pay_booking makes a link).',
+  input: z.object(BookingIdShape).strict(),
+  output: BookingSchema,
+  successStatus: 200,
+  errors: [auth401, { status: 403, description: 'The credential lacks bookings:read.' }, notFound, tooMany],
+  annotations: READ_ONLY,
+  async handler(ctx, input) {
+    return toBooking(await ownBooking(ctx, ctx.deps.sql, input.bookingId));
+  },
+});
+
+export const rescheduleTimes = defineOperation({
+  operationId: 'rescheduleTimes',
+  toolName: 'find_reschedule_times',
+  title: 'Find times to move a booking to',
+  tag: 'Booking',
+  method: 'POST',
+  path: '/v1/bookings/:bookingId/times',
+  inputIn: 'body',
+  auth: { scope: 'bookings:read' },
+  description:
+    'Open times a booking could move to (its own current time does not block them): optional `from`/`to` (local dates; ' +
+    'default the next 7 days). Moving is allowed until 12 hours before the start; later answers 409 TOO_LATE (the person must phone the operator).',
+  input: z
+    .object({ ...BookingIdShape, from: DATE.optional(), to: DATE.optional() })
+    .strict()
+    .superRefine((v, c) => {
+      if (v.from && v.to && v.to < v.from) c.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from.' });
+    }),
+  output: z.object({ bookingId: z.string(), durationMin: z.int(), days: z.array(DaySchema) }).meta({ id: 'RescheduleTimes' }),
+  successStatus: 200,
+  errors: [
+    { status: 400, description: 'Invalid dates or a range over 31 days.' },
+    auth401,
+    { status: 403, description: 'The credential lacks bookings:read.' },
+    notFound,
+    { status: 409, description: '`TOO_LATE` (12 hours or less before the start) or `NOT_ACTIVE` (cancelled, expired or done).' },
+    tooMany,
+  ],
+  annotations: READ_ONLY,
+  async handler(ctx, input) {
+    const row = await ownBooking(ctx, ctx.deps.sql, input.bookingId);
+    const now = ctx.deps.clock.now();
+    const allowed = rescheduleAllowed(stateOf(row), now);
+    if (!allowed.ok) refused(allowed, { bookingId: row.id });
+    const priced = await pricedFor(ctx, row);
+    const tz = priced.offer.business.timezone;
+    const from = input.from ?? localDate(now, tz);
+    // Spec: default the next 7 days (today and six more), from `from` when only that is given.
+    const to = input.to ?? new Date(Date.parse(`${from}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+    if (to < from) throw new ServiceError('BAD_REQUEST', '`to` must not be before `from`.', { fields: [{ field: 'to', message: 'Must not be before from.' }] });
+    const days = await openDays(ctx, priced, from, to, [row.id]);
+    const durationMin = Math.round((row.end.getTime() - row.start.getTime()) / 60_000);
+    return { bookingId: row.id, durationMin, days: days.map(({ why: _why, ...d }) => d) };
+  },
+});
+
+export const rescheduleBooking = defineOperation({
+  operationId: 'rescheduleBooking',
+  toolName: 'reschedule_booking',
+  title: 'Move a booking',
+  tag: 'Booking',
+  method: 'POST',
+  path: '/v1/bookings/:bookingId/reschedule',
+  inputIn: 'body',
+  auth: { scope: 'bookings:write' },
+  description:
+    'Moves a booking to a slot from find_reschedule_times (`start` and `resourceId` unchanged). Allowed until 12 hours ' +
+    'before the current start; the booking becomes PENDING until the business accepts the new time; price and payment ' +
+    'are unchanged. Later: 409 TOO_LATE, the person must phone the operator.',
+  input: z.object({ ...BookingIdShape, start: z.iso.datetime({ offset: true }), resourceId: z.string().min(1).max(128) }).strict(),
+  output: z
+    .object({ bookingId: z.string(), start: z.iso.datetime(), when: z.string(), resourceId: z.string(), status: z.string(), paymentStatus: z.string() })
+    .meta({ id: 'RescheduleResult' }),
+  successStatus: 200,
+  errors: [
+    { status: 400, description: 'Invalid input, or not an open slot.' },
+    auth401,
+    { status: 403, description: 'The credential lacks bookings:write.' },
+    notFound,
+    { status: 409, description: '`TOO_LATE`, `SLOT_TAKEN` or `NOT_ACTIVE`.' },
+    tooMany,
+  ],
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler(ctx, input) {
+    const now = ctx.deps.clock.now();
+    const start = new Date(input.start);
+    const before = await ownBooking(ctx, ctx.deps.sql, input.bookingId);
+    const allowed = rescheduleAllowed(stateOf(before), now);
+    if (!allowed.ok) refused(allowed, { bookingId: before.id });
+    const priced = await pricedFor(ctx, before);
+    await checkSlot(ctx, priced, start, input.resourceId, [before.id]);
+    const end = new Date(start.getTime() + (before.end.getTime() - before.start.getTime()));
+    const row = await ctx.deps.sql
+      .begin(async (tx) => {
+        const q = tx as unknown as Queryable;
+        const current = await ownBooking(ctx, q, input.bookingId, true);
+        await lockResource(q, current.businessId, input.resourceId);
+        const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end }, now);
+        if (!next.ok) refused(next, { bookingId: current.id });
+        const hold = current.holdUntil && current.holdUntil > start ? start : current.holdUntil;
+        await updateBooking(q, current.id, { status: next.state.status, start, end, resourceId: input.resourceId, holdUntil: hold }, now);
+        await audit(ctx, q, 'booking.reschedule', current.id, { from: current.start.toISOString(), to: start.toISOString(), resourceId: input.resourceId });
+        return { ...current, status: next.state.status, paymentStatus: next.state.paymentStatus, start, end, resourceId: input.resourceId };
+      })
+      .catch((err: unknown) => {
+        if (isSlotConflict(err) || isWriteConflict(err)) throw new ServiceError('SLOT_TAKEN', 'That time was just taken. Call find_reschedule_times again.', { start: input.start });
+        throw err;
+      });
+    const tz = (row.details as unknown as BookingDetails).timeZone ?? priced.offer.business.timezone;
+    return { bookingId: row.id, start: row.start.toISOString(), when: whenText(row.start, row.end, tz), resourceId: row.resourceId, status: row.status, paymentStatus: row.paymentStatus };
+  },
+});
+
+export const cancelBooking = defineOperation({
+  operationId: 'cancelBooking',
+  toolName: 'cancel_booking',
+  title: 'Cancel a booking',
+  tag: 'Booking',
+  method: 'POST',
+  path: '/v1/bookings/:bookingId/cancel',
+  inputIn: 'body',
+  auth: { scope: 'bookings:write' },
+  description:
+    'Cancels a booking before it starts. First tell the person what will be cancelled; send `confirm: true` only after they ' +
+    'agree (otherwise 409 CONFIRM_REQUIRED with the summary). `series: true` also cancels the later weeks of a weekly repeat. ' +
+    'A paid booking becomes REFUND_REQUESTED: the operator refunds in 5 to 7 working days.',
+  input: z.object({ ...BookingIdShape, confirm: z.boolean(), series: z.boolean().default(false) }).strict(),
+  output: z
+    .object({
+      cancelled: z.array(z.string()),
+      refundRequested: z.array(z.string()).meta({ description: 'Paid bookings among them: refunded in 5 to 7 working days.' }),
+      message: z.string(),
+    })
+    .meta({ id: 'CancelResult' }),
+  successStatus: 200,
+  errors: [
+    { status: 400, description: 'Invalid input.' },
+    auth401,
+    { status: 403, description: 'The credential lacks bookings:write.' },
+    notFound,
+    { status: 409, description: '`CONFIRM_REQUIRED` (show `details.summary`), `TOO_LATE` (it has started) or `NOT_ACTIVE`.' },
+    tooMany,
+  ],
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler(ctx, input) {
+    const now = ctx.deps.clock.now();
+    return ctx.deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const row = await ownBooking(ctx, q, input.bookingId, true);
+      const later = input.series && row.seriesId ? await listSeriesBookings(q, row.seriesId, row.start) : [];
+      const rows = [row, ...later.filter((b) => b.id !== row.id)];
+      const tz = (row.details as unknown as BookingDetails).timeZone ?? 'Africa/Johannesburg';
+      const summary = `Cancel ${rows.length === 1 ? 'the booking' : `${rows.length} bookings`} of ${whenText(row.start, row.end, tz)}${rows.length > 1 ? ' and the later weeks' : ''}${row.paymentStatus === 'PAID' ? '; the payment is refunded in 5 to 7 working days' : ''}.`;
+      const cancelled: string[] = [];
+      const refundRequested: string[] = [];
+      for (const b of rows) {
+        const next = transition(stateOf(b), { type: 'CANCEL', confirm: input.confirm }, now);
+        if (!next.ok) {
+          // The booking asked for must be cancellable; later weeks that are not are left as they are.
+          if (b.id === row.id) refused(next, { bookingId: b.id, summary });
+          continue;
+        }
+        await updateBooking(q, b.id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
+        await audit(ctx, q, 'booking.cancel', b.id, { paymentStatus: next.state.paymentStatus });
+        cancelled.push(b.id);
+        if (next.state.paymentStatus === 'REFUND_REQUESTED') refundRequested.push(b.id);
+      }
+      if (input.series && row.seriesId) await cancelSeries(q, row.seriesId, now);
+      const message = `Cancelled ${cancelled.length === 1 ? 'the booking' : `${cancelled.length} bookings`}.${refundRequested.length ? ' The payment is refunded to the card in 5 to 7 working days.' : ''}`;
+      return { cancelled, refundRequested, message };
+    });
+  },
+});
+
+export const payBooking = defineOperation({
+  operationId: 'payBooking',
+  toolName: 'pay_booking',
+  title: 'Get a pay link',
+  tag: 'Booking',
+  method: 'POST',
+  path: '/v1/bookings/:bookingId/pay',
+  inputIn: 'body',
+  auth: { scope: 'bookings:write' },
+  description:
+    'A fresh pay link (valid 48 hours) for an unpaid card booking; the person opens `payUrl` to pay. Earlier links stop ' +
+    'working. Paid or cash bookings answer 409 NOTHING_TO_PAY.',
+  input: z.object(BookingIdShape).strict(),
+  output: z
+    .object({ bookingId: z.string(), totalCents: z.int(), total: z.string(), payUrl: z.url(), expiresAt: z.iso.datetime(), next: z.string() })
+    .meta({ id: 'PayLink' }),
+  successStatus: 200,
+  errors: [auth401, { status: 403, description: 'The credential lacks bookings:write.' }, notFound, { status: 409, description: '`NOTHING_TO_PAY`: paid, cash, or no longer active.' }, tooMany],
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(ctx, input) {
+    const now = ctx.deps.clock.now();
+    return ctx.deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const row = await ownBooking(ctx, q, input.bookingId, true);
+      const ok = payLink(stateOf(row), now);
+      if (!ok.ok) refused(ok, { bookingId: row.id, paymentStatus: row.paymentStatus });
+      const currency = (row.details as unknown as BookingDetails).currency ?? 'ZAR';
+      const link = await makePayLink(ctx, q, [row], currency);
+      await audit(ctx, q, 'booking.paylink', row.id, {});
+      return {
+        bookingId: row.id,
+        totalCents: row.totalCents,
+        total: money(row.totalCents, currency),
+        payUrl: link.payUrl,
+        expiresAt: link.expiresAt.toISOString(),
+        next: `Give the person the payUrl to pay ${money(row.totalCents, currency)} by card; it works for 48 hours.`,
+      };
+    });
+  },
+});

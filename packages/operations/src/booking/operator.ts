@@ -1,0 +1,41 @@
+import { type Trigger, transition } from '@nogpets/booking-rules';
+import { appendAudit, type BookingRow, findBooking, listBookingsByPaymentStatus, type Queryable, updateBooking } from '@nogpets/store';
+import type { Deps } from '../context.js';
+
+/** The operator's moves need only the database and the clock. */
+type OperatorDeps = Pick<Deps, 'sql' | 'clock'>;
+import { ServiceError } from '../errors.js';
+import { type Booking, stateOf, toBooking } from './booking-model.js';
+
+/**
+ * One move made by the operator (the CLI now, the operator console later) on a booking: the
+ * booking-rules transition under a row lock, audited with who did it. Refusals change nothing.
+ */
+async function operatorMove(deps: OperatorDeps, bookingId: string, trigger: Trigger, action: string, by: string, note?: string): Promise<Booking> {
+  const now = deps.clock.now();
+  return deps.sql.begin(async (tx) => {
+    const q = tx as unknown as Queryable;
+    const row = await findBooking(q, bookingId, { forUpdate: true });
+    if (!row) throw new ServiceError('NOT_FOUND', `No booking ${bookingId}.`, { bookingId });
+    const next = transition(stateOf(row), trigger, now);
+    if (!next.ok) throw new ServiceError(next.code, next.message, { bookingId, status: row.status, paymentStatus: row.paymentStatus });
+    await updateBooking(q, row.id, { status: next.state.status, paymentStatus: next.state.paymentStatus }, now);
+    await appendAudit(q, { userId: null, clientId: null, clientName: by, action, target: row.id, details: { ...(note ? { note } : {}), from: [row.status, row.paymentStatus], to: [next.state.status, next.state.paymentStatus] } }, now);
+    return toBooking({ ...row, status: next.state.status, paymentStatus: next.state.paymentStatus } as BookingRow);
+  });
+}
+
+/** The business accepts a PENDING booking (a new one, or one moved to a new time). */
+export function acceptBooking(deps: OperatorDeps, bookingId: string, by: string): Promise<Booking> {
+  return operatorMove(deps, bookingId, { type: 'ACCEPT' }, 'booking.accept', by);
+}
+
+/** The operator has refunded a cancelled paid booking at the gateway: REFUND_REQUESTED becomes REFUNDED. */
+export function markRefunded(deps: OperatorDeps, bookingId: string, by: string, note?: string): Promise<Booking> {
+  return operatorMove(deps, bookingId, { type: 'REFUND_DONE' }, 'booking.refunded', by, note);
+}
+
+/** Bookings whose refund the operator still owes, oldest first. */
+export async function refundsDue(deps: OperatorDeps): Promise<Booking[]> {
+  return (await listBookingsByPaymentStatus(deps.sql, 'REFUND_REQUESTED')).map(toBooking);
+}

@@ -1,0 +1,168 @@
+import { holdUntil, PAY_LINK_HOURS } from '@nogpets/booking-rules';
+import { formatMoney } from '@nogpets/pricing-tiers';
+import { type DayResult, findSlots } from '@nogpets/slot-engine';
+import { appendAudit, type BookingRow, insertBooking, insertPayment, isSlotConflict, isWriteConflict, lockGroupWalk, lockResource, type Queryable, shareKey } from '@nogpets/store';
+import { hashSecret, newSecret } from '../auth.js';
+import { actorName, type OperationContext } from '../context.js';
+import { ServiceError } from '../errors.js';
+import type { BookingDetails } from './booking-model.js';
+import { engineError, groupOf, slotInputFor } from './find-times.js';
+import type { PricedRequest } from './quote-request.js';
+
+export const MINUTE = 60_000;
+
+/** The local calendar date of an instant in a zone. */
+export function localDate(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
+}
+
+/** The open days between two local dates, bookings other than `except` counted. */
+export async function openDays(ctx: OperationContext, priced: PricedRequest, from: string, to: string, except: string[] = [], ignoreBookings = false): Promise<DayResult[]> {
+  const input = await slotInputFor(ctx, priced, { from, to }, except);
+  try {
+    return findSlots(ignoreBookings ? { ...input, busy: [] } : input).days;
+  } catch (err) {
+    return engineError(err);
+  }
+}
+
+/**
+ * Checks that `start` on `resourceId` is a slot open now: SLOT_TAKEN when it was offered but is
+ * booked now, 400 when it never was a slot (not from find_times, or in the past).
+ */
+export async function checkSlot(ctx: OperationContext, priced: PricedRequest, start: Date, resourceId: string, except: string[] = []): Promise<void> {
+  const date = localDate(start, priced.offer.business.timezone);
+  const match = (days: DayResult[]) => days.some((d) => d.slots.some((s) => Date.parse(s.start) === start.getTime() && s.resourceId === resourceId));
+  if (match(await openDays(ctx, priced, date, date, except))) return;
+  if (match(await openDays(ctx, priced, date, date, except, true))) {
+    throw new ServiceError('SLOT_TAKEN', 'That time was just taken. Call find_times again and offer the person another time.', { start: start.toISOString(), resourceId });
+  }
+  throw new ServiceError('BAD_REQUEST', 'That is not an open time. Pass a slot from find_times unchanged (start and resourceId).', {
+    fields: [{ field: 'start', message: 'Not an open slot for this request.' }],
+  });
+}
+
+export interface Placement {
+  start: Date;
+  end: Date;
+  resourceId: string;
+  totalCents: number;
+}
+
+export interface PlaceOptions {
+  priced: PricedRequest;
+  details: BookingDetails;
+  paymentMethod: 'CARD' | 'CASH';
+  paymentStatus: 'PENDING' | 'CASH_DUE';
+  addressId: string | null;
+  seriesId: string | null;
+  notes: string;
+}
+
+/**
+ * Inserts bookings in the caller's transaction. The database refuses a double booking (exclusion
+ * constraint); a group walk is filled to its capacity under a lock. A refused placement throws
+ * SLOT_TAKEN, or is returned in `taken` when `skipTaken` (later weeks of a series).
+ */
+export async function placeBookings(
+  ctx: OperationContext,
+  tx: Queryable,
+  placements: Placement[],
+  options: PlaceOptions,
+  skipTaken: boolean,
+): Promise<{ rows: BookingRow[]; taken: Placement[] }> {
+  const now = ctx.deps.clock.now();
+  const business = options.priced.offer.business;
+  const group = groupOf(options.priced);
+  const rows: BookingRow[] = [];
+  const taken: Placement[] = [];
+  for (const p of placements) {
+    const attempt = async (q: Queryable) => {
+      await lockResource(q, business.id, p.resourceId);
+      if (group) {
+        const already = await lockGroupWalk(q, business.id, p.resourceId, shareKey(group.key, p.start, p.end));
+        if (already + group.size > group.capacity) throw new ServiceError('SLOT_TAKEN', 'That group walk just filled up. Call find_times again.', { start: p.start.toISOString() });
+      }
+      return insertBooking(
+        q,
+        {
+          businessId: business.id,
+          userId: ctx.auth!.userId,
+          resourceId: p.resourceId,
+          lineId: options.priced.line.id,
+          status: 'PENDING',
+          paymentMethod: options.paymentMethod,
+          paymentStatus: options.paymentStatus,
+          start: p.start,
+          end: p.end,
+          groupKey: group?.key ?? null,
+          groupSize: group?.size ?? 1,
+          totalCents: p.totalCents,
+          details: options.details as unknown as Record<string, unknown>,
+          clientName: actorName(ctx),
+          clientId: ctx.auth!.clientId,
+          addressId: options.addressId,
+          seriesId: options.seriesId,
+          notes: options.notes,
+          holdUntil: null,
+        },
+        now,
+      );
+    };
+    try {
+      // Each in a savepoint: a refused week leaves the others standing.
+      rows.push(await (tx as unknown as { savepoint<T>(f: (q: Queryable) => Promise<T>): Promise<T> }).savepoint(attempt));
+    } catch (err) {
+      const slotTaken = isSlotConflict(err) || isWriteConflict(err) || (err instanceof ServiceError && err.code === 'SLOT_TAKEN');
+      if (!slotTaken) throw err;
+      if (!skipTaken) {
+        throw new ServiceError('SLOT_TAKEN', 'That time was just taken. Call find_times again and offer the person another time.', {
+          start: p.start.toISOString(),
+          resourceId: p.resourceId,
+        });
+      }
+      taken.push(p);
+    }
+  }
+  for (const row of rows) {
+    await appendAudit(
+      tx,
+      { userId: ctx.auth!.userId, clientId: ctx.auth!.clientId, clientName: actorName(ctx), action: 'booking.create', target: row.id, details: { start: row.start.toISOString(), paymentMethod: row.paymentMethod } },
+      now,
+    );
+  }
+  return { rows, taken };
+}
+
+/**
+ * A pay link for some unpaid card bookings: a payment at the gateway for their total, valid
+ * 48 hours; each booking holds its time until the link expires or it starts, whichever is first.
+ */
+export async function makePayLink(ctx: OperationContext, tx: Queryable, bookings: BookingRow[], currency: string): Promise<{ payUrl: string; expiresAt: Date; amountCents: number }> {
+  const now = ctx.deps.clock.now();
+  const token = newSecret('npl');
+  const expiresAt = new Date(now.getTime() + PAY_LINK_HOURS * 3_600_000);
+  const amountCents = bookings.reduce((sum, b) => sum + b.totalCents, 0);
+  await insertPayment(
+    tx,
+    {
+      businessId: bookings[0]!.businessId,
+      userId: ctx.auth!.userId,
+      bookingIds: bookings.map((b) => b.id),
+      amountCents,
+      currency,
+      gateway: ctx.deps.payments.gateway.name,
+      expiresAt,
+      linkTokenHash: hashSecret(token),
+    },
+    now,
+  );
+  for (const b of bookings) {
+    await tx`update bookings set hold_until = ${holdUntil(expiresAt, b.start)}, updated_at = ${now} where id = ${b.id}`;
+  }
+  return { payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`, expiresAt, amountCents };
+}
+
+export function money(cents: number, currency: string): string {
+  return formatMoney(cents, currency);
+}

@@ -1,0 +1,97 @@
+import { parseRepeat, seriesHorizon, transition } from '@nogpets/booking-rules';
+import { appendAudit, findBooking, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
+import type { Deps, OperationContext } from '../context.js';
+import { SCOPE_NAMES } from '../auth.js';
+import type { Scope } from '../define.js';
+import { fullyBookedLead, seriesPlacements } from './book.js';
+import { stateOf } from './booking-model.js';
+import { makePayLink, placeBookings } from './place.js';
+import { priceRequest } from './quote-request.js';
+
+/**
+ * Unpaid card bookings whose hold lapsed become EXPIRED and free their time. Safe to run twice at
+ * once: each booking is locked, and the rule does nothing to a booking no longer on hold.
+ */
+export async function expireHolds(deps: Deps): Promise<string[]> {
+  const now = deps.clock.now();
+  const expired: string[] = [];
+  for (const id of await listLapsedHolds(deps.sql, now)) {
+    await deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const row = await findBooking(q, id, { forUpdate: true });
+      if (!row?.holdUntil || row.holdUntil > now) return;
+      const next = transition(stateOf(row), { type: 'HOLD_EXPIRED' }, now);
+      if (!next.ok || next.state.status === row.status) return;
+      await updateBooking(q, id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
+      await appendAudit(q, { userId: row.userId, clientId: null, clientName: 'worker', action: 'booking.expire', target: id, details: { holdUntil: row.holdUntil.toISOString() } }, now);
+      expired.push(id);
+    });
+  }
+  return expired;
+}
+
+interface SeriesTemplate {
+  category: 'walking';
+  addressId: string;
+  pets: { petId: string; serviceIds: string[] }[];
+  resourceId: string;
+  start: string;
+  repeat: unknown;
+  paymentMethod: 'CARD' | 'CASH';
+  notes: string;
+}
+
+/**
+ * Keeps weekly series booked ahead: each open series gets the weeks up to the horizon (4 weeks
+ * from now) that it does not have yet, priced and checked as a new booking; weeks that cannot be
+ * booked are skipped (a fully booked one is a lead). Safe with two workers: the series row is
+ * locked and `booked_until` only moves forward.
+ */
+export async function extendSeries(deps: Deps, log?: (entry: object) => void): Promise<number> {
+  const now = deps.clock.now();
+  const offer = await deps.offers.operator();
+  const horizon = seriesHorizon(now, offer.business.timezone);
+  let booked = 0;
+  for (const open of await listOpenSeries(deps.sql, horizon)) {
+    await deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const series = await lockSeries(q, open.id);
+      if (!series || series.cancelledAt || series.bookedUntil >= horizon) return;
+      const t = series.template as unknown as SeriesTemplate;
+      const repeat = parseRepeat(t.repeat);
+      if (!repeat.ok) return;
+      // The person's own rights, as when they booked.
+      const ctx: OperationContext = {
+        deps: { ...deps, sql: tx as never },
+        requestId: `series-${series.id}`,
+        clientName: 'worker',
+        auth: { userId: series.userId, credentialId: 'worker', kind: 'API_KEY', scopes: SCOPE_NAMES as Scope[], clientId: null, clientName: null },
+        log: { info() {}, warn() {}, error() {} },
+      };
+      try {
+        const priced = await priceRequest(ctx, { category: t.category, addressId: t.addressId, pets: t.pets }, 'book', { implied: true });
+        const card = t.paymentMethod === 'CARD';
+        const total = priced.quote.subtotalCents + (card ? priced.quote.cardFeeCents : 0);
+        const { placements, skipped } = await seriesPlacements(ctx, priced, { start: new Date(t.start), resourceId: t.resourceId }, repeat.repeat, series.bookedUntil, horizon, total);
+        const prior = await findBooking(q, (await q<{ id: string }[]>`select id from bookings where series_id = ${series.id} order by starts_at limit 1`)[0]?.id ?? '');
+        const details = prior?.details ?? {};
+        const placed = await placeBookings(
+          ctx,
+          q,
+          placements,
+          { priced, details: details as never, paymentMethod: t.paymentMethod, paymentStatus: card ? 'PENDING' : 'CASH_DUE', addressId: t.addressId, seriesId: series.id, notes: t.notes },
+          true,
+        );
+        if (card && placed.rows.length) await makePayLink(ctx, q, placed.rows, priced.offer.business.currency);
+        booked += placed.rows.length;
+        const fully = [...skipped, ...placed.taken.map((p) => ({ date: p.start.toISOString().slice(0, 10), reason: 'FULLY_BOOKED', message: 'fully booked' }))];
+        await fullyBookedLead({ ...ctx, deps }, priced, fully);
+      } catch (err) {
+        // A series whose address or pets are gone, or no longer covered, is left for the operator.
+        log?.({ seriesId: series.id, err: (err as Error).message });
+      }
+      await setSeriesBookedUntil(q, series.id, horizon);
+    });
+  }
+  return booked;
+}
