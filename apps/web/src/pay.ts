@@ -104,11 +104,13 @@ export function paymentsRouter(runtime: Runtime): Router {
         notifyUrl: `${base}/payments/${gateway.name}/notify`,
       });
       if (checkout.kind !== 'form') throw new Error('unexpected checkout');
+      // html-template-tag drops a plain interpolation at the start of a URI attribute; the action is
+      // our configured gateway URL (http or https, checked at start-up), escaped as text here.
       res.type('html').send(
         page(
           gateway.test ? 'Pay (PayFast sandbox)' : 'Pay',
           html`$${summary(bookings)}<p>Total: <strong>${money(payment.amountCents)}</strong>. You pay on PayFast's own page; NogPets never sees your card.</p>
-          <form method="post" action="${checkout.action}">
+          <form method="post" action="$${html`${checkout.action}`}">
             $${checkout.fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`).join('')}
             <button type="submit">Continue to PayFast</button>
           </form>`,

@@ -1,11 +1,11 @@
 import { type Trigger, transition } from '@nogpets/booking-rules';
 import { appendAudit, type BookingRow, findBooking, listBookingsByPaymentStatus, type Queryable, updateBooking } from '@nogpets/store';
 import type { Deps } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { type Booking, stateOf, toBooking } from './booking-model.js';
 
 /** The operator's moves need only the database and the clock. */
 type OperatorDeps = Pick<Deps, 'sql' | 'clock'>;
-import { ServiceError } from '../errors.js';
-import { type Booking, stateOf, toBooking } from './booking-model.js';
 
 /**
  * One move made by the operator (the CLI now, the operator console later) on a booking: the
