@@ -91,7 +91,7 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
   const rows = async () => (await server.db.sql<{ n: number }[]>`select count(*)::int as n from bookings where user_id is not null`)[0]!.n;
 
   /** Grooming days with room, found as an assistant would; each transport books on its own, so the two never compete. */
-  let openDays: string[] = [];
+  const openDays: string[] = [];
   const day = (t: Transport, n: number) => openDays[2 * (n - 1) + (t.name === 'MCP' ? 1 : 0)]!;
 
   async function openSlot(t: Transport, date: string, pick = 0) {

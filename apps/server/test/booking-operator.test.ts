@@ -1,0 +1,114 @@
+import { createApiKey } from '@nogpets/operations';
+import { fixedClock } from '@nogpets/test-utils';
+import { startWorker, type Worker } from '@nogpets/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTestServer, type TestServer } from './harness.js';
+
+const HOUR = 3_600_000;
+const silent = { info() {}, error() {} };
+
+/** What the operator and the worker do to bookings: the CLI's moves, and the timed rules run from the job queue. */
+describe('bookings: the operator CLI and the worker', () => {
+  let server: TestServer;
+  const clock = fixedClock('2026-11-23T04:00:00Z');
+  let key: string;
+  let petId: string;
+  let addressId: string;
+  const as = () => ({ authorization: `Bearer ${key}` });
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
+    key = (await createApiKey(server.db.sql, { email: 'pieter@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
+    petId = (await server.post('/v1/pets', { name: 'Fluffy', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id;
+    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '5 Andringa Street', suburb: 'Die Boord' }, as())).body.id;
+  });
+  afterAll(() => server?.stop());
+
+  async function book(date: string, paymentMethod: 'CARD' | 'CASH') {
+    const body = { category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }] };
+    const found = await server.post('/v1/availability', { ...body, from: date, to: date }, as());
+    expect(found.status, JSON.stringify(found.body)).toBe(200);
+    const slot = found.body.days[0].slots[0];
+    const res = await server.post('/v1/bookings', { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod, confirm: true }, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return { id: res.body.bookingId as string, slot };
+  }
+  const state = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
+  async function pay(id: string) {
+    const [payment] = await server.db.sql<{ id: string; amount: number }[]>`select id, amount_cents as amount from payments where ${id} = any(booking_ids) and status = 'OPEN'`;
+    const gateway = server.service.runtime.deps.payments.gateway as unknown as { sign(f: object): Promise<string> };
+    const body = await gateway.sign({ paymentId: payment!.id, gatewayRef: `sbx_${id}`, amountCents: payment!.amount, outcome: 'COMPLETE' });
+    expect((await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status).toBe(200);
+  }
+  const audit = async (id: string) => server.db.sql<{ action: string; client_name: string; details: Record<string, unknown> }[]>`select action, client_name, details from audit_log where target = ${id} order by at, id`;
+
+  it('accepts a pending booking for the business (`booking accept`), and refuses a closed or unknown one', async () => {
+    const { id } = await book('2026-12-01', 'CASH');
+    expect(await state(id)).toMatchObject({ status: 'PENDING', paymentStatus: 'CASH_DUE' });
+    const accepted = cli(server.db.url, ['booking', 'accept', id]);
+    expect(accepted.status, accepted.stderr).toBe(0);
+    expect(accepted.lastLine.split('\t').slice(0, 3)).toEqual([id, 'ACCEPTED', 'CASH_DUE']);
+    expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'CASH_DUE' });
+    expect((await audit(id)).at(-1)).toMatchObject({ action: 'booking.accept', client_name: 'operator (CLI)' });
+
+    await server.post(`/v1/bookings/${id}/cancel`, { confirm: true }, as());
+    const closed = cli(server.db.url, ['booking', 'accept', id]);
+    expect(closed.status).toBe(1);
+    expect(closed.stderr).toMatch(/cancelled, so it cannot be accepted/);
+    expect(await state(id)).toMatchObject({ status: 'CANCELLED' });
+    const unknown = cli(server.db.url, ['booking', 'accept', 'bkg_nope']);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/No booking bkg_nope/);
+  });
+
+  it('lists refunds owed (`refund list`) and marks one made (`refund done`), once', async () => {
+    expect(cli(server.db.url, ['refund', 'list']).stdout).toContain('No refunds are owed.');
+    const { id } = await book('2026-12-02', 'CARD');
+    await pay(id);
+    await server.post(`/v1/bookings/${id}/cancel`, { confirm: true }, as());
+    expect(await state(id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
+
+    const list = cli(server.db.url, ['refund', 'list']);
+    expect(list.status).toBe(0);
+    expect(list.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${id}\tCANCELLED\tREFUND_REQUESTED\tR390\t`))]);
+
+    const done = cli(server.db.url, ['refund', 'done', id, '--note', 'PayFast refund 77812']);
+    expect(done.status, done.stderr).toBe(0);
+    expect(await state(id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    expect((await audit(id)).at(-1)).toMatchObject({ action: 'booking.refunded', details: { note: 'PayFast refund 77812', from: ['CANCELLED', 'REFUND_REQUESTED'], to: ['CANCELLED', 'REFUNDED'] } });
+    expect(cli(server.db.url, ['refund', 'list']).stdout).toContain('No refunds are owed.');
+
+    const twice = cli(server.db.url, ['refund', 'done', id]);
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toMatch(/No refund is waiting/);
+    expect(await state(id)).toMatchObject({ paymentStatus: 'REFUNDED' });
+  });
+
+  it('expires a lapsed hold when the job comes off the pg-boss queue, with two workers sharing it', async () => {
+    const { id, slot } = await book('2026-12-03', 'CARD');
+    const deps = server.service.runtime.deps;
+    const workers: Worker[] = await Promise.all([
+      startWorker({ databaseUrl: server.db.url, sql: server.db.sql, logger: silent, deps }),
+      startWorker({ databaseUrl: server.db.url, sql: server.db.sql, logger: silent, deps }),
+    ]);
+    try {
+      // Not yet lapsed: the job runs and leaves it held.
+      await workers[0]!.runNow('expire-unpaid-holds');
+      await expect.poll(async () => (await server.db.sql`select count(*)::int as n from pgboss.job where name = 'expire-unpaid-holds' and state = 'completed'`)[0]!.n, { timeout: 15_000 }).toBe(1);
+      expect(await state(id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING' });
+
+      clock.set(new Date(clock.now().getTime() + 48 * HOUR + 60_000));
+      await Promise.all([workers[0]!.runNow('expire-unpaid-holds'), workers[1]!.runNow('expire-unpaid-holds')]);
+      await expect.poll(async () => (await state(id)).status, { timeout: 15_000 }).toBe('EXPIRED');
+      await expect.poll(async () => (await server.db.sql`select count(*)::int as n from pgboss.job where name = 'expire-unpaid-holds' and state = 'completed'`)[0]!.n, { timeout: 15_000 }).toBe(3);
+      expect(await state(id)).toMatchObject({ status: 'EXPIRED', paymentStatus: 'VOID', canPay: false });
+      // Expired once, however many runs saw it.
+      expect((await audit(id)).filter((a) => a.action === 'booking.expire')).toHaveLength(1);
+      const free = await server.post('/v1/availability', { category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }], from: '2026-12-03', to: '2026-12-03' }, as());
+      expect(free.body.days[0].slots.some((s: { start: string; resourceId: string }) => s.start === slot.start && s.resourceId === slot.resourceId)).toBe(true);
+    } finally {
+      clock.set('2026-11-23T04:00:00Z');
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+  });
+});
