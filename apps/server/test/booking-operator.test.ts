@@ -1,4 +1,4 @@
-import { createApiKey } from '@nogpets/operations';
+import { completeBookings, createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { startWorker, type Worker } from '@nogpets/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,29 @@ describe('bookings: the operator CLI and the worker', () => {
     expect(twice.status).toBe(1);
     expect(twice.stderr).toMatch(/No refund is waiting/);
     expect(await state(id)).toMatchObject({ paymentStatus: 'REFUNDED' });
+  });
+
+  it('marks bookings whose time is over DONE (not an unpaid card hold), once however many run it; DONE is closed', async () => {
+    const cash = await book('2026-12-04', 'CASH');
+    expect(cli(server.db.url, ['booking', 'accept', cash.id]).status).toBe(0);
+    const unpaid = await book('2026-12-04', 'CARD');
+    const deps = server.service.runtime.deps;
+    const end = Date.parse((await state(cash.id)).end);
+    try {
+      clock.set(new Date(end - 60_000));
+      expect(await completeBookings(deps)).not.toContain(cash.id);
+      expect((await state(cash.id)).status).toBe('ACCEPTED');
+      clock.set(new Date(end));
+      const [a, b] = await Promise.all([completeBookings(deps), completeBookings(deps)]);
+      expect([...a, ...b].filter((id) => id === cash.id)).toHaveLength(1);
+      expect([...a, ...b]).not.toContain(unpaid.id);
+      expect(await state(cash.id)).toMatchObject({ status: 'DONE', paymentStatus: 'CASH_DUE' });
+      expect((await server.get('/v1/bookings', as())).body.bookings.map((x: { id: string }) => x.id)).not.toContain(cash.id);
+      expect((await server.post(`/v1/bookings/${cash.id}/cancel`, { confirm: true }, as())).body.error.code).toBe('NOT_ACTIVE');
+      expect((await audit(cash.id)).filter((x) => x.action === 'booking.done')).toHaveLength(1);
+    } finally {
+      clock.set('2026-11-23T04:00:00Z');
+    }
   });
 
   it('expires a lapsed hold when the job comes off the pg-boss queue, with two workers sharing it', async () => {

@@ -1,4 +1,4 @@
-import { type Deps, expireHolds, extendSeries } from '@nogpets/operations';
+import { completeBookings, type Deps, expireHolds, extendSeries } from '@nogpets/operations';
 import { purgeIdempotencyKeys, type Sql } from '@nogpets/store';
 
 export interface JobContext {
@@ -38,6 +38,16 @@ export const expireUnpaidHolds: JobDefinition = {
   },
 };
 
+/** Bookings whose time is over become DONE (docs/decisions.md, "Booking statuses"). */
+export const completeFinishedBookings: JobDefinition = {
+  name: 'complete-finished-bookings',
+  cron: '*/5 * * * *',
+  async run({ deps }) {
+    if (!deps) return { skipped: 'no deps' };
+    return { done: (await completeBookings(deps)).length };
+  },
+};
+
 /** Weekly walks are kept booked four weeks ahead. */
 export const keepSeriesBooked: JobDefinition = {
   name: 'keep-series-booked',
@@ -57,4 +67,4 @@ export const purgeOldIdempotencyKeys: JobDefinition = {
   },
 };
 
-export const jobs: readonly JobDefinition[] = [purgeExpiredRateLimits, expireUnpaidHolds, keepSeriesBooked, purgeOldIdempotencyKeys];
+export const jobs: readonly JobDefinition[] = [purgeExpiredRateLimits, expireUnpaidHolds, completeFinishedBookings, keepSeriesBooked, purgeOldIdempotencyKeys];

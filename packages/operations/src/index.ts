@@ -36,7 +36,7 @@ export { actorName } from './context.js';
 export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
 export { type Booking, BookingSchema, toBooking } from './booking/booking-model.js';
 export { cancelBooking, getBooking, listBookings, payBooking, rescheduleBooking, rescheduleTimes } from './booking/manage.js';
-export { expireHolds, extendSeries } from './booking/timed-rules.js';
+export { completeBookings, expireHolds, extendSeries } from './booking/timed-rules.js';
 export { acceptBooking, markRefunded, refundsDue } from './booking/operator.js';
 export type { Payments } from './context.js';
 export { type Checkout, type CheckoutRequest, formPairs, type PaymentGateway, type VerifiedNotification } from './payments/gateway.js';

@@ -23,7 +23,9 @@ alter table bookings add constraint bookings_no_double_booking
   where (status in ('PENDING', 'ACCEPTED'));
 
 create index bookings_user_upcoming on bookings (user_id, starts_at) where status in ('PENDING', 'ACCEPTED');
-create index bookings_holds on bookings (hold_until) where status = 'PENDING' and payment_status = 'PENDING';
+create index bookings_holds on bookings (hold_until) where status in ('PENDING', 'ACCEPTED') and payment_status = 'PENDING';
+-- Live bookings by their end, for the worker that marks them DONE.
+create index bookings_live_ends on bookings (ends_at) where status in ('PENDING', 'ACCEPTED');
 create index bookings_series on bookings (series_id, starts_at) where series_id is not null;
 
 create table booking_series (

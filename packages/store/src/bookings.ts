@@ -145,6 +145,18 @@ export async function listLapsedHolds(sql: Queryable, now: Date, limit = 500): P
   return rows.map((r) => r.id);
 }
 
+/**
+ * Live bookings whose end has passed, earliest first: the worker marks them DONE. An unpaid card
+ * booking is left to the hold rule (it expires; it was never confirmed).
+ */
+export async function listFinishedBookings(sql: Queryable, now: Date, limit = 500): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select id from bookings where status in ('PENDING', 'ACCEPTED') and ends_at <= ${now}
+      and not (payment_method = 'CARD' and payment_status = 'PENDING')
+    order by ends_at limit ${limit}`;
+  return rows.map((r) => r.id);
+}
+
 // Series ------------------------------------------------------------------------------------
 
 export interface SeriesRow {

@@ -1,11 +1,11 @@
 import { parseRepeat, seriesHorizon, transition } from '@nogpets/booking-rules';
-import { appendAudit, findBooking, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
+import { appendAudit, findBooking, listFinishedBookings, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
 import type { Deps, OperationContext } from '../context.js';
 import { SCOPE_NAMES } from '../auth.js';
 import type { Scope } from '../define.js';
 import { fullyBookedLead, seriesPlacements } from './book.js';
 import { stateOf } from './booking-model.js';
-import { makePayLink, placeBookings } from './place.js';
+import { localDate, makePayLink, placeBookings } from './place.js';
 import { priceRequest } from './quote-request.js';
 
 /**
@@ -28,6 +28,29 @@ export async function expireHolds(deps: Deps): Promise<string[]> {
     });
   }
   return expired;
+}
+
+/**
+ * Live bookings whose time is over become DONE (the booking-rules COMPLETE move): they leave the
+ * person's upcoming list and can no longer be moved or cancelled. Safe to run twice at once, like
+ * the hold rule. Unpaid card bookings are the hold rule's (they expire instead).
+ */
+export async function completeBookings(deps: Deps): Promise<string[]> {
+  const now = deps.clock.now();
+  const done: string[] = [];
+  for (const id of await listFinishedBookings(deps.sql, now)) {
+    await deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const row = await findBooking(q, id, { forUpdate: true });
+      if (!row || (row.paymentMethod === 'CARD' && row.paymentStatus === 'PENDING')) return;
+      const next = transition(stateOf(row), { type: 'COMPLETE' }, now);
+      if (!next.ok || next.state.status === row.status) return;
+      await updateBooking(q, id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
+      await appendAudit(q, { userId: row.userId, clientId: null, clientName: 'worker', action: 'booking.done', target: id, details: { end: row.end.toISOString() } }, now);
+      done.push(id);
+    });
+  }
+  return done;
 }
 
 interface SeriesTemplate {
@@ -84,7 +107,7 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
         );
         if (card && placed.rows.length) await makePayLink(ctx, q, placed.rows, priced.offer.business.currency);
         booked += placed.rows.length;
-        const fully = [...skipped, ...placed.taken.map((p) => ({ date: p.start.toISOString().slice(0, 10), reason: 'FULLY_BOOKED', message: 'fully booked' }))];
+        const fully = [...skipped, ...placed.taken.map((p) => ({ date: localDate(p.start, priced.offer.business.timezone), reason: 'FULLY_BOOKED', message: 'fully booked' }))];
         await fullyBookedLead({ ...ctx, deps }, priced, fully);
       } catch (err) {
         // A series whose address or pets are gone, or no longer covered, is left for the operator.
