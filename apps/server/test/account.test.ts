@@ -9,19 +9,19 @@ describe('identity: API keys, scopes, pets, addresses, audit', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    const a = cli(server.db.url, ['key', 'create', '--email', 'thandi@example.com', '--scopes', 'profile,pets,addresses', '--name', 'Tests']);
+    const a = await cli(server.db.url, ['key', 'create', '--email', 'thandi@example.com', '--scopes', 'profile,pets,addresses', '--name', 'Tests']);
     expect(a.status, a.stderr).toBe(0);
     full = a.lastLine;
-    narrow = cli(server.db.url, ['key', 'create', '--email', 'thandi@example.com', '--scopes', 'profile']).lastLine;
+    narrow = (await cli(server.db.url, ['key', 'create', '--email', 'thandi@example.com', '--scopes', 'profile'])).lastLine;
   });
   afterAll(() => server?.stop());
 
-  it('the CLI prints the new key alone on its last line, and refuses unknown scopes', () => {
+  it('the CLI prints the new key alone on its last line, and refuses unknown scopes', async () => {
     expect(full).toMatch(/^npk_[A-Za-z0-9_-]{43}$/);
-    const bad = cli(server.db.url, ['key', 'create', '--email', 'x@example.com', '--scopes', 'profile,everything']);
+    const bad = await cli(server.db.url, ['key', 'create', '--email', 'x@example.com', '--scopes', 'profile,everything']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/Unknown scopes: everything/);
-    expect(cli(server.db.url, ['--help']).stdout).toMatch(/key/);
+    expect((await cli(server.db.url, ['--help'])).stdout).toMatch(/key/);
   });
 
   it('stores keys hashed, never in the clear', async () => {
@@ -68,7 +68,7 @@ describe('identity: API keys, scopes, pets, addresses, audit', () => {
     const added = await server.post('/v1/pets', { name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', breed: 'Staffie' }, { ...as(full), 'x-client-name': 'Test assistant' });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ id: expect.stringMatching(/^pet_/), name: 'Rex', weightKg: 12, birthYear: null });
-    const other = cli(server.db.url, ['key', 'create', '--email', 'someone@example.com', '--scopes', 'pets']).lastLine;
+    const other = (await cli(server.db.url, ['key', 'create', '--email', 'someone@example.com', '--scopes', 'pets'])).lastLine;
     expect((await server.get('/v1/pets', as(other))).body).toEqual({ pets: [] });
     expect((await server.get('/v1/pets', as(full))).body.pets.map((p: { name: string }) => p.name)).toEqual(['Rex']);
     const [audit] = await server.db.sql`select action, target, client_name from audit_log where target = ${added.body.id}`;

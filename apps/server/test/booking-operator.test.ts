@@ -45,40 +45,40 @@ describe('bookings: the operator CLI and the worker', () => {
   it('accepts a pending booking for the business (`booking accept`), and refuses a closed or unknown one', async () => {
     const { id } = await book('2026-12-01', 'CASH');
     expect(await state(id)).toMatchObject({ status: 'PENDING', paymentStatus: 'CASH_DUE' });
-    const accepted = cli(server.db.url, ['booking', 'accept', id]);
+    const accepted = await cli(server.db.url, ['booking', 'accept', id]);
     expect(accepted.status, accepted.stderr).toBe(0);
     expect(accepted.lastLine.split('\t').slice(0, 3)).toEqual([id, 'ACCEPTED', 'CASH_DUE']);
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'CASH_DUE' });
     expect((await audit(id)).at(-1)).toMatchObject({ action: 'booking.accept', client_name: 'operator (CLI)' });
 
     await server.post(`/v1/bookings/${id}/cancel`, { confirm: true }, as());
-    const closed = cli(server.db.url, ['booking', 'accept', id]);
+    const closed = await cli(server.db.url, ['booking', 'accept', id]);
     expect(closed.status).toBe(1);
     expect(closed.stderr).toMatch(/cancelled, so it cannot be accepted/);
     expect(await state(id)).toMatchObject({ status: 'CANCELLED' });
-    const unknown = cli(server.db.url, ['booking', 'accept', 'bkg_nope']);
+    const unknown = await cli(server.db.url, ['booking', 'accept', 'bkg_nope']);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/No booking bkg_nope/);
   });
 
   it('lists refunds owed (`refund list`) and marks one made (`refund done`), once', async () => {
-    expect(cli(server.db.url, ['refund', 'list']).stdout).toContain('No refunds are owed.');
+    expect((await cli(server.db.url, ['refund', 'list'])).stdout).toContain('No refunds are owed.');
     const { id } = await book('2026-12-02', 'CARD');
     await pay(id);
     await server.post(`/v1/bookings/${id}/cancel`, { confirm: true }, as());
     expect(await state(id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
 
-    const list = cli(server.db.url, ['refund', 'list']);
+    const list = await cli(server.db.url, ['refund', 'list']);
     expect(list.status).toBe(0);
     expect(list.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${id}\tCANCELLED\tREFUND_REQUESTED\tR390\t`))]);
 
-    const done = cli(server.db.url, ['refund', 'done', id, '--note', 'PayFast refund 77812']);
+    const done = await cli(server.db.url, ['refund', 'done', id, '--note', 'PayFast refund 77812']);
     expect(done.status, done.stderr).toBe(0);
     expect(await state(id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
     expect((await audit(id)).at(-1)).toMatchObject({ action: 'booking.refunded', details: { note: 'PayFast refund 77812', from: ['CANCELLED', 'REFUND_REQUESTED'], to: ['CANCELLED', 'REFUNDED'] } });
-    expect(cli(server.db.url, ['refund', 'list']).stdout).toContain('No refunds are owed.');
+    expect((await cli(server.db.url, ['refund', 'list'])).stdout).toContain('No refunds are owed.');
 
-    const twice = cli(server.db.url, ['refund', 'done', id]);
+    const twice = await cli(server.db.url, ['refund', 'done', id]);
     expect(twice.status).toBe(1);
     expect(twice.stderr).toMatch(/No refund is waiting/);
     expect(await state(id)).toMatchObject({ paymentStatus: 'REFUNDED' });
@@ -86,7 +86,7 @@ describe('bookings: the operator CLI and the worker', () => {
 
   it('marks bookings whose time is over DONE (not an unpaid card hold), once however many run it; DONE is closed', async () => {
     const cash = await book('2026-12-04', 'CASH');
-    expect(cli(server.db.url, ['booking', 'accept', cash.id]).status).toBe(0);
+    expect((await cli(server.db.url, ['booking', 'accept', cash.id])).status).toBe(0);
     const unpaid = await book('2026-12-04', 'CARD');
     const deps = server.service.runtime.deps;
     const end = Date.parse((await state(cash.id)).end);
@@ -115,15 +115,16 @@ describe('bookings: the operator CLI and the worker', () => {
       startWorker({ databaseUrl: server.db.url, sql: server.db.sql, logger: silent, deps }),
     ]);
     try {
+      // The schedules fire too, so each job sent here is followed by its own id.
+      const completed = (jobId: string | null) =>
+        expect.poll(async () => (await server.db.sql`select state from pgboss.job where id = ${jobId}`)[0]?.state, { timeout: 15_000 }).toBe('completed');
       // Not yet lapsed: the job runs and leaves it held.
-      await workers[0]!.runNow('expire-unpaid-holds');
-      await expect.poll(async () => (await server.db.sql`select count(*)::int as n from pgboss.job where name = 'expire-unpaid-holds' and state = 'completed'`)[0]!.n, { timeout: 15_000 }).toBe(1);
+      await completed(await workers[0]!.runNow('expire-unpaid-holds'));
       expect(await state(id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING' });
 
       clock.set(new Date(clock.now().getTime() + 48 * HOUR + 60_000));
-      await Promise.all([workers[0]!.runNow('expire-unpaid-holds'), workers[1]!.runNow('expire-unpaid-holds')]);
-      await expect.poll(async () => (await state(id)).status, { timeout: 15_000 }).toBe('EXPIRED');
-      await expect.poll(async () => (await server.db.sql`select count(*)::int as n from pgboss.job where name = 'expire-unpaid-holds' and state = 'completed'`)[0]!.n, { timeout: 15_000 }).toBe(3);
+      const jobIds = await Promise.all([workers[0]!.runNow('expire-unpaid-holds'), workers[1]!.runNow('expire-unpaid-holds')]);
+      for (const jobId of jobIds) await completed(jobId);
       expect(await state(id)).toMatchObject({ status: 'EXPIRED', paymentStatus: 'VOID', canPay: false });
       // Expired once, however many runs saw it.
       expect((await audit(id)).filter((a) => a.action === 'booking.expire')).toHaveLength(1);

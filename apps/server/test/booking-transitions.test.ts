@@ -42,7 +42,7 @@ function httpTransport(server: TestServer, key: string): Transport {
       const headers = { authorization: `Bearer ${key}` };
       const res =
         op.method === 'GET'
-          ? await server.get(`${path}?${new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)]))}`, headers)
+          ? await server.get(`${path}?${new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)]))}`, headers)
           : await server.post(path, rest, headers);
       return { ok: res.status < 300, status: res.status, code: res.body?.error?.code, body: res.body };
     },

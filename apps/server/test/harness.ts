@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -95,13 +95,23 @@ export function toolJson(answer: unknown): any {
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** `pnpm --silent cli ...` as the operator runs it, against the test database. */
-export function cli(databaseUrl: string | undefined, args: string[], env: Record<string, string> = {}) {
+/**
+ * `pnpm --silent cli ...` as the operator runs it, against the test database. Asynchronous, so the
+ * server in this process keeps serving (and its idle connections keep their timers) meanwhile.
+ */
+export function cli(databaseUrl: string | undefined, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string; lastLine: string }> {
   const e: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (databaseUrl) e.DATABASE_URL = databaseUrl;
   else delete e.DATABASE_URL;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: serverDir, env: e, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, lastLine: r.stdout.trim().split('\n').at(-1) ?? '' };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: serverDir, env: e });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr, lastLine: stdout.trim().split('\n').at(-1) ?? '' }));
+  });
 }
 
 /**

@@ -56,12 +56,12 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
 
   it('starts, serves, stops cleanly on SIGTERM, and a second start reuses the data; the CLI works on it running or not', async () => {
     // The operator CLI before anything runs: it starts the embedded cluster for itself, and stops it.
-    const before = cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile'], { DATA_DIR: dataDir });
+    const before = await cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile'], { DATA_DIR: dataDir });
     expect(before.status, before.stderr).toBe(0);
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     const first = await startMain(dataDir);
     // While `pnpm start` runs, the CLI attaches to its cluster.
-    const during = cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile,pets'], { DATA_DIR: dataDir });
+    const during = await cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile,pets'], { DATA_DIR: dataDir });
     expect(during.status, during.stderr).toBe(0);
     const a = await fetch(`${first.url}/v1/services`);
     expect(a.status).toBe(200);
