@@ -7,35 +7,16 @@
  *
  * Prints a Markdown table for docs/benchmarks.md.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { start } from './lib.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-
-function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...cmd], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer) => {
-      out += c.toString();
-      const m = out.match(ready);
-      if (m) {
-        // From here on the server's log lines are drained and dropped, not kept or searched.
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve({ child, match: m });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
 
 async function measure(url: string, body?: unknown) {
   const request = body === undefined ? {} : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
