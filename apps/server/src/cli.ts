@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { acceptBooking, type Booking, createApiKey, markRefunded, refundsDue, SCOPE_NAMES, ServiceError, systemClock } from '@nogpets/operations';
+import { acceptBooking, type Booking, createApiKey, markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue, SCOPE_NAMES, ServiceError, systemClock } from '@nogpets/operations';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/platform';
 import { type Database, loadDemoData, migrate, openDatabase } from '@nogpets/store';
 import { Command, CommanderError } from 'commander';
@@ -64,17 +65,29 @@ booking
 const refund = program.command('refund').description('Refunds of paid bookings that were cancelled');
 refund
   .command('list')
-  .description('Bookings whose refund is still owed (REFUND_REQUESTED), oldest first: id, status, payment, total, when, what.')
+  .description(
+    'Refunds still owed, oldest first: cancelled paid bookings (REFUND_REQUESTED: id, status, payment, total, when, what), ' +
+      'then payments made twice for the same bookings (REFUND_DUE: payment id, status, amount, gateway reference, bookings).',
+  )
   .action(async () => {
-    const due = await withDatabase((db) => refundsDue(depsOf(db)));
-    process.stdout.write(due.length ? `${due.map(line).join('\n')}\n` : 'No refunds are owed.\n');
+    const [bookings, payments] = await withDatabase((db) => Promise.all([refundsDue(depsOf(db)), paymentsToRefund(depsOf(db))]));
+    const lines = [
+      ...bookings.map(line),
+      ...payments.map((p) => `${p.id}\t${p.status}\t${formatMoney(p.amountCents, p.currency)}\t${p.gateway} ${p.gatewayRef ?? ''}\tpaid twice: ${p.bookingIds.join(', ')}`),
+    ];
+    process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'No refunds are owed.\n');
   });
 refund
   .command('done')
-  .description('Mark a refund as made at the gateway: REFUND_REQUESTED becomes REFUNDED.')
-  .argument('<bookingId>')
+  .description('Mark a refund as made at the gateway: a booking REFUND_REQUESTED, or a payment (pay_…) REFUND_DUE, becomes REFUNDED.')
+  .argument('<id>', 'a booking id from `refund list`, or a payment id')
   .option('--note <note>', "the gateway's refund reference or a note")
   .action(async (id: string, opts: { note?: string }) => {
+    if (id.startsWith('pay_')) {
+      const p = await withDatabase((db) => markPaymentRefunded(depsOf(db), id, OPERATOR, opts.note));
+      process.stdout.write(`${p.id}\t${p.status}\t${formatMoney(p.amountCents, p.currency)}\n`);
+      return;
+    }
     const done = await withDatabase((db) => markRefunded(depsOf(db), id, OPERATOR, opts.note));
     process.stdout.write(`${line(done)}\n`);
   });

@@ -84,6 +84,35 @@ describe('bookings: the operator CLI and the worker', () => {
     expect(await state(id)).toMatchObject({ paymentStatus: 'REFUNDED' });
   });
 
+  it('keeps money paid twice (an older link paid after a newer one) as a refund owed, and the booking as it was', async () => {
+    const { id } = await book('2026-12-07', 'CARD');
+    const [older] = await server.db.sql<{ id: string; amount: number }[]>`select id, amount_cents as amount from payments where ${id} = any(booking_ids) and status = 'OPEN'`;
+    const fresh = await server.post(`/v1/bookings/${id}/pay`, {}, as());
+    expect(fresh.status).toBe(200);
+    await pay(id); // through the new link
+    expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    // The person still had the old link open at the gateway, and paid there too.
+    const gateway = server.service.runtime.deps.payments.gateway as unknown as { sign(f: object): Promise<string> };
+    const late = await gateway.sign({ paymentId: older!.id, gatewayRef: 'sbx_second', amountCents: older!.amount, outcome: 'COMPLETE' });
+    const notify = () => fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: late });
+    expect((await notify()).status).toBe(200);
+    expect((await notify()).status).toBe(200); // its replay changes nothing more
+    expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    const [row] = await server.db.sql`select status from payments where id = ${older!.id}`;
+    expect(row!.status).toBe('REFUND_DUE');
+
+    const list = await cli(server.db.url, ['refund', 'list']);
+    expect(list.stdout).toMatch(new RegExp(`^${older!.id}\tREFUND_DUE\tR390\tsandbox sbx_second\tpaid twice: ${id}$`, 'm'));
+    const done = await cli(server.db.url, ['refund', 'done', older!.id, '--note', 'reversed']);
+    expect(done.status, done.stderr).toBe(0);
+    expect((await server.db.sql`select status from payments where id = ${older!.id}`)[0]!.status).toBe('REFUNDED');
+    expect((await cli(server.db.url, ['refund', 'list'])).stdout).not.toContain(older!.id);
+    const again = await cli(server.db.url, ['refund', 'done', older!.id]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/no refund is waiting/);
+    expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+  });
+
   it('marks bookings whose time is over DONE (not an unpaid card hold), once however many run it; DONE is closed', async () => {
     const cash = await book('2026-12-04', 'CASH');
     expect((await cli(server.db.url, ['booking', 'accept', cash.id])).status).toBe(0);

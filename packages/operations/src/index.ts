@@ -37,7 +37,7 @@ export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
 export { type Booking, BookingSchema, toBooking } from './booking/booking-model.js';
 export { cancelBooking, getBooking, listBookings, payBooking, rescheduleBooking, rescheduleTimes } from './booking/manage.js';
 export { completeBookings, expireHolds, extendSeries } from './booking/timed-rules.js';
-export { acceptBooking, markRefunded, refundsDue } from './booking/operator.js';
+export { acceptBooking, markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from './booking/operator.js';
 export type { Payments } from './context.js';
 export { type Checkout, type CheckoutRequest, formPairs, type PaymentGateway, type VerifiedNotification } from './payments/gateway.js';
 export { checkoutSignature, createPayFastGateway, itnParamString, PAYFAST_SOURCES, phpUrlencode } from './payments/payfast.js';

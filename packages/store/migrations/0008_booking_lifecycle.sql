@@ -48,7 +48,9 @@ create table payments (
   amount_cents integer not null check (amount_cents > 0),
   currency text not null,
   gateway text not null,
-  status text not null default 'OPEN' check (status in ('OPEN', 'PAID', 'FAILED', 'EXPIRED', 'SUPERSEDED')),
+  -- REFUND_DUE: money arrived for bookings another payment had already paid (an older link paid
+  -- after a newer one): the operator returns it, then it is REFUNDED.
+  status text not null default 'OPEN' check (status in ('OPEN', 'PAID', 'FAILED', 'EXPIRED', 'SUPERSEDED', 'REFUND_DUE', 'REFUNDED')),
   link_token_hash text not null unique,
   expires_at timestamptz not null,
   gateway_ref text,

@@ -206,7 +206,7 @@ export interface PaymentRow {
   amountCents: number;
   currency: string;
   gateway: string;
-  status: 'OPEN' | 'PAID' | 'FAILED' | 'EXPIRED' | 'SUPERSEDED';
+  status: 'OPEN' | 'PAID' | 'FAILED' | 'EXPIRED' | 'SUPERSEDED' | 'REFUND_DUE' | 'REFUNDED';
   expiresAt: Date;
   gatewayRef: string | null;
   paidAt: Date | null;
@@ -234,6 +234,11 @@ export async function findPayment(sql: Queryable, id: string, options: { forUpda
   return row ?? null;
 }
 
+/** Payments in one status, oldest first (the operator's refunds of double payments). */
+export async function listPaymentsByStatus(sql: Queryable, status: PaymentRow['status'], limit = 500): Promise<PaymentRow[]> {
+  return sql<PaymentRow[]>`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where status = ${status} order by paid_at nulls last, id limit ${limit}`;
+}
+
 export async function findPaymentByLink(sql: Queryable, linkTokenHash: string): Promise<PaymentRow | null> {
   const [row] = await sql<PaymentRow[]>`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where link_token_hash = ${linkTokenHash}`;
   return row ?? null;
@@ -241,7 +246,7 @@ export async function findPaymentByLink(sql: Queryable, linkTokenHash: string): 
 
 export async function setPaymentStatus(sql: Queryable, id: string, status: PaymentRow['status'], now: Date, gatewayRef?: string): Promise<void> {
   await sql`update payments set status = ${status}, gateway_ref = coalesce(${gatewayRef ?? null}, gateway_ref),
-    paid_at = case when ${status} = 'PAID' then ${now}::timestamptz else paid_at end where id = ${id}`;
+    paid_at = case when ${status} in ('PAID', 'REFUND_DUE') and paid_at is null then ${now}::timestamptz else paid_at end where id = ${id}`;
 }
 
 /** Records a notification; false when one with the same gateway reference was already applied. */

@@ -1,5 +1,5 @@
 import { type Trigger, transition } from '@nogpets/booking-rules';
-import { appendAudit, type BookingRow, findBooking, listBookingsByPaymentStatus, type Queryable, updateBooking } from '@nogpets/store';
+import { appendAudit, type BookingRow, findBooking, findPayment, listBookingsByPaymentStatus, listPaymentsByStatus, type PaymentRow, type Queryable, setPaymentStatus, updateBooking } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { type Booking, stateOf, toBooking } from './booking-model.js';
@@ -38,4 +38,25 @@ export function markRefunded(deps: OperatorDeps, bookingId: string, by: string, 
 /** Bookings whose refund the operator still owes, oldest first. */
 export async function refundsDue(deps: OperatorDeps): Promise<Booking[]> {
   return (await listBookingsByPaymentStatus(deps.sql, 'REFUND_REQUESTED')).map(toBooking);
+}
+
+/** Payments to give back: an older pay link paid after the bookings were paid through a newer one. */
+export async function paymentsToRefund(deps: OperatorDeps): Promise<PaymentRow[]> {
+  return listPaymentsByStatus(deps.sql, 'REFUND_DUE');
+}
+
+/** The operator returned a double payment at the gateway: REFUND_DUE becomes REFUNDED. */
+export async function markPaymentRefunded(deps: OperatorDeps, paymentId: string, by: string, note?: string): Promise<PaymentRow> {
+  const now = deps.clock.now();
+  return deps.sql.begin(async (tx) => {
+    const q = tx as unknown as Queryable;
+    const payment = await findPayment(q, paymentId, { forUpdate: true });
+    if (!payment) throw new ServiceError('NOT_FOUND', `No payment ${paymentId}.`, { paymentId });
+    if (payment.status !== 'REFUND_DUE') {
+      throw new ServiceError('NOT_ACTIVE', `Payment ${paymentId} is ${payment.status.toLowerCase()}: no refund is waiting on it.`, { paymentId, status: payment.status });
+    }
+    await setPaymentStatus(q, payment.id, 'REFUNDED', now);
+    await appendAudit(q, { userId: null, clientId: null, clientName: by, action: 'payment.refunded', target: payment.id, details: { ...(note ? { note } : {}), amountCents: payment.amountCents } }, now);
+    return { ...payment, status: 'REFUNDED' };
+  });
 }

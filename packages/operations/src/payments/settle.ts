@@ -38,12 +38,25 @@ export async function settleNotification(deps: Deps, rawBody: string, from: { ip
       return { outcome: 'NOT_PAID' as const, reason: verified.outcome };
     }
     // One application per gateway reference (a replay finds it taken), and one per payment.
-    if (payment.status === 'PAID' || !(await record('APPLIED', verified, q))) {
-      if (payment.status === 'PAID') await record('DUPLICATE', verified, q);
+    const settled = payment.status === 'PAID' || payment.status === 'REFUND_DUE' || payment.status === 'REFUNDED';
+    if (settled || !(await record('APPLIED', verified, q))) {
+      if (settled) await record('DUPLICATE', verified, q);
       return { outcome: 'DUPLICATE' as const };
     }
-    await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
     const bookings: BookingRow[] = await findBookings(q, payment.bookingIds, { forUpdate: true });
+    // An older link paid after a newer one was: these bookings are paid already, so this money
+    // goes back. The payment waits for the operator (`refund list`); the bookings are untouched.
+    const paidBefore = bookings.filter((b) => b.paymentMethod === 'CARD' && ['PAID', 'REFUND_REQUESTED', 'REFUNDED'].includes(b.paymentStatus));
+    if (paidBefore.length) {
+      await setPaymentStatus(q, payment.id, 'REFUND_DUE', now, verified.gatewayRef);
+      await appendAudit(
+        q,
+        { userId: payment.userId, clientId: null, clientName: `${gateway.name} gateway`, action: 'payment.refund_due', target: payment.id, details: { gatewayRef: verified.gatewayRef, alreadyPaid: paidBefore.map((b) => b.id) } },
+        now,
+      );
+      return { outcome: 'APPLIED' as const, bookingIds: [] };
+    }
+    await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
     for (const b of bookings) {
       const next = transition(stateOf(b), { type: 'PAYMENT_SUCCEEDED' }, now);
       if (!next.ok) continue;
