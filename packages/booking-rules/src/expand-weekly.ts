@@ -31,13 +31,19 @@ export function expandWeekly(input: { start: Date; timeZone: string; repeat: Wee
   // A Set: days listed twice (or out of order) still give each date once, in date order.
   const listed = new Set(repeat.days);
   const result = [new Date(startMs)];
-  // Walk the local dates after the start's. The same wall time on a later date is always a later
-  // instant (a day is at least 23 hours), so the first one at or past `until` ends the series;
-  // checking every date, listed or not, also ends a walk whose days match no weekday.
+  let lastMs = startMs;
+  // Walk the local dates after the start's. The same wall time on a later date is never an earlier
+  // instant, so the first one at or past `until` ends the series; checking every date, listed or
+  // not, also ends a walk whose days match no weekday.
   for (let date = first.toPlainDate().add({ days: 1 }); ; date = date.add({ days: 1 })) {
     const ms = date.toZonedDateTime({ timeZone, plainTime: wallTime }).epochMilliseconds;
     if (ms >= untilMs) break;
-    if (listed.has(WEEKDAYS[date.dayOfWeek - 1]!)) result.push(new Date(ms));
+    // A local date that was skipped whole (Samoa on 30 December 2011) moves forward by the 24-hour
+    // gap onto the next date's instant: keep that instant once.
+    if (ms > lastMs && listed.has(WEEKDAYS[date.dayOfWeek - 1]!)) {
+      result.push(new Date(ms));
+      lastMs = ms;
+    }
   }
   return result;
 }

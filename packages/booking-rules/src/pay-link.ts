@@ -7,7 +7,8 @@ import type { BookingState, Refusal } from './types.js';
 /**
  * A fresh pay link's expiry (now + 48 hours) and how long it holds the booking's time
  * (`holdUntil`: the expiry, but never past the start). `NOTHING_TO_PAY` for a paid, cash or closed
- * booking, with a message saying which.
+ * booking, with a message saying which, and for an unpaid card booking whose start has come: its
+ * hold lapsed at the start (the worker expires it), so there is nothing left to hold or pay for.
  *
  * @example payLink(unpaidCardBooking, now) // { ok: true, expiresAt: now + 48 h, holdUntil: min(expiresAt, start) }
  */
@@ -16,6 +17,9 @@ export function payLink(
   now: Date,
 ): { ok: true; expiresAt: Date; holdUntil: Date } | Refusal {
   if (canPay(state)) {
+    if (now.getTime() >= state.start.getTime()) {
+      return refuse('NOTHING_TO_PAY', 'This booking has started without being paid, so its hold has lapsed; book again for a new time.');
+    }
     const expiresAt = new Date(now.getTime() + PAY_LINK_HOURS * HOUR_MS);
     return { ok: true, expiresAt, holdUntil: holdUntil(expiresAt, state.start) };
   }
