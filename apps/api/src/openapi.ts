@@ -79,7 +79,9 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       ...(pathSchema ? { path: pathSchema } : {}),
       ...(op.inputIn === 'query' && Object.keys(rest.shape).length ? { query: rest } : {}),
     },
-    ...(op.inputIn === 'body' ? { requestBody: { required: true, content: { 'application/json': { schema: rest } } } } : {}),
+    ...(op.inputIn === 'body' && Object.keys(rest.shape).length
+      ? { requestBody: { required: Object.values(rest.shape as Record<string, z.ZodType>).some((s) => !s.safeParse(undefined).success), content: { 'application/json': { schema: rest } } } }
+      : {}),
     responses,
   } as ZodOpenApiOperationObject;
 }

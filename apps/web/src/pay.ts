@@ -54,7 +54,8 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   function state(payment: PaymentRow, bookings: Booking[]): 'paid' | 'expired' | 'nothing' | 'open' {
     if (payment.status === 'PAID') return 'paid';
-    if (payment.status !== 'OPEN' || payment.expiresAt <= clock.now()) return 'expired';
+    // A declined attempt (FAILED) may be tried again on the same link while it is valid.
+    if ((payment.status !== 'OPEN' && payment.status !== 'FAILED') || payment.expiresAt <= clock.now()) return 'expired';
     if (!bookings.some((b) => b.canPay)) return 'nothing';
     return 'open';
   }

@@ -136,6 +136,11 @@ export async function updateBooking(
   }
 }
 
+/** Unpaid card bookings made without a pay link (a series' later weeks) hold their time until they start. */
+export async function holdUntilStart(sql: Queryable, bookingIds: string[]): Promise<void> {
+  await sql`update bookings set hold_until = starts_at where id = any(${bookingIds}) and payment_status = 'PENDING'`;
+}
+
 /** Unpaid card bookings whose hold has lapsed. */
 export async function listLapsedHolds(sql: Queryable, now: Date, limit = 500): Promise<string[]> {
   const rows = await sql<{ id: string }[]>`
@@ -221,7 +226,7 @@ export async function insertPayment(
   now: Date,
 ): Promise<PaymentRow> {
   // A new link replaces the open ones of the same bookings.
-  await sql`update payments set status = 'SUPERSEDED' where status = 'OPEN' and booking_ids && ${p.bookingIds}`;
+  await sql`update payments set status = 'SUPERSEDED' where status in ('OPEN', 'FAILED') and booking_ids && ${p.bookingIds}`;
   const [row] = await sql<PaymentRow[]>`
     insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, link_token_hash, expires_at, created_at)
     values (${newId('pay')}, ${p.businessId}, ${p.userId}, ${p.bookingIds}, ${p.amountCents}, ${p.currency}, ${p.gateway}, ${p.linkTokenHash}, ${p.expiresAt}, ${now})
@@ -237,6 +242,12 @@ export async function findPayment(sql: Queryable, id: string, options: { forUpda
 /** Payments in one status, oldest first (the operator's refunds of double payments). */
 export async function listPaymentsByStatus(sql: Queryable, status: PaymentRow['status'], limit = 500): Promise<PaymentRow[]> {
   return sql<PaymentRow[]>`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where status = ${status} order by paid_at nulls last, id limit ${limit}`;
+}
+
+/** Open pay links that include any of these bookings stop working (a booking among them closed). */
+export async function supersedePayments(sql: Queryable, bookingIds: string[]): Promise<number> {
+  const rows = await sql`update payments set status = 'SUPERSEDED' where status in ('OPEN', 'FAILED') and booking_ids && ${bookingIds} returning id`;
+  return rows.length;
 }
 
 export async function findPaymentByLink(sql: Queryable, linkTokenHash: string): Promise<PaymentRow | null> {
@@ -280,9 +291,17 @@ export async function claimIdempotencyKey(sql: Sql, userId: string, key: string,
     select operation, request_hash as "requestHash", status, response from idempotency_keys where user_id = ${userId} and key = ${key}`;
   if (!row) return claimIdempotencyKey(sql, userId, key, operation, requestHash, now);
   if (row.operation !== operation || row.requestHash !== requestHash) return { state: 'mismatch', operation: row.operation };
-  if (row.status === null) return { state: 'in-progress' };
+  if (row.status === null) {
+    // A claim whose request died with its process (no answer after 5 minutes) is taken over.
+    const taken = await sql`update idempotency_keys set created_at = ${now}
+      where user_id = ${userId} and key = ${key} and status is null and created_at < ${new Date(now.getTime() - STALE_CLAIM_MS)} returning key`;
+    return taken.length ? { state: 'new' } : { state: 'in-progress' };
+  }
   return { state: 'done', status: row.status, response: row.response };
 }
+
+/** How long an unanswered Idempotency-Key claim blocks retries before a retry may take it over. */
+export const STALE_CLAIM_MS = 5 * 60_000;
 
 export async function completeIdempotencyKey(sql: Sql, userId: string, key: string, status: number, response: unknown): Promise<void> {
   await sql`update idempotency_keys set status = ${status}, response = ${sql.json(response as never)} where user_id = ${userId} and key = ${key}`;

@@ -6,7 +6,7 @@ import type { OperationContext } from '../context.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { LineIdSchema } from '../schemas.js';
-import { type BookingDetails, refused, whenText } from './booking-model.js';
+import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused, whenText } from './booking-model.js';
 import { engineError, schedule, StaySchema, VisitsSchema } from './find-times.js';
 import { checkSlot, localDate, MINUTE, makePayLink, money, openDays, type Placement, placeBookings } from './place.js';
 import { type PricedRequest, priceRequest } from './quote-request.js';
@@ -47,6 +47,9 @@ export const BookRequestSchema = z
     if (!plan && !v.resourceId) c.addIssue({ code: 'custom', path: ['resourceId'], message: 'Required: the resourceId of the same slot.' });
     if (v.repeat && v.category !== 'walking') c.addIssue({ code: 'custom', path: ['repeat'], message: 'Weekly repeats are for walks only.' });
     if (v.repeat && new Set(v.repeat.days).size !== v.repeat.days.length) c.addIssue({ code: 'custom', path: ['repeat', 'days'], message: 'Each day once.' });
+    v.pets.forEach((p, i) => {
+      if (v.pets.findIndex((q) => q.petId === p.petId) !== i) c.addIssue({ code: 'custom', path: ['pets', i, 'petId'], message: 'Each pet once: put all its services in one entry.' });
+    });
   });
 
 export type BookRequest = z.output<typeof BookRequestSchema>;
@@ -57,9 +60,9 @@ export const BookResultSchema = z
   .object({
     bookingId: z.string(),
     bookingIds: z.array(z.string()),
-    status: z.string(),
+    status: BookingStatusSchema,
     paymentMethod: z.enum(['CARD', 'CASH']),
-    paymentStatus: z.string(),
+    paymentStatus: PaymentStatusSchema,
     totalCents: z.int(),
     total: z.string(),
     start: z.iso.datetime(),
@@ -67,7 +70,8 @@ export const BookResultSchema = z
     skipped: z.array(SkippedSchema).meta({ description: 'Weeks of a repeat that could not be booked, with why.' }),
     payUrl: z.url().optional().meta({ description: 'Card only: the person opens it to pay. Valid 48 hours; the time is held until then.' }),
     seriesId: z.string().optional(),
-    leadId: z.string().optional().meta({ description: 'Set when a fully booked week was noted for the operator.' }),
+    leadId: z.string().optional().meta({ description: 'Set when a fully booked week was noted for the operator (rule 8).' }),
+    message: z.string().optional().meta({ description: 'With leadId: pass it on to the person word for word.' }),
     next: z.string(),
   })
   .meta({ id: 'BookResult' });
@@ -126,6 +130,13 @@ export async function seriesPlacements(
     }
   }
   return { placements, skipped };
+}
+
+/** Rule 8's `message` for fully booked weeks, to be passed on word for word. */
+export function fullyBookedMessage(skipped: Skipped[]): string {
+  const dates = skipped.filter((s) => s.reason === 'FULLY_BOOKED').map((s) => s.date);
+  const one = dates.length === 1;
+  return `The walk${one ? '' : 's'} on ${dates.join(', ')} ${one ? 'is' : 'are'} fully booked, so ${one ? 'it was' : 'they were'} not booked. NogPets has noted it and will be in touch if a place opens.`;
 }
 
 /** Rule 8: a fully booked week is a lead for the operator to follow up. */
@@ -254,7 +265,8 @@ export const book = defineOperation({
             userId: ctx.auth!.userId,
             businessId: offer.business.id,
             template: { category: input.category, addressId: input.addressId, pets: input.pets, resourceId: first.resourceId, start: first.start.toISOString(), repeat: input.repeat, paymentMethod: input.paymentMethod, notes: input.notes ?? '' },
-            bookedUntil: seriesHorizon(now, tz),
+            // Booked through the horizon, or through the first walk when that is further off.
+            bookedUntil: new Date(Math.max(seriesHorizon(now, tz).getTime(), first.start.getTime())),
           })
         : null;
       const placed = await placeBookings(
@@ -282,7 +294,7 @@ export const book = defineOperation({
       skipped,
       ...(result.link ? { payUrl: result.link.payUrl } : {}),
       ...(result.seriesId ? { seriesId: result.seriesId } : {}),
-      ...(leadId ? { leadId } : {}),
+      ...(leadId ? { leadId, message: fullyBookedMessage(skipped) } : {}),
       next: card
         ? `Give the person the payUrl to pay ${money(totalCents, currency)} by card. The time is held until the link expires in 48 hours; it is confirmed once paid.`
         : `Booked; ${money(totalCents, currency)} is paid in cash to the crew on the day. The business confirms the booking.`,

@@ -1,11 +1,11 @@
 import { payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
-import { appendAudit, type BookingRow, cancelSeries, isSlotConflict, isWriteConflict, lockResource, listSeriesBookings, listUpcomingBookings, type Queryable, updateBooking } from '@nogpets/store';
+import { appendAudit, type BookingRow, cancelSeries, isSlotConflict, isWriteConflict, lockGroupWalk, lockResource, listSeriesBookings, listUpcomingBookings, type Queryable, shareKey, supersedePayments, updateBooking } from '@nogpets/store';
 import { z } from 'zod';
 import { actorName, type OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
-import { BookingIdShape, type BookingDetails, BookingSchema, ownBooking, refused, stateOf, toBooking, whenText } from './booking-model.js';
-import { DATE, DaySchema } from './find-times.js';
+import { BookingIdShape, type BookingDetails, BookingSchema, BookingStatusSchema, ownBooking, PaymentStatusSchema, refused, stateOf, toBooking, whenText } from './booking-model.js';
+import { DATE, DaySchema, groupOf } from './find-times.js';
 import { checkSlot, localDate, makePayLink, money, openDays } from './place.js';
 import type { PricedRequest } from './quote-request.js';
 
@@ -16,12 +16,28 @@ const tooMany = { status: 429, description: 'Too many requests.' };
 /** Enough of a priced request to find times for a booking again: its offer, line and stored quote. */
 async function pricedFor(ctx: OperationContext, row: BookingRow): Promise<PricedRequest> {
   const offer = await ctx.deps.offers.operator();
-  const line = offer.lines.find((l) => l.id === row.lineId)!;
+  const line = offer.lines.find((l) => l.id === row.lineId);
+  if (!line) {
+    throw new ServiceError('NOT_ACTIVE', 'This service is no longer offered, so the booking cannot be moved here; please phone the operator.', { bookingId: row.id, lineId: row.lineId });
+  }
   return { offer, line, quote: (row.details as unknown as BookingDetails).quote };
 }
 
 async function audit(ctx: OperationContext, tx: Queryable, action: string, target: string, details: Record<string, unknown>) {
   await appendAudit(tx, { userId: ctx.auth!.userId, clientId: ctx.auth!.clientId, clientName: actorName(ctx), action, target, details }, ctx.deps.clock.now());
+}
+
+/** The booking's own resource if it is free at `start`, else the first free one (the engine's order). */
+async function freeResourceAt(ctx: OperationContext, priced: PricedRequest, start: Date, row: BookingRow): Promise<string> {
+  const days = await openDays(ctx, priced, localDate(start, priced.offer.business.timezone), localDate(start, priced.offer.business.timezone), [row.id]);
+  const at = days.flatMap((d) => d.slots).filter((s) => Date.parse(s.start) === start.getTime());
+  return (at.find((s) => s.resourceId === row.resourceId) ?? at[0])?.resourceId ?? row.resourceId;
+}
+
+/** When the newest open pay link of a booking expires, if it has one. */
+async function openLinkExpiry(q: Queryable, bookingId: string): Promise<Date | null> {
+  const [row] = await q<{ expiresAt: Date }[]>`select expires_at as "expiresAt" from payments where ${bookingId} = any(booking_ids) and status in ('OPEN', 'FAILED') order by created_at desc limit 1`;
+  return row?.expiresAt ?? null;
 }
 
 export const listBookings = defineOperation({
@@ -124,9 +140,15 @@ export const rescheduleBooking = defineOperation({
     'Moves a booking to a slot from find_reschedule_times (`start` and `resourceId` unchanged). Allowed until 12 hours ' +
     'before the current start; the booking becomes PENDING until the business accepts the new time; price and payment ' +
     'are unchanged. Later: 409 TOO_LATE, the person must phone the operator.',
-  input: z.object({ ...BookingIdShape, start: z.iso.datetime({ offset: true }), resourceId: z.string().min(1).max(128) }).strict(),
+  input: z
+    .object({
+      ...BookingIdShape,
+      start: z.iso.datetime({ offset: true }).meta({ description: 'The start of a slot from find_reschedule_times, unchanged.' }),
+      resourceId: z.string().min(1).max(128).optional().meta({ description: "The same slot's resourceId. Left out: the booking's own resource if free then, else any free one." }),
+    })
+    .strict(),
   output: z
-    .object({ bookingId: z.string(), start: z.iso.datetime(), when: z.string(), resourceId: z.string(), status: z.string(), paymentStatus: z.string() })
+    .object({ bookingId: z.string(), start: z.iso.datetime(), when: z.string(), resourceId: z.string(), status: BookingStatusSchema, paymentStatus: PaymentStatusSchema })
     .meta({ id: 'RescheduleResult' }),
   successStatus: 200,
   errors: [
@@ -145,19 +167,28 @@ export const rescheduleBooking = defineOperation({
     const allowed = rescheduleAllowed(stateOf(before), now);
     if (!allowed.ok) refused(allowed, { bookingId: before.id });
     const priced = await pricedFor(ctx, before);
-    await checkSlot(ctx, priced, start, input.resourceId, [before.id]);
+    const resourceId = input.resourceId ?? (await freeResourceAt(ctx, priced, start, before));
+    await checkSlot(ctx, priced, start, resourceId, [before.id]);
     const end = new Date(start.getTime() + (before.end.getTime() - before.start.getTime()));
+    const group = groupOf(priced);
     const row = await ctx.deps.sql
       .begin(async (tx) => {
         const q = tx as unknown as Queryable;
         const current = await ownBooking(ctx, q, input.bookingId, true);
-        await lockResource(q, current.businessId, input.resourceId);
+        await lockResource(q, current.businessId, resourceId);
+        if (group && current.groupKey) {
+          // A group walk takes a place in the walk at the new time, within its capacity.
+          const already = await lockGroupWalk(q, current.businessId, resourceId, shareKey(current.groupKey, start, end));
+          if (already + current.groupSize > group.capacity) throw new ServiceError('SLOT_TAKEN', 'That group walk just filled up. Call find_reschedule_times again.', { start: input.start });
+        }
         const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end }, now);
         if (!next.ok) refused(next, { bookingId: current.id });
-        const hold = current.holdUntil && current.holdUntil > start ? start : current.holdUntil;
-        await updateBooking(q, current.id, { status: next.state.status, start, end, resourceId: input.resourceId, holdUntil: hold }, now);
-        await audit(ctx, q, 'booking.reschedule', current.id, { from: current.start.toISOString(), to: start.toISOString(), resourceId: input.resourceId });
-        return { ...current, status: next.state.status, paymentStatus: next.state.paymentStatus, start, end, resourceId: input.resourceId };
+        // An unpaid card booking stays held until its link expires, never past its (new) start.
+        const link = current.holdUntil ? await openLinkExpiry(q, current.id) : null;
+        const hold = current.holdUntil ? new Date(Math.min((link ?? current.holdUntil).getTime(), start.getTime())) : null;
+        await updateBooking(q, current.id, { status: next.state.status, start, end, resourceId, holdUntil: hold }, now);
+        await audit(ctx, q, 'booking.reschedule', current.id, { from: current.start.toISOString(), to: start.toISOString(), resourceId });
+        return { ...current, status: next.state.status, paymentStatus: next.state.paymentStatus, start, end, resourceId };
       })
       .catch((err: unknown) => {
         if (isSlotConflict(err) || isWriteConflict(err)) throw new ServiceError('SLOT_TAKEN', 'That time was just taken. Call find_reschedule_times again.', { start: input.start });
@@ -210,6 +241,9 @@ export const cancelBooking = defineOperation({
       const summary = `Cancel ${rows.length === 1 ? 'the booking' : `${rows.length} bookings`} of ${whenText(row.start, row.end, tz)}${rows.length > 1 ? ' and the later weeks' : ''}${row.paymentStatus === 'PAID' ? '; the payment is refunded in 5 to 7 working days' : ''}.`;
       const cancelled: string[] = [];
       const refundRequested: string[] = [];
+      // Whether it can be cancelled at all comes before asking for confirmation.
+      const possible = transition(stateOf(row), { type: 'CANCEL', confirm: true }, now);
+      if (!possible.ok) refused(possible, { bookingId: row.id });
       for (const b of rows) {
         const next = transition(stateOf(b), { type: 'CANCEL', confirm: input.confirm }, now);
         if (!next.ok) {
@@ -223,6 +257,9 @@ export const cancelBooking = defineOperation({
         if (next.state.paymentStatus === 'REFUND_REQUESTED') refundRequested.push(b.id);
       }
       if (input.series && row.seriesId) await cancelSeries(q, row.seriesId, now);
+      // A link for several bookings would now ask for money for a cancelled one: it stops working,
+      // and the bookings still unpaid get their own link from pay_booking.
+      if (cancelled.length) await supersedePayments(q, cancelled);
       const message = `Cancelled ${cancelled.length === 1 ? 'the booking' : `${cancelled.length} bookings`}.${refundRequested.length ? ' The payment is refunded to the card in 5 to 7 working days.' : ''}`;
       return { cancelled, refundRequested, message };
     });

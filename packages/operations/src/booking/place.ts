@@ -158,7 +158,8 @@ export async function makePayLink(ctx: OperationContext, tx: Queryable, bookings
     now,
   );
   for (const b of bookings) {
-    await tx`update bookings set hold_until = ${holdUntil(expiresAt, b.start)}, updated_at = ${now} where id = ${b.id}`;
+    // A new link never shortens a hold (a series' later week is held until its start).
+    await tx`update bookings set hold_until = greatest(hold_until, ${holdUntil(expiresAt, b.start)}), updated_at = ${now} where id = ${b.id}`;
   }
   return { payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`, expiresAt, amountCents };
 }

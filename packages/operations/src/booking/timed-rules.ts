@@ -1,11 +1,11 @@
 import { parseRepeat, seriesHorizon, transition } from '@nogpets/booking-rules';
-import { appendAudit, findBooking, listFinishedBookings, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
+import { appendAudit, findBooking, holdUntilStart, listFinishedBookings, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
 import type { Deps, OperationContext } from '../context.js';
 import { SCOPE_NAMES } from '../auth.js';
 import type { Scope } from '../define.js';
 import { fullyBookedLead, seriesPlacements } from './book.js';
 import { stateOf } from './booking-model.js';
-import { localDate, makePayLink, placeBookings } from './place.js';
+import { localDate, placeBookings } from './place.js';
 import { priceRequest } from './quote-request.js';
 
 /**
@@ -95,7 +95,9 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
         const priced = await priceRequest(ctx, { category: t.category, addressId: t.addressId, pets: t.pets }, 'book', { implied: true });
         const card = t.paymentMethod === 'CARD';
         const total = priced.quote.subtotalCents + (card ? priced.quote.cardFeeCents : 0);
-        const { placements, skipped } = await seriesPlacements(ctx, priced, { start: new Date(t.start), resourceId: t.resourceId }, repeat.repeat, series.bookedUntil, horizon, total);
+        // Only weeks after what is booked, and never the first walk again.
+        const after = new Date(Math.max(series.bookedUntil.getTime(), Date.parse(t.start)));
+        const { placements, skipped } = await seriesPlacements(ctx, priced, { start: new Date(t.start), resourceId: t.resourceId }, repeat.repeat, after, horizon, total);
         const prior = await findBooking(q, (await q<{ id: string }[]>`select id from bookings where series_id = ${series.id} order by starts_at limit 1`)[0]?.id ?? '');
         const details = prior?.details ?? {};
         const placed = await placeBookings(
@@ -105,7 +107,9 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
           { priced, details: details as never, paymentMethod: t.paymentMethod, paymentStatus: card ? 'PENDING' : 'CASH_DUE', addressId: t.addressId, seriesId: series.id, notes: t.notes },
           true,
         );
-        if (card && placed.rows.length) await makePayLink(ctx, q, placed.rows, priced.offer.business.currency);
+        // Nobody is there to hand a link to: each new card week waits for payment until its start
+        // (canPay; pay_booking makes its link), then lapses like any unpaid hold.
+        if (card && placed.rows.length) await holdUntilStart(q, placed.rows.map((r) => r.id));
         booked += placed.rows.length;
         const fully = [...skipped, ...placed.taken.map((p) => ({ date: localDate(p.start, priced.offer.business.timezone), reason: 'FULLY_BOOKED', message: 'fully booked' }))];
         await fullyBookedLead({ ...ctx, deps }, priced, fully);

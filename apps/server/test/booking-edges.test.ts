@@ -1,0 +1,195 @@
+import { createApiKey, extendSeries } from '@nogpets/operations';
+import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
+
+/** The corners of booking and paying: holds that move, links that stop, retries, series far ahead, the published document. */
+describe('bookings at the edges', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const clock = fixedClock(NOW);
+  let key: string;
+  let petId: string;
+  let addressId: string;
+  const as = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra });
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
+    browser = await launchBrowser();
+    key = (await createApiKey(server.db.sql, { email: 'naledi@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
+    petId = (await server.post('/v1/pets', { name: 'Kwezi', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id;
+    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '9 Bird Street', suburb: 'Die Boord' }, as())).body.id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const grooming = () => ({ category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }] });
+  const walking = () => ({ category: 'walking', addressId, pets: [{ petId, serviceIds: ['walk-solo-30'] }] });
+  const state = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
+  async function slots(date: string, body: Record<string, unknown> = grooming()) {
+    const res = await server.post('/v1/availability', { ...body, from: date, to: date }, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.days[0].slots as { start: string; time: string; resourceId: string }[];
+  }
+  async function bookCard(date: string, body: Record<string, unknown> = grooming(), extra: Record<string, unknown> = {}) {
+    const slot = (await slots(date, body))[0]!;
+    const res = await server.post('/v1/bookings', { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD', ...extra }, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body;
+  }
+
+  it('keeps an unpaid card booking held until its link expires when it moves later (not until the old start)', async () => {
+    const booked = await bookCard('2026-11-24'); // tomorrow: held only until its start
+    expect((await state(booked.bookingId)).holdUntil).toBe(booked.start);
+    const target = (await server.post(`/v1/bookings/${booked.bookingId}/times`, { from: '2026-12-01', to: '2026-12-01' }, as())).body.days[0].slots[0];
+    // No resourceId: the booking's own resource if free then, else any free one.
+    const moved = await server.post(`/v1/bookings/${booked.bookingId}/reschedule`, { start: target.start }, as());
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.resourceId).toEqual(expect.any(String));
+    const after = await state(booked.bookingId);
+    expect(after).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', start: target.start, canPay: true });
+    expect(after.holdUntil).toBe(new Date(clock.now().getTime() + 48 * HOUR).toISOString());
+  });
+
+  it('stops a link for several bookings once one of them is cancelled; the rest get their own links', async () => {
+    const walk = walking();
+    const open = (await slots('2026-11-24', walk)).find((s) => s.time === '10:00')!;
+    const res = await server.post('/v1/bookings', { ...walk, start: open.start, resourceId: open.resourceId, paymentMethod: 'CARD', repeat: { freq: 'WEEKLY', days: ['tue'] } }, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.bookingIds.length).toBeGreaterThan(1);
+    const page = await fetch(res.body.payUrl);
+    expect(page.status).toBe(200);
+    await page.text();
+    const cancel = await server.post(`/v1/bookings/${res.body.bookingIds[1]}/cancel`, { confirm: true }, as());
+    expect(cancel.status).toBe(200);
+    const stale = await fetch(res.body.payUrl);
+    expect(stale.status).toBe(410);
+    expect(await stale.text()).toContain('expired or was replaced');
+    // The first week still waits for payment, and gets its own link for its own price.
+    const first = await state(res.body.bookingIds[0]);
+    expect(first.canPay).toBe(true);
+    const link = await server.post(`/v1/bookings/${res.body.bookingIds[0]}/pay`, {}, as());
+    expect(link.status).toBe(200);
+    expect(link.body.totalCents).toBe(first.totalCents);
+  });
+
+  it('lets a declined card payment be tried again on the same link, in Chromium', async () => {
+    const booked = await bookCard('2026-11-27', grooming());
+    const page = await browser.newPage();
+    await page.goto(booked.payUrl);
+    await page.getByRole('button', { name: /Decline/ }).click();
+    await page.waitForURL(/\/done$/);
+    await expect(page.locator('#outcome').textContent()).resolves.toContain('has not come through');
+    await page.getByRole('link', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: /Pay R390/ }).click();
+    await page.waitForURL(/\/done$/);
+    await expect(page.locator('#outcome').textContent()).resolves.toContain('confirmed');
+    await page.close();
+    expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+  });
+
+  it('refuses the same pet twice in one booking, and changes nothing', async () => {
+    const slot = (await slots('2026-12-02'))[0]!;
+    const before = (await server.db.sql`select count(*)::int as n from bookings`)[0]!.n;
+    const res = await server.post(
+      '/v1/bookings',
+      { category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }, { petId, serviceIds: ['groom-dog-bath'] }], start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+      as(),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.fields).toContainEqual(expect.objectContaining({ field: 'pets.1.petId' }));
+    expect((await server.db.sql`select count(*)::int as n from bookings`)[0]!.n).toBe(before);
+  });
+
+  it('answers NOT_ACTIVE, not CONFIRM_REQUIRED, for a closed booking asked to cancel without confirm', async () => {
+    const booked = await bookCard('2026-12-03');
+    await server.post(`/v1/bookings/${booked.bookingId}/cancel`, { confirm: true }, as());
+    const res = await server.post(`/v1/bookings/${booked.bookingId}/cancel`, { confirm: false }, as());
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('NOT_ACTIVE');
+  });
+
+  it('takes over an Idempotency-Key whose first request died unanswered (after 5 minutes), not before', async () => {
+    const slot = (await slots('2026-12-04'))[0]!;
+    const body = { ...grooming(), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' };
+    const first = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }));
+    expect(first.status).toBe(201);
+    // As if the process had died before answering: the claim is there, with no answer.
+    await server.db.sql`update idempotency_keys set status = null, response = null, created_at = ${new Date(clock.now().getTime() - 60_000)} where key = 'died-1'`;
+    const again = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }));
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('REQUEST_IN_PROGRESS');
+    // Once 5 minutes have passed, a retry takes it over and runs afresh (here: the slot is its own booking's now).
+    await server.db.sql`update idempotency_keys set created_at = ${new Date(clock.now().getTime() - 6 * 60_000)} where key = 'died-1'`;
+    const retried = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }));
+    expect(retried.status).toBe(409);
+    expect(retried.body.error.code).toBe('SLOT_TAKEN');
+    expect((await server.db.sql`select status from idempotency_keys where key = 'died-1'`)[0]!.status).toBe(409);
+    // The retry's answer is now the one kept.
+    expect((await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }))).body).toEqual(retried.body);
+  });
+
+  it('books a weekly series that starts beyond the 4-week horizon once, and the worker never books its first walk again', async () => {
+    const walk = walking();
+    const date = '2027-01-05'; // a Tuesday six weeks ahead
+    const open = (await slots(date, walk))[0]!;
+    const res = await server.post('/v1/bookings', { ...walk, start: open.start, resourceId: open.resourceId, paymentMethod: 'CASH', confirm: true, repeat: { freq: 'WEEKLY', days: ['tue'] } }, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.bookingIds).toHaveLength(1);
+    const deps = server.service.runtime.deps;
+    try {
+      for (const weeks of [3, 4, 5, 6]) {
+        clock.set(new Date(Date.parse(NOW) + weeks * 7 * DAY));
+        await extendSeries(deps);
+      }
+      const rows = await server.db.sql<{ start: Date }[]>`select starts_at as start from bookings where series_id = ${res.body.seriesId} and status in ('PENDING', 'ACCEPTED') order by starts_at`;
+      const starts = rows.map((r) => r.start.toISOString());
+      expect(new Set(starts).size).toBe(starts.length);
+      expect(starts.filter((s) => s === open.start)).toHaveLength(1);
+      expect(starts.length).toBeGreaterThan(1);
+    } finally {
+      clock.set(NOW);
+    }
+  });
+
+  it('holds the card weeks the worker adds until their start (no link nobody sees); a link asked for later does not shorten it', async () => {
+    const walk = walking();
+    const open = (await slots('2026-11-25', walk))[0]!;
+    const res = await server.post('/v1/bookings', { ...walk, start: open.start, resourceId: open.resourceId, paymentMethod: 'CARD', repeat: { freq: 'WEEKLY', days: ['wed'] } }, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const deps = server.service.runtime.deps;
+    try {
+      clock.set(new Date(Date.parse(NOW) + 7 * DAY));
+      expect(await extendSeries(deps)).toBeGreaterThan(0);
+      const [added] = await server.db.sql<{ id: string; start: Date; hold: Date }[]>`
+        select id, starts_at as start, hold_until as hold from bookings where series_id = ${res.body.seriesId} and not (id = any(${res.body.bookingIds})) order by starts_at desc limit 1`;
+      expect(added!.hold.toISOString()).toBe(added!.start.toISOString());
+      expect(await state(added!.id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
+      const link = await server.post(`/v1/bookings/${added!.id}/pay`, {}, as());
+      expect(link.status).toBe(200);
+      expect((await state(added!.id)).holdUntil).toBe(added!.start.toISOString());
+    } finally {
+      clock.set(NOW);
+    }
+  });
+
+  it('documents bodies as the spec does: none for pay, optional for reschedule times, status enums on results', async () => {
+    const doc = (await server.get('/v1/openapi.json')).body;
+    expect(doc.paths['/v1/bookings/{bookingId}/pay'].post.requestBody).toBeUndefined();
+    expect(doc.paths['/v1/bookings/{bookingId}/times'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/v1/bookings'].post.requestBody.required).toBe(true);
+    const reschedule = doc.paths['/v1/bookings/{bookingId}/reschedule'].post.requestBody.content['application/json'].schema;
+    const schema = reschedule.$ref ? doc.components.schemas[reschedule.$ref.split('/').at(-1)] : reschedule;
+    expect(schema.required).toEqual(['start']);
+    const result = doc.components.schemas.BookResult;
+    const statusOf = (s: { $ref?: string; enum?: string[] }) => (s.$ref ? doc.components.schemas[s.$ref.split('/').at(-1)!].enum : s.enum);
+    expect(statusOf(result.properties.status)).toEqual(['PENDING', 'ACCEPTED', 'CANCELLED', 'EXPIRED', 'DONE']);
+    expect(statusOf(result.properties.paymentStatus)).toContain('CASH_DUE');
+  });
+});
