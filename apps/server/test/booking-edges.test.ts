@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from './harness.js';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
+const localDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Johannesburg' }).format(d);
 
 /** The corners of booking and paying: holds that move, links that stop, retries, series far ahead, the published document. */
 describe('bookings at the edges', () => {
@@ -171,6 +172,12 @@ describe('bookings at the edges', () => {
         select id, starts_at as start, hold_until as hold from bookings where series_id = ${res.body.seriesId} and not (id = any(${res.body.bookingIds})) order by starts_at desc limit 1`;
       expect(added!.hold.toISOString()).toBe(added!.start.toISOString());
       expect(await state(added!.id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
+      // Moved a day later, it is still held until its (new) start.
+      const later = localDay(new Date(added!.start.getTime() + DAY));
+      const target = (await server.post(`/v1/bookings/${added!.id}/times`, { from: later, to: later }, as())).body.days[0].slots[0];
+      expect((await server.post(`/v1/bookings/${added!.id}/reschedule`, { start: target.start, resourceId: target.resourceId }, as())).status).toBe(200);
+      expect((await state(added!.id)).holdUntil).toBe(target.start);
+      added!.start = new Date(target.start);
       const link = await server.post(`/v1/bookings/${added!.id}/pay`, {}, as());
       expect(link.status).toBe(200);
       expect((await state(added!.id)).holdUntil).toBe(added!.start.toISOString());

@@ -183,9 +183,10 @@ export const rescheduleBooking = defineOperation({
         }
         const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end }, now);
         if (!next.ok) refused(next, { bookingId: current.id });
-        // An unpaid card booking stays held until its link expires, never past its (new) start.
+        // An unpaid card booking stays held until its link expires, never past its (new) start;
+        // one without a live link (a series' later week) is held until it starts.
         const link = current.holdUntil ? await openLinkExpiry(q, current.id) : null;
-        const hold = current.holdUntil ? new Date(Math.min((link ?? current.holdUntil).getTime(), start.getTime())) : null;
+        const hold = current.holdUntil ? new Date(Math.min((link ?? start).getTime(), start.getTime())) : null;
         await updateBooking(q, current.id, { status: next.state.status, start, end, resourceId, holdUntil: hold }, now);
         await audit(ctx, q, 'booking.reschedule', current.id, { from: current.start.toISOString(), to: start.toISOString(), resourceId });
         return { ...current, status: next.state.status, paymentStatus: next.state.paymentStatus, start, end, resourceId };
