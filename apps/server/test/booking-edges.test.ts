@@ -186,6 +186,19 @@ describe('bookings at the edges', () => {
     }
   });
 
+  it('refuses times that never were slots (past, off the grid, unknown resource) with a 400 and no change, with or without resourceId', async () => {
+    const booked = await bookCard('2026-12-08');
+    for (const start of ['2020-01-01T08:00:00Z', '2026-11-23T03:00:00Z', '2026-12-08T08:17:00+02:00', '2026-12-13T10:00:00+02:00']) {
+      for (const extra of [{}, { resourceId: 'van-1' }, { resourceId: 'nobody' }]) {
+        const res = await server.post(`/v1/bookings/${booked.bookingId}/reschedule`, { start, ...extra }, as());
+        expect(res.status, `${start} ${JSON.stringify(extra)}: ${JSON.stringify(res.body)}`).toBe(400);
+        const made = await server.post('/v1/bookings', { ...grooming(), start, resourceId: 'van-1', paymentMethod: 'CARD' }, as());
+        expect(made.status, JSON.stringify(made.body)).toBe(400);
+      }
+    }
+    expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', start: booked.start });
+  });
+
   it('documents bodies as the spec does: none for pay, optional for reschedule times, status enums on results', async () => {
     const doc = (await server.get('/v1/openapi.json')).body;
     expect(doc.paths['/v1/bookings/{bookingId}/pay'].post.requestBody).toBeUndefined();

@@ -2,7 +2,7 @@ import { completeBookings, createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { startWorker, type Worker } from '@nogpets/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTestServer, type TestServer } from './harness.js';
+import { cli, notifySandbox, openPayment, payInSandbox, signSandboxNotice, startTestServer, type TestServer } from './harness.js';
 
 const HOUR = 3_600_000;
 const silent = { info() {}, error() {} };
@@ -34,12 +34,7 @@ describe('bookings: the operator CLI and the worker', () => {
     return { id: res.body.bookingId as string, slot };
   }
   const state = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
-  async function pay(id: string) {
-    const [payment] = await server.db.sql<{ id: string; amount: number }[]>`select id, amount_cents as amount from payments where ${id} = any(booking_ids) and status = 'OPEN'`;
-    const gateway = server.service.runtime.deps.payments.gateway as unknown as { sign(f: object): Promise<string> };
-    const body = await gateway.sign({ paymentId: payment!.id, gatewayRef: `sbx_${id}`, amountCents: payment!.amount, outcome: 'COMPLETE' });
-    expect((await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).status).toBe(200);
-  }
+  const pay = async (id: string) => expect(await payInSandbox(server, id)).toBe(200);
   const audit = async (id: string) => server.db.sql<{ action: string; client_name: string; details: Record<string, unknown> }[]>`select action, client_name, details from audit_log where target = ${id} order by at, id`;
 
   it('accepts a pending booking for the business (`booking accept`), and refuses a closed or unknown one', async () => {
@@ -86,28 +81,26 @@ describe('bookings: the operator CLI and the worker', () => {
 
   it('keeps money paid twice (an older link paid after a newer one) as a refund owed, and the booking as it was', async () => {
     const { id } = await book('2026-12-07', 'CARD');
-    const [older] = await server.db.sql<{ id: string; amount: number }[]>`select id, amount_cents as amount from payments where ${id} = any(booking_ids) and status = 'OPEN'`;
+    const older = await openPayment(server, id);
     const fresh = await server.post(`/v1/bookings/${id}/pay`, {}, as());
     expect(fresh.status).toBe(200);
     await pay(id); // through the new link
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     // The person still had the old link open at the gateway, and paid there too.
-    const gateway = server.service.runtime.deps.payments.gateway as unknown as { sign(f: object): Promise<string> };
-    const late = await gateway.sign({ paymentId: older!.id, gatewayRef: 'sbx_second', amountCents: older!.amount, outcome: 'COMPLETE' });
-    const notify = () => fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: late });
-    expect((await notify()).status).toBe(200);
-    expect((await notify()).status).toBe(200); // its replay changes nothing more
+    const late = await signSandboxNotice(server, { paymentId: older.id, gatewayRef: 'sbx_second', amountCents: older.amount, outcome: 'COMPLETE' });
+    expect(await notifySandbox(server, late)).toBe(200);
+    expect(await notifySandbox(server, late)).toBe(200); // its replay changes nothing more
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
-    const [row] = await server.db.sql`select status from payments where id = ${older!.id}`;
+    const [row] = await server.db.sql`select status from payments where id = ${older.id}`;
     expect(row!.status).toBe('REFUND_DUE');
 
     const list = await cli(server.db.url, ['refund', 'list']);
-    expect(list.stdout).toMatch(new RegExp(`^${older!.id}\tREFUND_DUE\tR390\tsandbox sbx_second\tpaid twice: ${id}$`, 'm'));
-    const done = await cli(server.db.url, ['refund', 'done', older!.id, '--note', 'reversed']);
+    expect(list.stdout).toMatch(new RegExp(`^${older.id}\tREFUND_DUE\tR390\tsandbox sbx_second\tpaid twice: ${id}$`, 'm'));
+    const done = await cli(server.db.url, ['refund', 'done', older.id, '--note', 'reversed']);
     expect(done.status, done.stderr).toBe(0);
-    expect((await server.db.sql`select status from payments where id = ${older!.id}`)[0]!.status).toBe('REFUNDED');
-    expect((await cli(server.db.url, ['refund', 'list'])).stdout).not.toContain(older!.id);
-    const again = await cli(server.db.url, ['refund', 'done', older!.id]);
+    expect((await server.db.sql`select status from payments where id = ${older.id}`)[0]!.status).toBe('REFUNDED');
+    expect((await cli(server.db.url, ['refund', 'list'])).stdout).not.toContain(older.id);
+    const again = await cli(server.db.url, ['refund', 'done', older.id]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/no refund is waiting/);
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });

@@ -1,7 +1,7 @@
 import { createApiKey, operations } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, toolJson } from './harness.js';
+import { payInSandbox, startTestServer, type TestServer, toolJson } from './harness.js';
 
 /**
  * The spec's Booking table (States and transitions), row by row, and the refusals around it, each
@@ -117,11 +117,7 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
 
   /** The gateway reports the card payment: a signed sandbox notification, as its pay page sends. */
   async function payAtGateway(id: string) {
-    const [payment] = await server.db.sql<{ id: string; amount: number }[]>`select id, amount_cents as amount from payments where ${id} = any(booking_ids) and status = 'OPEN' order by created_at desc limit 1`;
-    const gateway = server.service.runtime.deps.payments.gateway as unknown as { sign(f: object): Promise<string> };
-    const body = await gateway.sign({ paymentId: payment!.id, gatewayRef: `sbx_${id}`, amountCents: payment!.amount, outcome: 'COMPLETE' });
-    const res = await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-    expect(res.status).toBe(200);
+    expect(await payInSandbox(server, id)).toBe(200);
   }
 
   /** Runs `fn` with the clock at `at`, then puts it back. */

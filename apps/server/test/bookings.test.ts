@@ -1,7 +1,7 @@
 import { createApiKey, expireHolds, extendSeries } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, toolJson } from './harness.js';
+import { notifySandbox, openPayment, signSandboxNotice, startTestServer, type TestServer, toolJson } from './harness.js';
 
 const HOUR = 3_600_000;
 
@@ -212,25 +212,24 @@ describe('booking lifecycle: book, list, get, move, cancel, pay', () => {
   it('changes nothing for a forged, a replayed or an amount-mismatched notification', async () => {
     const { res } = await bookCard('2026-12-07');
     const id = res.body.bookingId;
-    const [payment] = await server.db.sql<{ id: string; amount: number }[]>`select id, amount_cents as amount from payments where ${id} = any(booking_ids) and status = 'OPEN'`;
-    const gateway = server.service.runtime.deps.payments.gateway as unknown as { sign(f: object): Promise<string> };
-    const notify = (body: string) => fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const payment = await openPayment(server, id);
+    const notify = (body: string) => notifySandbox(server, body);
     const state = async () => (await server.get(`/v1/bookings/${id}`, as(key))).body;
 
-    const forged = `payment_id=${payment!.id}&gateway_ref=sbx_forged&amount=390.00&outcome=COMPLETE&signature=${'a'.repeat(64)}`;
-    expect((await notify(forged)).status).toBe(400);
-    const mismatch = await gateway.sign({ paymentId: payment!.id, gatewayRef: 'sbx_cheap', amountCents: 100, outcome: 'COMPLETE' });
-    expect((await notify(mismatch)).status).toBe(400);
+    const forged = `payment_id=${payment.id}&gateway_ref=sbx_forged&amount=390.00&outcome=COMPLETE&signature=${'a'.repeat(64)}`;
+    expect(await notify(forged)).toBe(400);
+    const mismatch = await signSandboxNotice(server, { paymentId: payment.id, gatewayRef: 'sbx_cheap', amountCents: 100, outcome: 'COMPLETE' });
+    expect(await notify(mismatch)).toBe(400);
     expect(await state()).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING' });
 
-    const real = await gateway.sign({ paymentId: payment!.id, gatewayRef: 'sbx_real', amountCents: payment!.amount, outcome: 'COMPLETE' });
-    expect((await notify(real)).status).toBe(200);
+    const real = await signSandboxNotice(server, { paymentId: payment.id, gatewayRef: 'sbx_real', amountCents: payment.amount, outcome: 'COMPLETE' });
+    expect(await notify(real)).toBe(200);
     expect(await state()).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     // Cancel (refund requested), then replay the same notification: nothing changes back.
     await server.post(`/v1/bookings/${id}/cancel`, { confirm: true }, as(key));
-    expect((await notify(real)).status).toBe(200);
+    expect(await notify(real)).toBe(200);
     expect(await state()).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
-    const outcomes = (await server.db.sql<{ outcome: string }[]>`select outcome from payment_notifications where payment_id = ${payment!.id} order by received_at, id`).map((r) => r.outcome);
+    const outcomes = (await server.db.sql<{ outcome: string }[]>`select outcome from payment_notifications where payment_id = ${payment.id} order by received_at, id`).map((r) => r.outcome);
     expect(outcomes.filter((o) => o === 'APPLIED')).toHaveLength(1);
     expect(outcomes.some((o) => o.startsWith('REJECTED'))).toBe(true);
     expect(outcomes.some((o) => o.startsWith('AMOUNT_MISMATCH'))).toBe(true);

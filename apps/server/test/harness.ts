@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Clock } from '@nogpets/operations';
+import type { Clock, createSandboxGateway } from '@nogpets/operations';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/platform';
 import { type Browser, createTestDatabase, type TestDatabase, type TestDatabaseOptions } from '@nogpets/test-utils';
 import { allInOne } from '../src/parts.js';
@@ -91,6 +91,41 @@ export function toolJson(answer: unknown): any {
   if (result.structuredContent !== undefined) return result.structuredContent;
   const first = (result.content as { type: string; text: string }[] | undefined)?.[0];
   return first ? JSON.parse(first.text) : undefined;
+}
+
+/** What the sandbox gateway's pay page posts: a notification it signs. */
+export interface SandboxNotice {
+  paymentId: string;
+  gatewayRef: string;
+  amountCents: number;
+  outcome: 'COMPLETE' | 'FAILED';
+}
+
+/** A notification body signed by the server's own sandbox gateway, as its TEST pay page makes one. */
+export function signSandboxNotice(server: TestServer, notice: SandboxNotice): Promise<string> {
+  const gateway = server.service.runtime.deps.payments.gateway as ReturnType<typeof createSandboxGateway>;
+  return gateway.sign(notice);
+}
+
+/** Posts a notification body to the sandbox gateway's notify endpoint; the HTTP status. */
+export async function notifySandbox(server: TestServer, body: string): Promise<number> {
+  const res = await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  await res.body?.cancel();
+  return res.status;
+}
+
+/** The newest open pay link of a booking: its payment id and amount. */
+export async function openPayment(server: TestServer, bookingId: string): Promise<{ id: string; amount: number }> {
+  const [payment] = await server.db.sql<{ id: string; amount: number }[]>`
+    select id, amount_cents as amount from payments where ${bookingId} = any(booking_ids) and status = 'OPEN' order by created_at desc limit 1`;
+  if (!payment) throw new Error(`no open payment for ${bookingId}`);
+  return payment;
+}
+
+/** The gateway reports the card payment of a booking's open link (200 expected). */
+export async function payInSandbox(server: TestServer, bookingId: string): Promise<number> {
+  const payment = await openPayment(server, bookingId);
+  return notifySandbox(server, await signSandboxNotice(server, { paymentId: payment.id, gatewayRef: `sbx_${bookingId}`, amountCents: payment.amount, outcome: 'COMPLETE' }));
 }
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

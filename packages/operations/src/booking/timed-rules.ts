@@ -1,5 +1,5 @@
-import { parseRepeat, seriesHorizon, transition } from '@nogpets/booking-rules';
-import { appendAudit, findBooking, holdUntilStart, listFinishedBookings, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
+import { parseRepeat, seriesHorizon, type Trigger, transition } from '@nogpets/booking-rules';
+import { appendAudit, type BookingRow, findBooking, holdUntilStart, listFinishedBookings, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
 import type { Deps, OperationContext } from '../context.js';
 import { SCOPE_NAMES } from '../auth.js';
 import type { Scope } from '../define.js';
@@ -9,48 +9,54 @@ import { localDate, placeBookings } from './place.js';
 import { priceRequest } from './quote-request.js';
 
 /**
- * Unpaid card bookings whose hold lapsed become EXPIRED and free their time. Safe to run twice at
- * once: each booking is locked, and the rule does nothing to a booking no longer on hold.
+ * One timed rule applied by the worker to each booking it lists: under the booking's row lock, the
+ * booking-rules move, written and audited only when it changes the status. Safe to run twice at
+ * once: the second run finds the booking moved (or no longer eligible) and does nothing.
  */
-export async function expireHolds(deps: Deps): Promise<string[]> {
+async function workerMove(
+  deps: Deps,
+  ids: string[],
+  rule: { trigger: Trigger; action: string; eligible(row: BookingRow, now: Date): boolean; details(row: BookingRow): Record<string, unknown> },
+): Promise<string[]> {
   const now = deps.clock.now();
-  const expired: string[] = [];
-  for (const id of await listLapsedHolds(deps.sql, now)) {
+  const moved: string[] = [];
+  for (const id of ids) {
     await deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const row = await findBooking(q, id, { forUpdate: true });
-      if (!row?.holdUntil || row.holdUntil > now) return;
-      const next = transition(stateOf(row), { type: 'HOLD_EXPIRED' }, now);
+      if (!row || !rule.eligible(row, now)) return;
+      const next = transition(stateOf(row), rule.trigger, now);
       if (!next.ok || next.state.status === row.status) return;
       await updateBooking(q, id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
-      await appendAudit(q, { userId: row.userId, clientId: null, clientName: 'worker', action: 'booking.expire', target: id, details: { holdUntil: row.holdUntil.toISOString() } }, now);
-      expired.push(id);
+      await appendAudit(q, { userId: row.userId, clientId: null, clientName: 'worker', action: rule.action, target: id, details: rule.details(row) }, now);
+      moved.push(id);
     });
   }
-  return expired;
+  return moved;
+}
+
+/** Unpaid card bookings whose hold lapsed become EXPIRED and free their time. */
+export async function expireHolds(deps: Deps): Promise<string[]> {
+  return workerMove(deps, await listLapsedHolds(deps.sql, deps.clock.now()), {
+    trigger: { type: 'HOLD_EXPIRED' },
+    action: 'booking.expire',
+    eligible: (row, now) => row.holdUntil !== null && row.holdUntil <= now,
+    details: (row) => ({ holdUntil: row.holdUntil?.toISOString() }),
+  });
 }
 
 /**
  * Live bookings whose time is over become DONE (the booking-rules COMPLETE move): they leave the
- * person's upcoming list and can no longer be moved or cancelled. Safe to run twice at once, like
- * the hold rule. Unpaid card bookings are the hold rule's (they expire instead).
+ * person's upcoming list and can no longer be moved or cancelled. Unpaid card bookings are the
+ * hold rule's (they expire instead).
  */
 export async function completeBookings(deps: Deps): Promise<string[]> {
-  const now = deps.clock.now();
-  const done: string[] = [];
-  for (const id of await listFinishedBookings(deps.sql, now)) {
-    await deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await findBooking(q, id, { forUpdate: true });
-      if (!row || (row.paymentMethod === 'CARD' && row.paymentStatus === 'PENDING')) return;
-      const next = transition(stateOf(row), { type: 'COMPLETE' }, now);
-      if (!next.ok || next.state.status === row.status) return;
-      await updateBooking(q, id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
-      await appendAudit(q, { userId: row.userId, clientId: null, clientName: 'worker', action: 'booking.done', target: id, details: { end: row.end.toISOString() } }, now);
-      done.push(id);
-    });
-  }
-  return done;
+  return workerMove(deps, await listFinishedBookings(deps.sql, deps.clock.now()), {
+    trigger: { type: 'COMPLETE' },
+    action: 'booking.done',
+    eligible: (row) => !(row.paymentMethod === 'CARD' && row.paymentStatus === 'PENDING'),
+    details: (row) => ({ end: row.end.toISOString() }),
+  });
 }
 
 interface SeriesTemplate {
