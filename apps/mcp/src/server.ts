@@ -1,12 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
-  type CallToolResult,
   CallToolRequestSchema,
+  type CallToolResult,
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  insufficientScope,
   type Operation,
   type OperationContext,
   runOperation,
@@ -29,12 +30,20 @@ function errorResult(err: ServiceError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(err.toBody()) }] };
 }
 
-/** A fresh low-level MCP server whose tools are the operations; one per HTTP request (stateless). */
+type JsonRpcId = string | number;
+
+/**
+ * A fresh low-level MCP server whose tools are the operations; one per HTTP request (stateless).
+ * `rawArguments` holds each tools/call's `arguments` as the HTTP body was parsed, by JSON-RPC id:
+ * they are what the operation validates, because the SDK's own copy has lost keys such as
+ * `__proto__` that /v1 refuses.
+ */
 export function createMcpServer(
   runtime: Runtime,
   operations: readonly Operation[],
   tools: Tool[],
   context: () => Promise<OperationContext>,
+  rawArguments?: ReadonlyMap<JsonRpcId, unknown>,
 ): Server {
   const byName = new Map(operations.map((op) => [op.toolName, op]));
   const server = new Server(
@@ -42,7 +51,7 @@ export function createMcpServer(
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
     const counter = runtime.metrics.operationCalls;
     if (!op) {
@@ -55,7 +64,8 @@ export function createMcpServer(
       const meta = request.params._meta as { idempotencyKey?: unknown } | undefined;
       const ctx = await context();
       if (typeof meta?.idempotencyKey === 'string') ctx.idempotencyKey = meta.idempotencyKey;
-      const result = (await runOperation(op, ctx, request.params.arguments ?? {})) as Record<string, unknown>;
+      const args = rawArguments?.has(extra.requestId) ? rawArguments.get(extra.requestId) : request.params.arguments;
+      const result = (await runOperation(op, ctx, args ?? {})) as Record<string, unknown>;
       counter.inc({ operation: op.operationId, transport: 'mcp', outcome: 'ok' });
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
     } catch (err) {
@@ -77,6 +87,28 @@ async function mcpContext(runtime: Runtime, req: Request): Promise<OperationCont
     log: req.log,
     idempotencyKey: req.get('idempotency-key'),
   };
+}
+
+interface JsonRpcMessage {
+  id?: unknown;
+  method?: unknown;
+  params?: { name?: unknown; arguments?: unknown };
+}
+
+/**
+ * The `arguments` of each tools/call in the body, by JSON-RPC id, as express.json parsed them.
+ * Two calls with one id are refused: which arguments belong to which call could not be told.
+ */
+function toolArgumentsById(messages: JsonRpcMessage[]): Map<JsonRpcId, unknown> {
+  const byId = new Map<JsonRpcId, unknown>();
+  for (const m of messages) {
+    if (m?.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) continue;
+    if (byId.has(m.id)) {
+      throw new ServiceError('BAD_REQUEST', `Two tool calls share the JSON-RPC id ${JSON.stringify(m.id)}; give each its own.`, { reason: 'duplicate_id', id: m.id });
+    }
+    byId.set(m.id, m.params?.arguments);
+  }
+  return byId;
 }
 
 /** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
@@ -103,8 +135,10 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     res.locals.resourceMetadata = `${runtime.publicUrl()}/.well-known/oauth-protected-resource/mcp`;
     // A call of a tool that needs a scope is answered at the HTTP level when the credential is
     // missing (401) or too narrow (403), so MCP clients start or widen authorization themselves.
+    let rawArguments: Map<JsonRpcId, unknown>;
     try {
-      const messages = (Array.isArray(req.body) ? req.body : [req.body]) as { method?: string; params?: { name?: string } }[];
+      const messages = (Array.isArray(req.body) ? req.body : [req.body]) as JsonRpcMessage[];
+      rawArguments = toolArgumentsById(messages);
       const needed = messages
         .filter((m) => m?.method === 'tools/call')
         .map((m) => byName.get(String(m.params?.name)))
@@ -114,19 +148,14 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
         if (!auth) {
           throw new ServiceError('UNAUTHORIZED', `This tool needs the person's permission (scope ${needed.join(' ')}).`, { error: 'invalid_token', scope: needed.join(' ') });
         }
-        const missing = needed.filter((scope) => !auth.scopes.includes(scope));
-        if (missing.length) {
-          throw new ServiceError('FORBIDDEN', `The credential does not allow this tool: it needs scope ${missing.join(' ')}.`, {
-            error: 'insufficient_scope',
-            scope: [...new Set([...auth.scopes, ...missing])].join(' '),
-          });
-        }
+        const missing = [...new Set(needed.filter((scope) => !auth.scopes.includes(scope)))];
+        if (missing.length) throw insufficientScope(auth, missing);
       }
     } catch (err) {
       next(err);
       return;
     }
-    const server = createMcpServer(runtime, operations, tools, () => mcpContext(runtime, req));
+    const server = createMcpServer(runtime, operations, tools, () => mcpContext(runtime, req), rawArguments);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

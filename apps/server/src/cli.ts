@@ -2,7 +2,7 @@ import path from 'node:path';
 import { acceptBooking, type Booking, createApiKey, markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue, SCOPE_NAMES, ServiceError, systemClock } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/platform';
-import { type Database, loadDemoData, migrate, openDatabase } from '@nogpets/store';
+import { type Database, listMail, loadDemoData, migrate, openDatabase } from '@nogpets/store';
 import { Command, CommanderError } from 'commander';
 
 /**
@@ -90,6 +90,29 @@ refund
     }
     const done = await withDatabase((db) => markRefunded(depsOf(db), id, OPERATOR, opts.note));
     process.stdout.write(`${line(done)}\n`);
+  });
+
+const mail = program.command('mail').description('Mail the service sends (sign-in links)');
+mail
+  .command('list')
+  .description(
+    'The newest mails first, with their text while it is kept. Without SMTP_URL this is the outbox: nothing is sent, and this is ' +
+      'where a sign-in link is found. Mail delivered over SMTP is listed without its text (its link is a secret).',
+  )
+  .option('--to <email>', 'only mail to this address')
+  .option('--limit <n>', 'how many (1 to 100)', '10')
+  .action(async (opts: { to?: string; limit: string }) => {
+    const limit = Math.min(100, Math.max(1, Number.parseInt(opts.limit, 10) || 10));
+    const rows = await withDatabase((db) => listMail(db.sql, limit, opts.to));
+    if (!rows.length) {
+      process.stdout.write('No mail.\n');
+      return;
+    }
+    const blocks = rows.map((m) => {
+      const state = m.sentAt ? `sent ${m.sentAt.toISOString()}` : m.lastError ? `not sent (${m.attempts} tries: ${m.lastError})` : 'in the outbox';
+      return `${m.id}  ${m.createdAt.toISOString()}  ${state}\nTo: ${m.to}\nSubject: ${m.subject}\n\n${m.body ?? '(text not kept after delivery)'}`;
+    });
+    process.stdout.write(`${blocks.join(`\n${'-'.repeat(72)}\n`)}\n`);
   });
 
 try {

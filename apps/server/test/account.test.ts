@@ -40,8 +40,9 @@ describe('identity: API keys, scopes, pets, addresses, audit', () => {
     expect(bad.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
     const lacking = await server.get('/v1/pets', as(narrow));
     expect(lacking.status).toBe(403);
-    expect(lacking.body.error).toMatchObject({ code: 'FORBIDDEN', details: { error: 'insufficient_scope', scope: 'pets' } });
-    expect(lacking.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="pets"/);
+    // The scopes held plus the one missing, as on MCP: authorizing again with it keeps what it had.
+    expect(lacking.body.error).toMatchObject({ code: 'FORBIDDEN', details: { error: 'insufficient_scope', scope: 'profile pets' } });
+    expect(lacking.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="profile pets"/);
     // Public operations keep working without a credential.
     expect((await server.get('/v1/services')).status).toBe(200);
   });

@@ -177,3 +177,38 @@ export async function consentInBrowser(
     await context.close();
   }
 }
+
+/** A browser's pre-session as our form pages give it: the cookie and the form's token. */
+export interface FormSession {
+  cookie: string;
+  csrf: string;
+}
+
+/** Opens a form page as a browser would (GET), keeping the cookie it sets and the form's token. */
+export async function openForm(server: TestServer, path: string): Promise<FormSession> {
+  const res = await fetch(server.url + path, { redirect: 'manual' });
+  const cookie = (res.headers.getSetCookie() ?? []).map((c) => c.split(';')[0]).join('; ');
+  const text = await res.text();
+  const csrf = /name="csrf" value="([^"]+)"/.exec(text)?.[1];
+  if (!csrf) throw new Error(`no form token on ${path} (${res.status})`);
+  return { cookie, csrf };
+}
+
+/** Posts a form as the page would (same-site unless headers say otherwise); the answer is not followed. */
+export function postForm(server: TestServer, path: string, fields: Record<string, string>, form?: FormSession, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(server.url + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(form ? { cookie: form.cookie } : {}), ...headers },
+    body: new URLSearchParams({ ...(form ? { csrf: form.csrf } : {}), ...fields }).toString(),
+  });
+}
+
+/** The sign-in link of the newest mail to `email`, read as the operator does: `pnpm cli mail list`. */
+export async function mailedLink(server: TestServer, email: string): Promise<{ link: string; subject: string; body: string }> {
+  const out = await cli(server.db.url, ['mail', 'list', '--to', email, '--limit', '1']);
+  if (out.status !== 0) throw new Error(out.stderr);
+  const link = /https?:\/\/\S+\/signin\/email\?token=[A-Za-z0-9_-]+/.exec(out.stdout)?.[0];
+  if (!link) throw new Error(`no link mailed to ${email}:\n${out.stdout}`);
+  return { link, subject: /^Subject: (.*)$/m.exec(out.stdout)?.[1] ?? '', body: out.stdout };
+}

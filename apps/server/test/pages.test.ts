@@ -4,7 +4,7 @@ import { hash } from '@node-rs/argon2';
 import { findOrCreateUser, insertCredential, setPassword } from '@nogpets/store';
 import { SIGN_IN_TRIES, SIGN_IN_WINDOW_SEC } from '@nogpets/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { mailedLink, openForm, postForm, startTestServer, type TestServer } from './harness.js';
 
 describe('account pages in real Chromium', () => {
   let server: TestServer;
@@ -26,8 +26,14 @@ describe('account pages in real Chromium', () => {
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByLabel('Your name').fill('Lerato <script>alert(1)</script>');
     await page.getByLabel('Email').fill('lerato@example.com');
-    await page.getByLabel(/Password/).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
+    // No account yet: the address is proven first, by the link mailed to it (here, the outbox).
+    await expect.poll(() => page.locator('main').innerText()).toContain('We have sent a mail to lerato@example.com');
+    const { link, subject } = await mailedLink(server, 'lerato@example.com');
+    expect(subject).toBe('Confirm your email to finish your NogPets account');
+    await page.goto(link);
+    await page.getByLabel(/Choose a password/).fill('correct horse battery');
+    await page.getByRole('button', { name: 'Continue as lerato@example.com' }).click();
     await page.waitForURL(`${server.url}/account`);
     // Text from people is shown as text, never run as markup.
     await expect(page.getByText('Lerato <script>alert(1)</script>').count()).resolves.toBe(1);
@@ -74,13 +80,15 @@ describe('account pages in real Chromium', () => {
     await page.getByLabel('Email').fill('lerato@example.com');
     await page.getByLabel('Password').fill('wrong password!');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByText('That email and password do not match.').count()).resolves.toBe(1);
+    // The error is a paragraph a person reads, not markup shown as text.
+    await expect(page.locator('p.error').innerText()).resolves.toBe('That email and password do not match.');
+    await expect(page.locator('main').innerText()).resolves.not.toContain('<p');
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${server.url}/account`);
 
     const audit = (await server.db.sql`select action from audit_log where user_id = ${user!.id} order by id`).map((r) => r.action);
-    expect(audit).toEqual(['account.signup', 'apikey.create', 'apikey.revoke', 'connection.remove']);
+    expect(audit).toEqual(['account.signup', 'account.password_set', 'apikey.create', 'apikey.revoke', 'connection.remove']);
   });
 
   it('refuses a form posted without the session\'s token', async () => {
@@ -93,13 +101,8 @@ describe('account pages in real Chromium', () => {
   it('slows password guessing: after 10 failures per address and email, even the right password waits', async () => {
     const user = await findOrCreateUser(server.db.sql, 'thabo@example.com', 'Thabo');
     await setPassword(server.db.sql, user.id, await hash('the right password'));
-    const signIn = (email: string, password: string) =>
-      fetch(`${server.url}/signin`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email, password, next: '/account' }).toString(),
-      });
+    const form = await openForm(server, '/signin');
+    const signIn = (email: string, password: string) => postForm(server, '/signin', { email, password, next: '/account' }, form);
     for (let i = 0; i < SIGN_IN_TRIES; i++) expect((await signIn('thabo@example.com', `guess ${i}`)).status).toBe(401);
     const blocked = await signIn('THABO@example.com', 'the right password');
     expect(blocked.status).toBe(429);

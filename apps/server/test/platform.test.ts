@@ -2,10 +2,12 @@ import { createTestDatabase } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 
+const METRICS_TOKEN = 'scraper-token-0123456789abcdef';
+
 describe('errors in the spec shape', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ env: { METRICS_TOKEN } });
   });
   afterAll(() => server?.stop());
 
@@ -50,7 +52,7 @@ describe('errors in the spec shape', () => {
     expect((await server.get('/healthz')).status).toBe(200);
     expect((await server.get('/readyz')).body).toEqual({ status: 'ready' });
     await server.get('/v1/services');
-    const metrics = await server.get('/metrics');
+    const metrics = await server.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
     expect(metrics.status).toBe(200);
     expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/services",status="200"\}/);
     expect(metrics.body).toMatch(/nogpets_operation_calls_total\{operation="listServices",transport="http",outcome="ok"\}/);

@@ -112,11 +112,35 @@ describe('sign-in through an upstream OpenID Connect provider (oidc-provider on 
     // The same callback again (state already used), and one with a state we never issued.
     const callback = page.url();
     expect(callback).toContain('/signin/oidc/callback?');
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     for (const url of [callback, `${server.url}/signin/oidc/callback?code=x&state=made-up`]) {
-      const again = await fetch(url, { redirect: 'manual' });
+      const again = await fetch(url, { redirect: 'manual', headers: { cookie } });
       expect(again.status).toBe(400);
-      expect(await again.text()).toContain('expired or was already used');
+      expect(again.headers.getSetCookie().some((c) => c.startsWith('nogpets_session='))).toBe(false);
     }
     await context.close();
+  });
+
+  it('refuses a sign-in another browser started: the attacker\'s callback does not sign the victim in', async () => {
+    // The attacker starts a sign-in (their client keeps our state cookie) ...
+    const begin = await fetch(`${server.url}/signin/oidc?next=/account`, { redirect: 'manual' });
+    expect(begin.status).toBe(303);
+    const attackerCookie = begin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    // ... and gets the victim's browser to finish it at the provider (as the attacker, pieter).
+    const victim = await browser.newContext();
+    const page = await victim.newPage();
+    await page.goto(begin.headers.get('location')!);
+    await page.locator('input[name=login]').fill('pieter');
+    await page.locator('input[name=password]').fill('anything');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.href.startsWith(`${server.url}/signin/oidc/callback`));
+    await expect.poll(() => page.locator('main').innerText()).toContain('This sign-in was not started in this browser.');
+    expect((await victim.cookies()).find((c) => c.name === 'nogpets_session')).toBeUndefined();
+    // The browser that started it can still finish it: the refusal used nothing up.
+    const finish = await fetch(page.url(), { redirect: 'manual', headers: { cookie: attackerCookie } });
+    expect(finish.status).toBe(303);
+    expect(finish.headers.getSetCookie().some((c) => c.startsWith('nogpets_session='))).toBe(true);
+    await victim.close();
   });
 });

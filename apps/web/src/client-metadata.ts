@@ -27,6 +27,35 @@ export function isClientIdUrl(clientId: string): boolean {
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/**
+ * Schemes that are the browser's or another protocol's, never a native app's own: a redirect there
+ * runs script, reads files or leaves the web. (Dot-less app schemes such as cursor: are in real use
+ * by MCP clients, so app schemes are refused by this list rather than by RFC 8252's '.' advice.)
+ */
+const NOT_APP_SCHEMES = new Set(['javascript', 'data', 'file', 'vbscript', 'about', 'blob', 'filesystem', 'ftp', 'ws', 'wss', 'mailto', 'tel', 'sms', 'view-source', 'intent', 'chrome', 'chrome-extension', 'moz-extension']);
+
+/**
+ * Why a client may not use this redirect URI, or null when it may: https; http only on loopback
+ * (RFC 8252 §7.3); a native app's own scheme (RFC 8252 §7.1); never a fragment (RFC 6749 §3.1.2).
+ * file:, javascript:, data: and the like are refused.
+ */
+export function checkRedirectUri(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `redirect URI ${uri} is not an absolute URI.`;
+  }
+  // URL drops an empty fragment ('…/cb#'), so look at the text itself.
+  if (uri.includes('#')) return `redirect URI ${uri} must not have a fragment.`;
+  if (url.protocol === 'http:' && !LOOPBACK_NAMES.has(url.hostname)) {
+    return `redirect URI ${uri} must use https (http only on a loopback host such as 127.0.0.1).`;
+  }
+  if (url.protocol === 'https:' || url.protocol === 'http:') return null;
+  if (!NOT_APP_SCHEMES.has(url.protocol.slice(0, -1).toLowerCase())) return null;
+  return `redirect URI ${uri} must use https, http on loopback, or an app's own scheme such as com.example.app:/callback.`;
+}
+
 /** Checks the URL form the draft requires: https, a path, no fragment, no credentials, canonical. */
 function checkClientIdUrl(clientId: string, options: ClientDocumentOptions): URL {
   let url: URL;
@@ -52,14 +81,18 @@ async function checkPublicHost(url: URL, options: ClientDocumentOptions): Promis
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
-    addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    addresses = ipaddr.isValid(host)
+      ? [host]
+      : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch {
     throw new ClientDocumentError(`The host ${url.hostname} could not be resolved.`);
   }
   for (const address of addresses) {
     let parsed = ipaddr.parse(address);
-    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-    if (parsed.range() !== 'unicast') throw new ClientDocumentError(`The host ${url.hostname} is not on a public address.`);
+    if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+      parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+    if (parsed.range() !== 'unicast')
+      throw new ClientDocumentError(`The host ${url.hostname} is not on a public address.`);
   }
 }
 
@@ -73,7 +106,8 @@ function cacheSeconds(header: string | null): number {
 
 async function readLimited(res: Response): Promise<string> {
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > DOCUMENT_MAX_BYTES) throw new ClientDocumentError(`The metadata document is larger than ${DOCUMENT_MAX_BYTES} bytes.`);
+  if (declared > DOCUMENT_MAX_BYTES)
+    throw new ClientDocumentError(`The metadata document is larger than ${DOCUMENT_MAX_BYTES} bytes.`);
   const reader = res.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];
@@ -103,7 +137,11 @@ export async function fetchClientMetadataDocument(
   await checkPublicHost(url, options);
   let res: Response;
   try {
-    res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    res = await fetch(url, {
+      redirect: 'error',
+      signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
   } catch {
     throw new ClientDocumentError(`The metadata document at ${clientId} could not be fetched.`);
   }
@@ -119,15 +157,32 @@ export async function fetchClientMetadataDocument(
     throw new ClientDocumentError('The metadata document is not JSON.');
   }
   const parsed = OAuthClientMetadataSchema.safeParse(json);
-  if (!parsed.success) throw new ClientDocumentError(`The metadata document is not valid client metadata: ${parsed.error.issues[0]?.message ?? ''}`);
+  if (!parsed.success)
+    throw new ClientDocumentError(
+      `The metadata document is not valid client metadata: ${parsed.error.issues[0]?.message ?? ''}`,
+    );
   const doc = json as Record<string, unknown>;
-  if (doc.client_id !== clientId) throw new ClientDocumentError('The metadata document names another client_id.');
-  if ('client_secret' in doc || 'client_secret_expires_at' in doc) throw new ClientDocumentError('A metadata document must not carry a client secret.');
+  if (doc.client_id !== clientId)
+    throw new ClientDocumentError('The metadata document names another client_id.');
+  if ('client_secret' in doc || 'client_secret_expires_at' in doc)
+    throw new ClientDocumentError('A metadata document must not carry a client secret.');
   const method = parsed.data.token_endpoint_auth_method ?? 'none';
-  if (method !== 'none') throw new ClientDocumentError(`token_endpoint_auth_method ${method} is not supported for metadata documents; use none.`);
-  if (!parsed.data.redirect_uris.length) throw new ClientDocumentError('The metadata document names no redirect_uris.');
+  if (method !== 'none')
+    throw new ClientDocumentError(
+      `token_endpoint_auth_method ${method} is not supported for metadata documents; use none.`,
+    );
+  if (!parsed.data.redirect_uris.length)
+    throw new ClientDocumentError('The metadata document names no redirect_uris.');
+  for (const uri of parsed.data.redirect_uris) {
+    const problem = checkRedirectUri(uri);
+    if (problem) throw new ClientDocumentError(`The metadata document's ${problem}`);
+  }
   return {
-    client: { ...parsed.data, client_id: clientId, token_endpoint_auth_method: 'none' } as OAuthClientInformationFull,
+    client: {
+      ...parsed.data,
+      client_id: clientId,
+      token_endpoint_auth_method: 'none',
+    } as OAuthClientInformationFull,
     cacheSeconds: cacheSeconds(res.headers.get('cache-control')),
   };
 }

@@ -1,11 +1,34 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidClientError, InvalidGrantError, InvalidScopeError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import {
+  InvalidClientError,
+  InvalidGrantError,
+  InvalidRequestError,
+  InvalidScopeError,
+  InvalidTargetError,
+  InvalidTokenError,
+  MethodNotAllowedError,
+  OAuthError,
+  ServerError,
+  UnsupportedResponseTypeError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
-import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { type AuthRouterOptions, createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import type {
+  AuthorizationParams,
+  OAuthServerProvider,
+} from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import {
+  type AuthRouterOptions,
+  createOAuthMetadata,
+  mcpAuthRouter,
+} from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { authenticate, hashSecret, newSecret, SCOPE_NAMES, ServiceError } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import {
@@ -20,8 +43,13 @@ import {
   saveClientMetadataDocument,
   useOAuthCode,
 } from '@nogpets/store';
-import express, { type RequestHandler, type Router } from 'express';
-import { ClientDocumentError, fetchClientMetadataDocument, isClientIdUrl } from './client-metadata.js';
+import express, { type RequestHandler, type Response, type Router } from 'express';
+import {
+  ClientDocumentError,
+  checkRedirectUri,
+  fetchClientMetadataDocument,
+  isClientIdUrl,
+} from './client-metadata.js';
 
 /** Token lifetimes (docs/decisions.md): short access, rotating refresh, short codes and requests. */
 export const ACCESS_TOKEN_SECONDS = 3600;
@@ -29,10 +57,28 @@ export const REFRESH_TOKEN_DAYS = 30;
 export const CODE_SECONDS = 300;
 export const REQUEST_MINUTES = 15;
 
+/** The issuer exactly as the metadata names it (the SDK's `issuerUrl.href`, trailing slash included). */
+function issuerOf(runtime: Runtime): string {
+  return new URL(runtime.publicUrl()).href;
+}
+
 /**
- * The service as its own OAuth 2.1 authorization server, for the MCP SDK's router: PKCE is checked
- * by the SDK; single-use codes bound to client, redirect URI and resource, scope checks, refresh
- * rotation with reuse detection, revocation and audience are ours.
+ * The resource a token may be for (RFC 8707): the whole service, its MCP server or its REST API;
+ * anything else is `invalid_target`.
+ */
+function acceptResource(runtime: Runtime, resource: string): URL {
+  const base = runtime.publicUrl().replace(/\/$/, '');
+  const accepted = [base, `${base}/`, `${base}/mcp`, `${base}/v1`].map((u) => new URL(u).href);
+  const url = URL.canParse(resource) ? new URL(resource) : null;
+  if (!url || !accepted.includes(url.href))
+    throw new InvalidTargetError(`resource must be ${base}, ${base}/mcp or ${base}/v1.`);
+  return url;
+}
+
+/**
+ * The service as its own OAuth 2.1 authorization server, for the MCP SDK's router (our own
+ * /authorize handler in front of it): single-use codes bound to client, redirect URI and resource,
+ * scope and resource checks, refresh rotation with reuse detection, revocation and audience.
  */
 export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
   const { sql, clock } = runtime.deps;
@@ -42,10 +88,16 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
   async function documentClient(clientId: string): Promise<OAuthClientInformationFull> {
     const row = await findOAuthClient(sql, clientId);
     if (row?.kind === 'METADATA_DOCUMENT' && row.staleAt && row.staleAt > now()) {
-      return { ...(row.metadata as object), client_id: row.id, redirect_uris: row.redirectUris } as OAuthClientInformationFull;
+      return {
+        ...(row.metadata as object),
+        client_id: row.id,
+        redirect_uris: row.redirectUris,
+      } as OAuthClientInformationFull;
     }
     try {
-      const { client, cacheSeconds } = await fetchClientMetadataDocument(clientId, { allowLoopback: isLoopbackUrl(runtime.publicUrl()) });
+      const { client, cacheSeconds } = await fetchClientMetadataDocument(clientId, {
+        allowLoopback: isLoopbackUrl(runtime.publicUrl()),
+      });
       await saveClientMetadataDocument(sql, {
         id: clientId,
         name: (client.client_name ?? new URL(clientId).host).slice(0, 120),
@@ -64,7 +116,13 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
     async getClient(clientId) {
       if (isClientIdUrl(clientId)) return documentClient(clientId);
       const row = await findOAuthClient(sql, clientId);
-      return row ? ({ ...(row.metadata as object), client_id: row.id, redirect_uris: row.redirectUris } as OAuthClientInformationFull) : undefined;
+      return row
+        ? ({
+            ...(row.metadata as object),
+            client_id: row.id,
+            redirect_uris: row.redirectUris,
+          } as OAuthClientInformationFull)
+        : undefined;
     },
     async registerClient(client) {
       const full = client as OAuthClientInformationFull;
@@ -80,7 +138,13 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
     },
   };
 
-  async function issue(userId: string, clientId: string, scopes: string[], familyId: string, resource: string | null): Promise<OAuthTokens> {
+  async function issue(
+    userId: string,
+    clientId: string,
+    scopes: string[],
+    familyId: string,
+    resource: string | null,
+  ): Promise<OAuthTokens> {
     const access = newSecret('nat');
     const refresh = newSecret('nrt');
     const t = now().getTime();
@@ -104,7 +168,13 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
       expiresAt: new Date(t + REFRESH_TOKEN_DAYS * 86_400_000),
       resource,
     });
-    return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: scopes.join(' ') };
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      refresh_token: refresh,
+      scope: scopes.join(' '),
+    };
   }
 
   return {
@@ -113,14 +183,8 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
     async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res) {
       const requested = params.scopes?.length ? params.scopes : ['profile'];
       const unknown = requested.filter((s) => !(SCOPE_NAMES as string[]).includes(s));
-      if (unknown.length) {
-        const to = new URL(params.redirectUri);
-        to.searchParams.set('error', 'invalid_scope');
-        to.searchParams.set('error_description', `Unknown scopes: ${unknown.join(' ')}`);
-        if (params.state) to.searchParams.set('state', params.state);
-        res.redirect(302, to.href);
-        return;
-      }
+      // The /authorize handler sends this back to the client, with state and iss.
+      if (unknown.length) throw new InvalidScopeError(`Unknown scopes: ${unknown.join(' ')}`);
       const id = await insertOAuthRequest(sql, {
         clientId: client.client_id,
         redirectUri: params.redirectUri,
@@ -136,11 +200,14 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
 
     async challengeForAuthorizationCode(client, code) {
       const row = await findOAuthCode(sql, hashSecret(code));
-      if (!row || row.clientId !== client.client_id || row.expiresAt <= now()) throw new InvalidGrantError('Unknown or expired authorization code.');
+      if (!row || row.clientId !== client.client_id || row.expiresAt <= now())
+        throw new InvalidGrantError('Unknown or expired authorization code.');
       return row.codeChallenge;
     },
 
     async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
+      // Before the code is spent: a foreign resource is the request's fault, not the code's.
+      if (resource) acceptResource(runtime, resource.href);
       const hash = hashSecret(code);
       const row = await useOAuthCode(sql, hash, now());
       if (!row) {
@@ -149,30 +216,43 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
         if (used?.usedAt) await revokeFamily(sql, used.familyId, now());
         throw new InvalidGrantError('The authorization code was already used.');
       }
-      if (row.clientId !== client.client_id) throw new InvalidGrantError('The code was issued to another client.');
+      if (row.clientId !== client.client_id)
+        throw new InvalidGrantError('The code was issued to another client.');
       if (row.expiresAt <= now()) throw new InvalidGrantError('The authorization code has expired.');
       // OAuth 2.1 lets PKCE clients leave redirect_uri out here; when it is given it must be the same.
       if (redirectUri !== undefined && redirectUri !== row.redirectUri) {
         throw new InvalidGrantError('redirect_uri differs from the one the code was issued for.');
       }
-      if (resource && row.resource && resource.href !== row.resource) throw new InvalidGrantError('resource differs from the one authorized.');
-      return issue(row.userId, row.clientId, row.scopes, row.familyId, row.resource ?? resource?.href ?? null);
+      if (resource && row.resource && resource.href !== row.resource)
+        throw new InvalidGrantError('resource differs from the one authorized.');
+      return issue(
+        row.userId,
+        row.clientId,
+        row.scopes,
+        row.familyId,
+        row.resource ?? resource?.href ?? null,
+      );
     },
 
     async exchangeRefreshToken(client, refreshToken, scopes, resource) {
+      if (resource) acceptResource(runtime, resource.href);
       const hash = hashSecret(refreshToken);
       const row = await findCredentialFull(sql, hash);
-      if (row?.kind !== 'REFRESH' || row.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token.');
+      if (row?.kind !== 'REFRESH' || row.clientId !== client.client_id)
+        throw new InvalidGrantError('Unknown refresh token.');
       if (row.revokedAt) {
         // Reuse of a rotated (or revoked) refresh token: the whole family goes.
         if (row.familyId) await revokeFamily(sql, row.familyId, now());
         throw new InvalidGrantError('The refresh token was already used; the connection has been revoked.');
       }
-      if (row.expiresAt && row.expiresAt <= now()) throw new InvalidGrantError('The refresh token has expired.');
+      if (row.expiresAt && row.expiresAt <= now())
+        throw new InvalidGrantError('The refresh token has expired.');
       const wanted = scopes?.length ? scopes : row.scopes;
       const wider = wanted.filter((s) => !row.scopes.includes(s));
-      if (wider.length) throw new InvalidScopeError(`Refresh cannot widen scope (${wider.join(' ')}); authorize again.`);
-      if (resource && row.resource && resource.href !== row.resource) throw new InvalidGrantError('resource differs from the one authorized.');
+      if (wider.length)
+        throw new InvalidScopeError(`Refresh cannot widen scope (${wider.join(' ')}); authorize again.`);
+      if (resource && row.resource && resource.href !== row.resource)
+        throw new InvalidGrantError('resource differs from the one authorized.');
       await revokeCredentialByHash(sql, hash, now());
       return issue(row.userId, row.clientId!, wanted, row.familyId ?? randomUUID(), row.resource);
     },
@@ -180,7 +260,12 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
     async verifyAccessToken(token): Promise<AuthInfo> {
       try {
         const auth = await authenticate(sql, token, now());
-        return { token, clientId: auth.clientId ?? 'personal-api-key', scopes: auth.scopes, expiresAt: Math.floor(now().getTime() / 1000) + ACCESS_TOKEN_SECONDS };
+        return {
+          token,
+          clientId: auth.clientId ?? 'personal-api-key',
+          scopes: auth.scopes,
+          expiresAt: Math.floor(now().getTime() / 1000) + ACCESS_TOKEN_SECONDS,
+        };
       } catch (err) {
         if (err instanceof ServiceError) throw new InvalidTokenError(err.message);
         throw err;
@@ -201,6 +286,161 @@ function isLoopbackUrl(url: string): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
 }
 
+// RFC 7636 §4.2: base64url of a SHA-256 is 43 characters; the grammar allows up to 128.
+const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/** A request parameter: absent (or empty, RFC 6749 §3.1), else given exactly once. */
+function readParam(input: Record<string, unknown>, name: string): string | undefined {
+  const value = input[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new InvalidRequestError(`${name} must be given once.`);
+  return value;
+}
+
+/** The client and the redirect URI to answer at; until both are known nothing may redirect. */
+async function findClientRedirect(
+  provider: OAuthServerProvider,
+  input: Record<string, unknown>,
+): Promise<{ client: OAuthClientInformationFull; redirectUri: string }> {
+  const clientId = readParam(input, 'client_id');
+  if (!clientId) throw new InvalidRequestError('client_id is required.');
+  const requested = readParam(input, 'redirect_uri');
+  if (requested !== undefined && !URL.canParse(requested))
+    throw new InvalidRequestError('redirect_uri is not a valid URL.');
+  const client = await provider.clientsStore.getClient(clientId);
+  if (!client) throw new InvalidClientError('Unknown client_id.');
+  let redirectUri: string;
+  if (requested !== undefined) {
+    // Exact match, except any port on loopback (RFC 8252 §7.3), as the SDK's own handler does.
+    if (!client.redirect_uris.some((registered) => redirectUriMatches(requested, String(registered))))
+      throw new InvalidRequestError('Unregistered redirect_uri');
+    redirectUri = requested;
+  } else if (client.redirect_uris.length === 1) {
+    redirectUri = String(client.redirect_uris[0]);
+  } else {
+    throw new InvalidRequestError('redirect_uri is required when the client registered several.');
+  }
+  // Clients registered before the redirect URI rules were enforced are held to them here too.
+  const problem = checkRedirectUri(redirectUri);
+  if (problem) throw new InvalidRequestError(problem);
+  return { client, redirectUri };
+}
+
+/** The rest of the request, checked; its errors go back to the client's redirect URI. */
+function readAuthorizationRequest(
+  runtime: Runtime,
+  input: Record<string, unknown>,
+): Omit<AuthorizationParams, 'redirectUri'> {
+  const state = readParam(input, 'state');
+  const responseType = readParam(input, 'response_type');
+  if (!responseType) throw new InvalidRequestError('response_type is required; use code.');
+  if (responseType !== 'code')
+    throw new UnsupportedResponseTypeError('Only response_type=code is supported.');
+  const codeChallenge = readParam(input, 'code_challenge');
+  if (!codeChallenge) throw new InvalidRequestError('code_challenge is required (PKCE with S256).');
+  // PKCE S256 only: a missing method means plain (RFC 7636 §4.3), which we refuse too.
+  if (readParam(input, 'code_challenge_method') !== 'S256')
+    throw new InvalidRequestError('code_challenge_method must be S256.');
+  if (!CODE_CHALLENGE.test(codeChallenge))
+    throw new InvalidRequestError('code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
+  // A token is bound to one resource; the base URL covers both /mcp and /v1.
+  if (Array.isArray(input.resource))
+    throw new InvalidTargetError('Name one resource; the service base URL covers both /mcp and /v1.');
+  const resource = readParam(input, 'resource');
+  const scope = readParam(input, 'scope');
+  return {
+    state,
+    scopes: scope?.split(' ').filter(Boolean) ?? [],
+    codeChallenge,
+    resource: resource === undefined ? undefined : acceptResource(runtime, resource),
+  };
+}
+
+/** The client's redirect URI carrying an error, its state, and our issuer (RFC 6749 §4.1.2.1, RFC 9207). */
+function buildErrorRedirect(
+  runtime: Runtime,
+  redirectUri: string,
+  error: OAuthError,
+  state: string | undefined,
+): string {
+  const to = new URL(redirectUri);
+  to.searchParams.set('error', error.errorCode);
+  to.searchParams.set('error_description', error.message);
+  if (state) to.searchParams.set('state', state);
+  to.searchParams.set('iss', issuerOf(runtime));
+  return to.href;
+}
+
+/** Errors before the redirect URI is trusted: answered here, never redirected (RFC 6749 §4.1.2.1). */
+function sendDirectError(runtime: Runtime, res: Response, err: unknown): void {
+  if (err instanceof OAuthError && !(err instanceof ServerError)) {
+    res.status(400).json(err.toResponseObject());
+    return;
+  }
+  runtime.logger.error({ err }, 'authorization request failed');
+  res.status(500).json(new ServerError('The request could not be handled; try again.').toResponseObject());
+}
+
+/**
+ * /authorize, in place of the SDK's handler, which drops `state` and `iss` from error redirects and
+ * puts zod's JSON in `error_description`. Unknown clients and redirect URIs are answered here
+ * (400 JSON); every other error goes back to the client with state and iss.
+ */
+function authorizationHandler(runtime: Runtime, provider: OAuthServerProvider): Router {
+  const router = express.Router();
+  router.use(express.urlencoded({ extended: false }));
+  router.all('/', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      res.setHeader('Allow', 'GET, POST');
+      res
+        .status(405)
+        .json(new MethodNotAllowedError(`${req.method} is not allowed; use GET or POST.`).toResponseObject());
+      return;
+    }
+    const input: Record<string, unknown> = (req.method === 'POST' ? req.body : req.query) ?? {};
+    let found: Awaited<ReturnType<typeof findClientRedirect>>;
+    try {
+      found = await findClientRedirect(provider, input);
+    } catch (err) {
+      sendDirectError(runtime, res, err);
+      return;
+    }
+    // State goes back even when another parameter is wrong, so the client can match the answer.
+    const state = typeof input.state === 'string' && input.state ? input.state : undefined;
+    try {
+      await provider.authorize(
+        found.client,
+        { ...readAuthorizationRequest(runtime, input), redirectUri: found.redirectUri },
+        res,
+      );
+    } catch (err) {
+      if (!(err instanceof OAuthError)) runtime.logger.error({ err }, 'authorization request failed');
+      const error =
+        err instanceof OAuthError ? err : new ServerError('The request could not be handled; try again.');
+      res.redirect(302, buildErrorRedirect(runtime, found.redirectUri, error, state));
+    }
+  });
+  return router;
+}
+
+/** RFC 7591 §3.2.2: a redirect URI we would never send a code to is refused before the SDK registers it. */
+const checkRegistration: RequestHandler = (req, res, next) => {
+  const uris = (req.body as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+  // Other malformed metadata is left to the SDK's handler (invalid_client_metadata).
+  const problem = Array.isArray(uris)
+    ? uris.map((uri) => (typeof uri === 'string' ? checkRedirectUri(uri) : null)).find(Boolean)
+    : null;
+  if (!problem) {
+    next();
+    return;
+  }
+  // The SDK's handler allows any origin; browser-based clients need that to read this refusal too.
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(400).json({ error: 'invalid_redirect_uri', error_description: problem });
+};
+
 /** A secret code for the consent page to hand out; only its hash is stored. */
 export function newAuthorizationCode(): string {
   return randomBytes(32).toString('base64url');
@@ -217,7 +457,8 @@ export function oauthRouter(runtime: Runtime, provider: OAuthServerProvider): Ro
     const base = runtime.publicUrl();
     res.json({
       resource: `${base}/v1`,
-      authorization_servers: [base],
+      // Strict clients compare this string with the metadata's issuer, trailing slash included.
+      authorization_servers: [issuerOf(runtime)],
       scopes_supported: SCOPE_NAMES,
       bearer_methods_supported: ['header'],
       resource_name: 'NogPets API',
@@ -243,11 +484,18 @@ export function oauthRouter(runtime: Runtime, provider: OAuthServerProvider): Ro
   };
   // The shared, PostgreSQL-backed request limit (the SDK's own limiter counts per instance).
   router.use(['/authorize', '/token', '/register', '/revoke'], runtime.rateLimiter.middleware);
-  // The SDK's metadata, plus what it does not know: we accept Client ID Metadata Documents.
+  // The SDK's metadata, plus what it does not know: Client ID Metadata Documents, and iss on every
+  // answer from /authorize (RFC 9207).
   router.use('/.well-known/oauth-authorization-server', (req, res, next) => {
-    metadata ??= metadataHandler({ ...createOAuthMetadata(options()), client_id_metadata_document_supported: true } as Parameters<typeof metadataHandler>[0]);
+    metadata ??= metadataHandler({
+      ...createOAuthMetadata(options()),
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+    } as Parameters<typeof metadataHandler>[0]);
     metadata(req, res, next);
   });
+  router.use('/authorize', authorizationHandler(runtime, provider));
+  router.post('/register', express.json(), checkRegistration);
   router.use((req, res, next) => {
     auth ??= mcpAuthRouter(options());
     auth(req, res, next);

@@ -1,6 +1,19 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { createApiKey, hashSecret, SCOPE_NAMES, SCOPES, ServiceError } from '@nogpets/operations';
+import {
+  createApiKey,
+  followSignInLink,
+  isEmailAddress,
+  hashSecret,
+  peekSignInLink,
+  SCOPE_NAMES,
+  SCOPES,
+  SIGN_IN_LINK_MINUTES,
+  SIGN_IN_LINK_PATH,
+  type SignInLinkReason,
+  sendSignInLink,
+  ServiceError,
+} from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import {
   appendAudit,
@@ -8,7 +21,6 @@ import {
   deleteSession,
   findOAuthClient,
   findOAuthRequest,
-  findOrCreateUser,
   findSessionUser,
   findUserByEmail,
   insertOAuthCode,
@@ -18,12 +30,12 @@ import {
   listCredentials,
   revokeConnection,
   revokeCredential,
-  setPassword,
   type UserRow,
 } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
+import { formTokens, refuseCrossSitePosts } from './forms.js';
 import { page, STYLESHEET } from './layout.js';
 import { CODE_SECONDS, newAuthorizationCode } from './oauth.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -34,6 +46,16 @@ const MIN_PASSWORD = 10;
 /** Failed sign-ins allowed per client address and email in the window. */
 export const SIGN_IN_TRIES = 10;
 export const SIGN_IN_WINDOW_SEC = 15 * 60;
+/** Sign-in link mails per address per hour: enough for a person, too few to flood an inbox. */
+export const LINK_MAILS_PER_HOUR = 5;
+const OIDC_STATE_COOKIE = 'nogpets_oidc_state';
+
+let dummy: Promise<string> | undefined;
+/** A hash to verify against when an email has no password, so that answer takes as long. */
+const dummyHash = () => {
+  dummy ??= hash(randomBytes(16).toString('hex'));
+  return dummy;
+};
 
 export interface PagesOptions {
   /** Secure cookies when served over https. */
@@ -43,11 +65,6 @@ export interface PagesOptions {
 function sessionToken(req: Request): string | undefined {
   const header = req.headers.cookie;
   return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
-}
-
-/** A form token bound to the session: a page of ours made it, not another site. */
-function csrfFor(token: string): string {
-  return createHmac('sha256', token).update('csrf').digest('base64url');
 }
 
 /** Only paths on this site, so `next` can never send a person elsewhere. */
@@ -67,9 +84,12 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const { sql, clock } = runtime.deps;
   const upstream = createUpstreamLogin(runtime);
   const signInFailures = runtime.rateLimiter.failures('signin', SIGN_IN_TRIES, SIGN_IN_WINDOW_SEC);
+  const linkMails = runtime.rateLimiter.failures('signin-link-mail', LINK_MAILS_PER_HOUR, 3600);
+  const tokens = formTokens(runtime);
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
+  const FORM_PATHS = ['/signin', '/signup', '/signin/link', SIGN_IN_LINK_PATH, '/signout', '/oauth/consent', '/account/*path'];
   // Forms share the service's request limit; a refusal is a page, not JSON.
-  router.post(['/signin', '/signup', '/oauth/consent', '/account/*path'], (req, res, next) =>
+  router.post(FORM_PATHS, (req, res, next) =>
     runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
       if (err instanceof ServiceError) res.status(err.status).type('html').send(page('Slow down', html`<p class="error">${err.message}</p>`));
       else next(err);
@@ -81,36 +101,53 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.use((_req, res, next) => {
     res.setHeader('Content-Security-Policy', "default-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'");
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    // Pages show keys, links and personal details: never kept by a browser or proxy cache.
+    res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // Every form here is ours: a post from another site's page is refused before anything runs.
+  // (Only these paths: the API mounted after this router serves cross-site clients by design.)
+  router.post(FORM_PATHS, refuseCrossSitePosts(runtime));
+
+  /** The pre-session form token for the forms people use before signing in (login CSRF). */
+  const preToken = async (req: Request, res: Response) => tokens.tokenFor(tokens.presession(req, res, options.secureCookies));
+
+  /** A pre-session form whose token does not match: refused with a page, nothing done. */
+  async function refusedPresession(req: Request, res: Response): Promise<boolean> {
+    if (await tokens.matches(tokens.presessionOf(req), req.body?.csrf)) return false;
+    res.status(403).type('html').send(page('Try again', html`<p class="error">This form has expired. Reload the page and try again.</p>`));
+    return true;
+  }
 
   async function signedIn(req: Request): Promise<{ user: UserRow; csrf: string; token: string } | null> {
     const token = sessionToken(req);
     if (!token) return null;
     const user = await findSessionUser(sql, hashSecret(token), clock.now());
-    return user ? { user, csrf: csrfFor(token), token } : null;
+    return user ? { user, csrf: await tokens.tokenFor(token), token } : null;
   }
 
   async function startSession(res: Response, userId: string): Promise<void> {
     const token = randomBytes(32).toString('base64url');
     await insertSession(sql, userId, hashSecret(token), new Date(clock.now().getTime() + SESSION_DAYS * 86_400_000));
-    res.setHeader(
+    res.append(
       'Set-Cookie',
       serializeCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: options.secureCookies, path: '/', maxAge: SESSION_DAYS * 86_400 }),
     );
   }
 
-  const signInForm = (next: string, error?: string, email = '') =>
+  const signInForm = (csrf: string, next: string, error?: string, email = '') =>
     page(
       'Sign in',
-      html`${error ? html`<p class="error">${error}</p>` : ''}
+      html`$${error ? html`<p class="error">${error}</p>` : ''}
       <form method="post" action="/signin">
+        <input type="hidden" name="csrf" value="${csrf}">
         <input type="hidden" name="next" value="${next}">
         <label for="email">Email</label><input id="email" type="email" name="email" value="${email}" required autocomplete="username">
         <label for="password">Password</label><input id="password" type="password" name="password" required autocomplete="current-password">
         <button type="submit">Sign in</button>
       </form>
       $${upstream ? html`<p><a class="button" href="/signin/oidc?next=${encodeURIComponent(next)}">Sign in with ${upstream.name}</a></p>` : ''}
+      <p>No password, or forgotten it? <a href="/signin/link?next=${encodeURIComponent(next)}">Email me a sign-in link</a></p>
       <p>New here? <a href="/signup?next=${encodeURIComponent(next)}">Create an account</a></p>`,
     );
 
@@ -123,7 +160,14 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         res.status(404).type('html').send(upstreamProblem('Sign-in through another provider is not set up here.'));
         return;
       }
-      res.redirect(303, (await upstream.begin(safeNext(req.query.next))).href);
+      const to = await upstream.begin(safeNext(req.query.next));
+      // The callback must come back to this browser: a login another browser started is refused
+      // (an attacker's half-finished sign-in would otherwise sign the victim in as the attacker).
+      res.setHeader(
+        'Set-Cookie',
+        serializeCookie(OIDC_STATE_COOKIE, to.searchParams.get('state') ?? '', { httpOnly: true, sameSite: 'lax', secure: options.secureCookies, path: CALLBACK_PATH, maxAge: 600 }),
+      );
+      res.redirect(303, to.href);
     } catch (err) {
       if (err instanceof UpstreamSignInError) res.status(502).type('html').send(upstreamProblem(err.message));
       else next(err);
@@ -136,6 +180,12 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         res.status(404).type('html').send(upstreamProblem('Sign-in through another provider is not set up here.'));
         return;
       }
+      const started = req.headers.cookie ? parseCookie(req.headers.cookie)[OIDC_STATE_COOKIE] : undefined;
+      if (!started || started !== req.query.state) {
+        res.status(400).type('html').send(upstreamProblem('This sign-in was not started in this browser. Start again from the sign-in page.'));
+        return;
+      }
+      res.append('Set-Cookie', serializeCookie(OIDC_STATE_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: CALLBACK_PATH, maxAge: 0 }));
       const identity = await upstream.finish(new URL(req.originalUrl, runtime.publicUrl()));
       const { user, linked } = await linkUpstreamIdentity(sql, identity, clock.now());
       if (linked) {
@@ -149,8 +199,12 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     }
   });
 
-  router.get('/signin', (req, res) => {
-    res.type('html').send(signInForm(safeNext(req.query.next)));
+  router.get('/signin', async (req, res, next) => {
+    try {
+      res.type('html').send(signInForm(await preToken(req, res), safeNext(req.query.next)));
+    } catch (err) {
+      next(err);
+    }
   });
 
   router.post('/signin', async (req, res, next) => {
@@ -158,19 +212,23 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const email = String(req.body?.email ?? '');
       const password = String(req.body?.password ?? '');
       const target = safeNext(req.body?.next);
+      if (await refusedPresession(req, res)) return;
+      const csrf = await preToken(req, res);
       // Guessing is slowed per address and email (docs/decisions.md); the count lives in PostgreSQL.
       const attempt = `${req.ip}|${email.trim().toLowerCase()}`;
       const wait = await signInFailures.blockedFor(attempt);
       if (wait) {
         res.status(429).setHeader('Retry-After', String(wait));
-        res.type('html').send(signInForm(target, `Too many tries. Try again in ${Math.ceil(wait / 60)} minutes.`, email));
+        res.type('html').send(signInForm(csrf, target, `Too many tries. Try again in ${Math.ceil(wait / 60)} minutes.`, email));
         return;
       }
-      const user = await findUserByEmail(sql, email);
-      // The same answer for an unknown email and a wrong password.
-      if (!user?.passwordHash || !(await verify(user.passwordHash, password))) {
+      // Not an address at all (NUL, say) is an unknown email: no query, the same answer.
+      const user = isEmailAddress(email) ? await findUserByEmail(sql, email) : null;
+      // The same answer, in the same time, for an unknown email and a wrong password.
+      const matches = user?.passwordHash ? await verify(user.passwordHash, password) : (await verify(await dummyHash(), password), false);
+      if (!matches || !user) {
         await signInFailures.fail(attempt);
-        res.status(401).type('html').send(signInForm(target, 'That email and password do not match.', email));
+        res.status(401).type('html').send(signInForm(csrf, target, 'That email and password do not match.', email));
         return;
       }
       await signInFailures.clear(attempt);
@@ -181,49 +239,168 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     }
   });
 
-  const signUpForm = (next: string, error?: string, email = '', name = '') =>
+  const signUpForm = (csrf: string, next: string, error?: string, email = '', name = '') =>
     page(
       'Create your account',
-      html`${error ? html`<p class="error">${error}</p>` : ''}
+      html`$${error ? html`<p class="error">${error}</p>` : ''}
       <form method="post" action="/signup">
+        <input type="hidden" name="csrf" value="${csrf}">
         <input type="hidden" name="next" value="${next}">
         <label for="name">Your name</label><input id="name" type="text" name="name" value="${name}" required maxlength="120" autocomplete="name">
         <label for="email">Email</label><input id="email" type="email" name="email" value="${email}" required maxlength="254" autocomplete="username">
-        <label for="password">Password (at least ${String(MIN_PASSWORD)} characters)</label><input id="password" type="password" name="password" required minlength="${String(MIN_PASSWORD)}" autocomplete="new-password">
         <button type="submit">Create account</button>
       </form>
+      <p>We mail you a link to confirm the address; you choose your password on the page it opens.</p>
       <p>Have an account? <a href="/signin?next=${encodeURIComponent(next)}">Sign in</a></p>`,
     );
 
-  router.get('/signup', (req, res) => {
-    res.type('html').send(signUpForm(safeNext(req.query.next)));
+  /**
+   * Mails a sign-in link, at most LINK_MAILS_PER_HOUR per address, and answers with the same page
+   * whoever owns the address: the mail, not the page, says whether an account exists.
+   */
+  async function mailLinkAndAnswer(req: Request, res: Response, request: { email: string; reason: SignInLinkReason; next: string; name?: string }) {
+    const key = request.email.toLowerCase();
+    if (await linkMails.blockedFor(key)) {
+      req.log?.warn({ reason: request.reason }, 'sign-in link mail held back: too many for this address');
+    } else {
+      await linkMails.fail(key);
+      await sendSignInLink({ ...runtime.deps, log: req.log }, { ...request, publicUrl: runtime.publicUrl() });
+    }
+    const outbox = runtime.deps.mail
+      ? ''
+      : html`<p class="note">This NogPets has no mail server set up (<code>SMTP_URL</code>), so mail waits in its outbox: whoever runs it reads it with <code>pnpm cli mail list</code>.</p>`;
+    res.type('html').send(
+      page(
+        'Check your email',
+        html`<p id="outcome">We have sent a mail to <strong>${request.email}</strong>. It says what to do next: open its link within ${String(SIGN_IN_LINK_MINUTES)} minutes. The link works once.</p>
+        <p>${request.reason === 'signup' ? 'If that address already has an account, the mail says so and signs you in to it; nothing about it changes until the link is opened.' : 'If that address has no account, no mail is sent: create an account instead.'}</p>
+        $${outbox}
+        <p><a href="/signin">Back to sign in</a></p>`,
+      ),
+    );
+  }
+
+  router.get('/signup', async (req, res, next) => {
+    try {
+      res.type('html').send(signUpForm(await preToken(req, res), safeNext(req.query.next)));
+    } catch (err) {
+      next(err);
+    }
   });
 
   router.post('/signup', async (req, res, next) => {
     try {
       const email = String(req.body?.email ?? '').trim();
-      const name = String(req.body?.name ?? '').trim().slice(0, 120);
-      const password = String(req.body?.password ?? '');
+      // Control characters (NUL would fail in PostgreSQL) are not part of a name.
+      const name = Array.from(String(req.body?.name ?? ''), (c) => (c < ' ' || c === '\u007f' ? ' ' : c)).join('').trim().slice(0, 120);
       const target = safeNext(req.body?.next);
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) {
-        res.status(400).type('html').send(signUpForm(target, 'That is not an email address.', email, name));
+      if (await refusedPresession(req, res)) return;
+      if (!isEmailAddress(email)) {
+        res.status(400).type('html').send(signUpForm(await preToken(req, res), target, 'That is not an email address.', email, name));
         return;
       }
-      if (password.length < MIN_PASSWORD || password.length > 200) {
-        res.status(400).type('html').send(signUpForm(target, `Choose a password of ${MIN_PASSWORD} to 200 characters.`, email, name));
+      // Nobody is signed in and no account is made or changed here: the mailed link proves the
+      // address first (an account made by an API key or a sign-up draft has no password to check).
+      await mailLinkAndAnswer(req, res, { email, reason: 'signup', next: target, name });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const linkRequestForm = (csrf: string, next: string, error?: string, email = '') =>
+    page(
+      'Email me a sign-in link',
+      html`$${error ? html`<p class="error">${error}</p>` : ''}
+      <p>For an account without a password (made by an assistant, an API key or a sign-up draft), or when you have forgotten yours.</p>
+      <form method="post" action="/signin/link">
+        <input type="hidden" name="csrf" value="${csrf}">
+        <input type="hidden" name="next" value="${next}">
+        <label for="email">Email</label><input id="email" type="email" name="email" value="${email}" required maxlength="254" autocomplete="username">
+        <button type="submit">Send the link</button>
+      </form>`,
+    );
+
+  router.get('/signin/link', async (req, res, next) => {
+    try {
+      res.type('html').send(linkRequestForm(await preToken(req, res), safeNext(req.query.next)));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post('/signin/link', async (req, res, next) => {
+    try {
+      const email = String(req.body?.email ?? '').trim();
+      const target = safeNext(req.body?.next);
+      if (await refusedPresession(req, res)) return;
+      if (!isEmailAddress(email)) {
+        res.status(400).type('html').send(linkRequestForm(await preToken(req, res), target, 'That is not an email address.', email));
         return;
       }
-      const existing = await findUserByEmail(sql, email);
-      if (existing?.passwordHash) {
-        res.status(409).type('html').send(signUpForm(target, 'There is already an account with that email: sign in instead.', email, name));
+      await mailLinkAndAnswer(req, res, { email, reason: 'signin', next: target });
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  const linkGone = () =>
+    page('Link expired', html`<p class="error">This sign-in link has expired or was already used.</p><p><a href="/signin/link">Ask for a new one</a></p>`);
+
+  const linkPage = (csrf: string, token: string, email: string, error?: string) =>
+    page(
+      'Sign in',
+      html`$${error ? html`<p class="error">${error}</p>` : ''}
+      <p>Sign in to NogPets as <strong>${email}</strong>.</p>
+      <form method="post" action="/signin/email">
+        <input type="hidden" name="csrf" value="${csrf}">
+        <input type="hidden" name="token" value="${token}">
+        <label for="password">Choose a password (optional, at least ${String(MIN_PASSWORD)} characters; it replaces any you had)</label>
+        <input id="password" type="password" name="password" minlength="${String(MIN_PASSWORD)}" maxlength="200" autocomplete="new-password">
+        <button type="submit">Continue as ${email}</button>
+      </form>
+      <p>If you did not ask for this, close this page: nothing happens.</p>`,
+    );
+
+  // Opening the link only shows whose account it is; signing in takes a click on our own page.
+  // So a mail scanner that fetches links does not use it up, and a link someone else sent you
+  // cannot sign you in to their account unseen.
+  router.get(SIGN_IN_LINK_PATH, async (req, res, next) => {
+    try {
+      const token = String(req.query.token ?? '');
+      const link = token ? await peekSignInLink(runtime.deps, token) : null;
+      if (!link) {
+        res.status(400).type('html').send(linkGone());
         return;
       }
-      // A person made earlier (an API key or a sign-up draft) claims the account by setting a password.
-      const user = existing ?? (await findOrCreateUser(sql, email, name));
-      await setPassword(sql, user.id, await hash(password), name || undefined);
-      await appendAudit(sql, { userId: user.id, clientId: null, clientName: null, action: 'account.signup', target: user.id }, clock.now());
-      await startSession(res, user.id);
-      res.redirect(303, target);
+      res.type('html').send(linkPage(await preToken(req, res), token, link.email));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.post(SIGN_IN_LINK_PATH, async (req, res, next) => {
+    try {
+      if (await refusedPresession(req, res)) return;
+      const token = String(req.body?.token ?? '');
+      const password = String(req.body?.password ?? '');
+      if (password && (password.length < MIN_PASSWORD || password.length > 200)) {
+        const link = await peekSignInLink(runtime.deps, token);
+        if (!link) res.status(400).type('html').send(linkGone());
+        else res.status(400).type('html').send(linkPage(await preToken(req, res), token, link.email, `Choose a password of ${MIN_PASSWORD} to 200 characters, or leave it empty.`));
+        return;
+      }
+      // A made-up token costs no password hashing.
+      if (!(await peekSignInLink(runtime.deps, token))) {
+        res.status(400).type('html').send(linkGone());
+        return;
+      }
+      const followed = await followSignInLink(runtime.deps, token, password ? await hash(password) : null);
+      if (!followed) {
+        res.status(400).type('html').send(linkGone());
+        return;
+      }
+      await startSession(res, followed.user.id);
+      res.redirect(303, safeNext(followed.next));
     } catch (err) {
       next(err);
     }
@@ -235,7 +412,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       res.redirect(303, `/signin?next=${encodeURIComponent(req.originalUrl)}`);
       return null;
     }
-    if (req.method === 'POST' && req.body?.csrf !== s.csrf) {
+    if (req.method === 'POST' && !(await tokens.matches(s.token, req.body?.csrf))) {
       res.status(403).type('html').send(page('Try again', html`<p class="error">This form has expired. <a href="/account">Go back</a> and try again.</p>`));
       return null;
     }
@@ -275,7 +452,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
           : ''
       }
       <h2>API keys</h2>
-      ${error ? html`<p class="error">${error}</p>` : ''}
+      $${error ? html`<p class="error">${error}</p>` : ''}
       $${
         created
           ? html`<p>Your new key, shown this once. Copy it now:</p><p class="secret" id="new-key">${created.key}</p>`
@@ -315,6 +492,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       }
       const client = await findOAuthClient(sql, request.clientId);
       const host = new URL(request.redirectUri).host;
+      // The answer redirects to the assistant, which may be an app's own scheme (cursor:, com.example:);
+      // browsers apply form-action to that redirect, so this page leaves it out.
+      res.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
       res.type('html').send(
         page(
           'Connect an assistant',

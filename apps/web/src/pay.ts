@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { formatMoney } from '@nogpets/pricing-tiers';
-import { type Booking, type createSandboxGateway, hashSecret, settleNotification, toBooking } from '@nogpets/operations';
+import { type Booking, type createSandboxGateway, hashSecret, ServiceError, settleNotification, toBooking } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
 import express, { type Router } from 'express';
 import html from 'html-template-tag';
+import { refuseCrossSitePosts } from './forms.js';
 import { page } from './layout.js';
 
 type Sandbox = ReturnType<typeof createSandboxGateway>;
 
 const money = (cents: number) => formatMoney(cents, 'ZAR');
+
+/** The pay pages' policy: our own resources only, but the checkout form may post to the gateway's host. */
+const PAY_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'self' https: http:; frame-ancestors 'none'";
 
 /**
  * The pages a person pays on, and the gateway's notification endpoint. The pay link is
@@ -22,8 +26,19 @@ export function paymentsRouter(runtime: Runtime): Router {
   const { sql, clock, payments } = runtime.deps;
   const gateway = payments.gateway;
 
+  // Pay links carry a secret: never kept by a cache, never framed. Guessing them, or flooding the
+  // notification endpoint, spends the shared request limit (a refused ITN is retried by PayFast).
+  router.use('/pay', (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Security-Policy', PAY_CSP);
+    runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
+      if (err instanceof ServiceError) res.status(err.status).type('html').send(page('Slow down', html`<p class="error">${err.message}</p>`));
+      else next(err);
+    });
+  });
+
   // Notifications: the raw body is needed as sent (PayFast signs the fields in the order received).
-  router.post('/payments/:gateway/notify', express.text({ type: 'application/x-www-form-urlencoded', limit: '20kb' }), async (req, res, next) => {
+  router.post('/payments/:gateway/notify', runtime.rateLimiter.middleware, express.text({ type: 'application/x-www-form-urlencoded', limit: '20kb' }), async (req, res, next) => {
     try {
       if (req.params.gateway !== gateway.name) {
         res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No such gateway here.', details: {} } });
@@ -62,7 +77,6 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   router.get('/pay/:token', async (req, res, next) => {
     try {
-      res.setHeader('Cache-Control', 'no-store');
       const found = await load(req.params.token);
       if (!found) {
         res.status(404).type('html').send(page('Payment not found', html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`));
@@ -124,15 +138,17 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   // The sandbox's "gateway": it signs a notification and posts it to the notification endpoint,
   // as a real gateway would, then sends the browser back.
-  router.post('/pay/:token/sandbox', express.urlencoded({ extended: false, limit: '2kb' }), async (req, res, next) => {
+  // The pay link's token is the form's secret; a post from another site's page is refused as well.
+  router.post('/pay/:token/sandbox', refuseCrossSitePosts(runtime), express.urlencoded({ extended: false, limit: '2kb' }), async (req, res, next) => {
+    const token = String(req.params.token);
     try {
       if (gateway.name !== 'sandbox') {
         res.status(404).type('html').send(page('Not here', html`<p class="error">The sandbox gateway is not in use.</p>`));
         return;
       }
-      const found = await load(req.params.token);
+      const found = await load(token);
       if (!found || state(found.payment, found.bookings) !== 'open') {
-        res.redirect(303, `/pay/${encodeURIComponent(req.params.token)}`);
+        res.redirect(303, `/pay/${encodeURIComponent(token)}`);
         return;
       }
       const body = await (gateway as Sandbox).sign({
@@ -148,7 +164,7 @@ export function paymentsRouter(runtime: Runtime): Router {
         signal: AbortSignal.timeout(10_000),
       });
       await answer.body?.cancel();
-      res.redirect(303, `/pay/${encodeURIComponent(req.params.token)}/done`);
+      res.redirect(303, `/pay/${encodeURIComponent(token)}/done`);
     } catch (err) {
       next(err);
     }
@@ -156,7 +172,6 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   router.get('/pay/:token/done', async (req, res, next) => {
     try {
-      res.setHeader('Cache-Control', 'no-store');
       const found = await load(req.params.token);
       if (!found) {
         res.status(404).type('html').send(page('Payment not found', html`<p class="error">This pay link is not known.</p>`));

@@ -1,5 +1,5 @@
-import { completeBookings, type Deps, expireHolds, extendSeries } from '@nogpets/operations';
-import { purgeIdempotencyKeys, type Sql } from '@nogpets/store';
+import { completeBookings, deliverPendingMail, type Deps, expireHolds, extendSeries } from '@nogpets/operations';
+import { purgeEmailLinks, purgeIdempotencyKeys, type Sql } from '@nogpets/store';
 
 export interface JobContext {
   sql: Sql;
@@ -67,4 +67,31 @@ export const purgeOldIdempotencyKeys: JobDefinition = {
   },
 };
 
-export const jobs: readonly JobDefinition[] = [purgeExpiredRateLimits, expireUnpaidHolds, completeFinishedBookings, keepSeriesBooked, purgeOldIdempotencyKeys];
+/** Mail a request could not deliver at once (SMTP down, a crash) is tried again while its link lives. */
+export const deliverMail: JobDefinition = {
+  name: 'deliver-mail',
+  cron: '* * * * *',
+  async run({ deps }) {
+    if (!deps) return { skipped: 'no deps' };
+    return { sent: await deliverPendingMail(deps) };
+  },
+};
+
+/** Sign-in links past their time are kept a day (for support questions), then removed. */
+export const purgeOldEmailLinks: JobDefinition = {
+  name: 'purge-email-links',
+  cron: '23 * * * *',
+  async run({ sql, now }) {
+    return { deleted: await purgeEmailLinks(sql, new Date(now().getTime() - 24 * 3600_000)) };
+  },
+};
+
+export const jobs: readonly JobDefinition[] = [
+  purgeExpiredRateLimits,
+  expireUnpaidHolds,
+  completeFinishedBookings,
+  keepSeriesBooked,
+  purgeOldIdempotencyKeys,
+  deliverMail,
+  purgeOldEmailLinks,
+];

@@ -16,7 +16,9 @@ describe('haversineKm', () => {
       fc.property(point, point, point, (a, b, c) => {
         expect(haversineKm(a, a)).toBe(0);
         expect(haversineKm(a, b)).toBeCloseTo(haversineKm(b, a), 9);
-        expect(haversineKm(a, c)).toBeLessThanOrEqual(haversineKm(a, b) + haversineKm(b, c) + 1e-6);
+        // Near antipodal points asin(√h) is ill-conditioned: the formula is good to about 0.1 m
+        // there (R·√ε), so the inequality holds to a metre, not to a millimetre.
+        expect(haversineKm(a, c)).toBeLessThanOrEqual(haversineKm(a, b) + haversineKm(b, c) + 1e-3);
         expect(haversineKm(a, b)).toBeLessThanOrEqual(20_016);
       }),
     );

@@ -27,6 +27,32 @@ export interface AuthContext {
   clientName: string | null;
 }
 
+/**
+ * The 403 for a credential without the scope an operation needs, the same on /v1 and MCP. Its
+ * `scope` lists the scopes held plus those missing, so a client that authorizes again with it
+ * keeps what it had (MCP step-up; docs/decisions.md).
+ * @example throw insufficientScope(ctx.auth, ['pets'])
+ */
+export function insufficientScope(auth: Pick<AuthContext, 'scopes'>, missing: readonly Scope[]): ServiceError {
+  return new ServiceError('FORBIDDEN', `The credential does not allow this: it needs scope ${missing.join(' ')}.`, {
+    error: 'insufficient_scope',
+    scope: [...new Set([...auth.scopes, ...missing])].join(' '),
+  });
+}
+
+/** A scope of the spec's table (own keys only: `__proto__` and `toString` are not scopes). */
+export function isScope(s: string): s is Scope {
+  return Object.hasOwn(SCOPES, s);
+}
+
+/**
+ * An address mail can go to and nothing else: one mailbox, no display name, list or comment that a
+ * mailer would read as other recipients (`a@x.example<b@evil.example>`, `a,b@x.example`).
+ */
+export function isEmailAddress(email: string): boolean {
+  return email.length <= 254 && /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(email);
+}
+
 /** SHA-256 of a secret: what is stored; the secret itself is shown once and never kept. */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -50,7 +76,7 @@ export async function authenticate(sql: Sql, token: string, now: Date, acceptedR
     userId: c.userId,
     credentialId: c.id,
     kind: c.kind,
-    scopes: c.scopes.filter((s): s is Scope => s in SCOPES),
+    scopes: c.scopes.filter(isScope),
     clientId: c.clientId,
     clientName: c.clientName,
   };
@@ -61,11 +87,11 @@ export async function createApiKey(
   sql: Sql,
   input: { email: string; scopes: string[]; name?: string },
 ): Promise<{ key: string; id: string; userId: string; scopes: Scope[] }> {
-  const unknown = input.scopes.filter((s) => !(s in SCOPES));
+  const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length || input.scopes.length === 0) {
     throw new ServiceError('BAD_REQUEST', `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPE_NAMES.join(', ')}.`, { unknown });
   }
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.email) || input.email.length > 254) {
+  if (!isEmailAddress(input.email)) {
     throw new ServiceError('BAD_REQUEST', `"${input.email}" is not an email address.`, { field: 'email' });
   }
   const user = await findOrCreateUser(sql, input.email);

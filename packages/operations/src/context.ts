@@ -1,4 +1,5 @@
 import type { Sql } from '@nogpets/store';
+import type { MailTransport } from './account/email-sign-in.js';
 import type { AuthContext } from './auth.js';
 import type { GeoData } from './geo/world-data.js';
 import type { OfferCache } from './offer-cache.js';
@@ -24,6 +25,8 @@ export interface Deps {
   geo: () => Promise<GeoData>;
   /** Where people pay: the configured gateway and the service's public address for links. */
   payments: Payments;
+  /** Mail over SMTP when SMTP_URL is set; otherwise mail waits in the outbox table. */
+  mail?: MailTransport | null;
 }
 
 export interface Payments {

@@ -31,7 +31,7 @@ export { QuoteSchema } from './booking/quote-request.js';
 export { addAddress, listAddresses } from './account/addresses.js';
 export { myProfile } from './account/my-profile.js';
 export { addPet, listPets } from './account/pets.js';
-export { type AuthContext, authenticate, createApiKey, hashSecret, newSecret, SCOPE_NAMES, SCOPES } from './auth.js';
+export { type AuthContext, authenticate, createApiKey, hashSecret, insufficientScope, isEmailAddress, isScope, newSecret, SCOPE_NAMES, SCOPES } from './auth.js';
 export { actorName } from './context.js';
 export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
 export { type Booking, BookingSchema, toBooking } from './booking/booking-model.js';
@@ -43,3 +43,15 @@ export { type Checkout, type CheckoutRequest, formPairs, type PaymentGateway, ty
 export { checkoutSignature, createPayFastGateway, itnParamString, PAYFAST_SOURCES, phpUrlencode } from './payments/payfast.js';
 export { createSandboxGateway } from './payments/sandbox.js';
 export { type SettleOutcome, settleNotification } from './payments/settle.js';
+export {
+  deliverMail,
+  deliverPendingMail,
+  followSignInLink,
+  type MailMessage,
+  type MailTransport,
+  peekSignInLink,
+  SIGN_IN_LINK_MINUTES,
+  SIGN_IN_LINK_PATH,
+  sendSignInLink,
+  type SignInLinkReason,
+} from './account/email-sign-in.js';

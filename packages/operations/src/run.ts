@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '@nogpets/store';
 import stringify from 'safe-stable-stringify';
 import type { z } from 'zod';
+import { insufficientScope } from './auth.js';
 import type { OperationContext } from './context.js';
 import type { Operation } from './define.js';
 import { type ErrorCode, ServiceError } from './errors.js';
@@ -43,7 +44,7 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
       });
     }
     if (!ctx.auth.scopes.includes(scope)) {
-      throw new ServiceError('FORBIDDEN', `The credential does not allow this: it needs scope ${scope}.`, { error: 'insufficient_scope', scope });
+      throw insufficientScope(ctx.auth, [scope]);
     }
   }
   const input = parseInput(op, raw);

@@ -24,6 +24,8 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
     ['RUN_WORKER', 'maybe'],
+    ['METRICS_TOKEN', 'too-short'],
+    ['METRICS_TOKEN', 'has a space in it somewhere'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

@@ -38,6 +38,12 @@ export const ConfigSchema = z.object({
   PAYFAST_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox.payfast.co.za'),
   /** Comma-separated CIDR ranges ITNs may come from; default PayFast's published ranges. */
   PAYFAST_SOURCES: z.string().min(1).optional(),
+  /** The Bearer token a Prometheus scraper sends to /metrics; unset, /metrics is not served. */
+  METRICS_TOKEN: z.string().min(16).max(200).regex(/^\S+$/, 'no spaces').optional(),
+  /** Where mail goes out (sign-in links): `smtp://user:pass@host:587` or `smtps://…`. Unset: the outbox table. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** The sender of that mail; default `NogPets <no-reply@` the PUBLIC_URL host `>`. */
+  MAIL_FROM: z.string().min(3).max(200).optional(),
 }).refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, { message: 'OIDC_CLIENT_ID is required with OIDC_ISSUER', path: ['OIDC_CLIENT_ID'] })
   .refine((c) => c.PAYMENT_GATEWAY !== 'payfast' || (c.PAYFAST_MERCHANT_ID && c.PAYFAST_MERCHANT_KEY), {
     message: 'PAYFAST_MERCHANT_ID and PAYFAST_MERCHANT_KEY are required with PAYMENT_GATEWAY=payfast',

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ServiceError, toServiceError } from '@nogpets/operations';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
 import './express-request.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -13,11 +14,16 @@ export interface BaseAppDeps {
   ready: () => Promise<boolean>;
   /** True once shutdown has begun: readiness fails so a load balancer stops sending work. */
   draining: () => boolean;
+  /** PUBLIC_URL is https: browsers are told to come back only over https (HSTS). */
+  https: boolean;
+  /** The Bearer token `/metrics` wants (METRICS_TOKEN); without one `/metrics` is not served. */
+  metricsToken?: string;
+  /** The shared request limit: `/metrics` requests without the right token count in it. */
+  rateLimit: (req: Request, res: Response, next: NextFunction) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const QUIET = new Set(['/healthz', '/readyz', '/metrics']);
-
 
 /**
  * Gives each request an id (echoed in `X-Request-Id`) and a logger bound to it, made only when
@@ -40,19 +46,92 @@ export function requestLogging(logger: Logger) {
         return child;
       },
     });
-    if (!QUIET.has(req.path)) {
-      res.on('finish', () => {
-        const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
-        const line = { reqId: id, req: { method: req.method, url: req.originalUrl, remoteAddress: req.ip }, res: { statusCode: res.statusCode }, responseTime };
-        if (res.statusCode >= 500) logger.error(line, 'request failed');
-        else logger.info(line, 'request completed');
-      });
-    }
+    res.on('finish', () => {
+      // Health checks and scrapes would drown the log; their failures (a guessed metrics token) do not.
+      if (QUIET.has(req.path) && res.statusCode < 400) return;
+      const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = { reqId: id, req: { method: req.method, url: loggableUrl(req.originalUrl), remoteAddress: req.ip }, res: { statusCode: res.statusCode }, responseTime };
+      if (res.statusCode >= 500) logger.error(line, 'request failed');
+      else logger.info(line, 'request completed');
+    });
     next();
   };
 }
 
-/** Express with what every door shares: request ids, JSON logs, metrics, health and readiness. */
+/**
+ * The headers every answer of every door carries (helmet): no sniffing, no referrer (pay links
+ * carry a secret in the path), no framing, and HSTS when the public URL is https. The CSP here is
+ * a baseline for JSON and for HTML that sets none; HTML routes (pages, pay, docs) set their own,
+ * each with `frame-ancestors 'none'`.
+ */
+export function securityHeaders(options: { https: boolean }) {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'self'"], baseUri: ["'none'"], formAction: ["'self'"], frameAncestors: ["'none'"], objectSrc: ["'none'"] },
+    },
+    // Same-origin COOP would cut an assistant's sign-in popup off from the window that opened it.
+    crossOriginOpenerPolicy: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'deny' },
+  });
+}
+
+/**
+ * Refuses a request with more than one Authorization header: Node keeps only the first, so the
+ * credential used could differ from the one a proxy or log in front of us looked at.
+ */
+export function refuseRepeatedAuthorization(req: Request, _res: Response, next: NextFunction): void {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === 'authorization') count += 1;
+  }
+  if (count > 1) {
+    next(new ServiceError('BAD_REQUEST', 'Send one Authorization header, not several.', { reason: 'repeated_header', header: 'Authorization', count }));
+    return;
+  }
+  next();
+}
+
+/** Equal secrets, compared in constant time (hashed first, so lengths do not show either). */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * `/metrics` for a scraper holding METRICS_TOKEN: route and outcome counts are not for everyone.
+ * A request without the right token is 401 and counts in the shared request limit, so the token
+ * cannot be guessed at speed.
+ */
+function metricsRoute(app: Express, deps: BaseAppDeps, token: string): void {
+  app.get('/metrics', (req, res, next) => {
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+    if (given !== undefined && sameSecret(given, token)) {
+      deps.metrics.registry.metrics().then((text) => {
+        res.setHeader('Content-Type', deps.metrics.registry.contentType);
+        res.send(text);
+      }, next);
+      return;
+    }
+    deps.rateLimit(req, res, (err?: unknown) => {
+      if (err) next(err);
+      else next(new ServiceError('UNAUTHORIZED', 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".', given === undefined ? {} : { error: 'invalid_token' }));
+    });
+  });
+}
+
+/**
+ * A request's URL as logged: without its query (sign-in link tokens, OAuth codes and states) and
+ * with the secret of a pay link replaced, so logs hold no credential.
+ */
+export function loggableUrl(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.replace(/^\/pay\/[^/]+/, '/pay/[token]') + (url.includes('?') ? '?[query]' : '');
+}
+
+/** Express with what every door shares: security headers, request ids, JSON logs, metrics, health and readiness. */
 export function createBaseApp(deps: BaseAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -60,8 +139,10 @@ export function createBaseApp(deps: BaseAppDeps): Express {
   app.set('query parser', 'simple');
   // ETags are set where they pay off (cached reads, see the API routes), not hashed on every body.
   app.set('etag', false);
+  app.use(securityHeaders({ https: deps.https }));
   app.use(requestLogging(deps.logger));
   app.use(deps.metrics.middleware);
+  app.use(refuseRepeatedAuthorization);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -69,10 +150,8 @@ export function createBaseApp(deps: BaseAppDeps): Express {
     const ok = !deps.draining() && (await deps.ready().catch(() => false));
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : deps.draining() ? 'draining' : 'not ready' });
   });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', deps.metrics.registry.contentType);
-    res.send(await deps.metrics.registry.metrics());
-  });
+  // Without METRICS_TOKEN there is no /metrics: it answers 404 like any unknown route.
+  if (deps.metricsToken) metricsRoute(app, deps, deps.metricsToken);
   return app;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Clock, createOfferCache, createPayFastGateway, createSandboxGateway, type Deps, loadGeoData, PAYFAST_SOURCES, type PaymentGateway, systemClock } from '@nogpets/operations';
 import { type Database, loadDemoData, migrate, openDatabase, settingOrCreate } from '@nogpets/store';
 import type { Config } from './env.js';
+import { createMailTransport } from './mail.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit.js';
@@ -62,6 +63,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     offers: createOfferCache(db.sql, { ttlMs: config.OFFER_CACHE_TTL_MS }),
     geo: loadGeoData,
     payments: { gateway: paymentGateway(config, db), publicUrl: () => publicUrl },
+    mail: createMailTransport(config.SMTP_URL, config.MAIL_FROM ?? `NogPets <no-reply@${new URL(publicUrl).hostname}>`),
   };
   const rateLimiter = createRateLimiter({
     databaseUrl: db.url,

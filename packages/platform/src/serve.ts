@@ -55,6 +55,9 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
     trustProxy: config.TRUST_PROXY,
     ready: runtime.ready,
     draining: runtime.draining,
+    https: config.PUBLIC_URL?.startsWith('https:') ?? false,
+    metricsToken: config.METRICS_TOKEN,
+    rateLimit: runtime.rateLimiter.middleware,
   });
   let server: Server | undefined;
   let stopBackground: (() => Promise<void>) | undefined;

@@ -171,6 +171,30 @@ export async function setPassword(sql: Sql, userId: string, passwordHash: string
   await sql`update users set password_hash = ${passwordHash}, name = coalesce(${name ?? null}, name) where id = ${userId}`;
 }
 
+/**
+ * The account of an email its owner has just proven (a followed sign-in link): made with `name` if
+ * absent (an existing account's name is never touched), and marked verified. A password, when
+ * given, is set: whoever proved the email chose it (a reset, or a first password).
+ */
+export async function claimAccountByEmail(
+  sql: Sql,
+  email: string,
+  fill: { name: string; passwordHash: string | null },
+): Promise<{ user: UserRow; created: boolean }> {
+  const [made] = await sql<UserRow[]>`
+    insert into users (id, email, name, password_hash, email_verified)
+    values (${newId('usr')}, ${email}, ${fill.name}, ${fill.passwordHash}, true)
+    on conflict (lower(email)) do nothing
+    returning id, email, name, phone`;
+  if (made) return { user: made, created: true };
+  const [user] = await sql<UserRow[]>`
+    update users set email_verified = true, password_hash = coalesce(${fill.passwordHash}, password_hash)
+    where lower(email) = lower(${email})
+    returning id, email, name, phone`;
+  if (!user) throw new Error('the account vanished while it was claimed');
+  return { user, created: false };
+}
+
 export async function insertSession(sql: Sql, userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
   await sql`insert into sessions (id, token_hash, user_id, expires_at) values (${newId('ses')}, ${tokenHash}, ${userId}, ${expiresAt})`;
 }

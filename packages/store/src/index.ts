@@ -11,3 +11,4 @@ export { listBusy, listResources, listTimeOff } from './schedule.js';
 export { demoBookings } from './demo-data.js';
 export * from './identity.js';
 export * from './bookings.js';
+export * from './mail.js';

@@ -1,3 +1,4 @@
+import { insufficientScope } from '../auth.js';
 import { PricingError, quote as priceQuote, type Quote } from '@nogpets/pricing-tiers';
 import type { AddressRow, LineRow, Offer, ServiceRow } from '@nogpets/store';
 import { z } from 'zod';
@@ -99,7 +100,7 @@ async function savedData(ctx: OperationContext, input: QuoteRequest, implied: bo
   if ((refs.length || input.addressId !== undefined) && !ctx.auth) throw new ServiceError('UNAUTHORIZED', 'Saved pets and addresses need a credential.', { error: 'invalid_request' });
   const missing = needs.filter((s) => !ctx.auth!.scopes.includes(s));
   if (missing.length) {
-    throw new ServiceError('FORBIDDEN', `The credential does not allow reading saved ${missing.join(' and ')}.`, { error: 'insufficient_scope', scope: missing.join(' ') });
+    throw insufficientScope(ctx.auth!, missing);
   }
   const savedPets = refs.length ? new Map((await listPets(ctx.deps.sql, ctx.auth!.userId)).map((p) => [p.id, p])) : new Map();
   const pets: PetByValueInput[] = input.pets.map((p) => {
