@@ -1,8 +1,23 @@
 import path from 'node:path';
-import { acceptBooking, type Booking, createApiKey, markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue, SCOPE_NAMES, ServiceError, systemClock } from '@nogpets/operations';
+import {
+  acceptBooking,
+  type Booking,
+  chargesToRefund,
+  createApiKey,
+  markNoticeRefunded,
+  markPaymentRefunded,
+  markRefunded,
+  paymentProblems,
+  paymentsToRefund,
+  refundsDue,
+  resolvePaymentProblem,
+  SCOPE_NAMES,
+  ServiceError,
+  systemClock,
+} from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/platform';
-import { type Database, listMail, loadDemoData, migrate, openDatabase } from '@nogpets/store';
+import { type Database, listMail, loadDemoData, migrate, openDatabase, type PaymentNoticeRow } from '@nogpets/store';
 import { Command, CommanderError } from 'commander';
 
 /**
@@ -67,20 +82,25 @@ refund
   .command('list')
   .description(
     'Refunds still owed, oldest first: cancelled paid bookings (REFUND_REQUESTED: id, status, payment, total, when, what), ' +
-      'then payments made twice for the same bookings (REFUND_DUE: payment id, status, amount, gateway reference, bookings).',
+      'then payments made twice for the same bookings (REFUND_DUE: payment id, status, amount, gateway reference, bookings), ' +
+      'then money the gateway confirmed that no booking takes (REFUND_DUE: notification id, status, amount, gateway reference, why: ' +
+      'charged again on a paid link, an unknown payment, another amount).',
   )
   .action(async () => {
-    const [bookings, payments] = await withDatabase((db) => Promise.all([refundsDue(depsOf(db)), paymentsToRefund(depsOf(db))]));
+    const [bookings, payments, charges] = await withDatabase((db) => Promise.all([refundsDue(depsOf(db)), paymentsToRefund(depsOf(db)), chargesToRefund(depsOf(db))]));
     const lines = [
       ...bookings.map(line),
       ...payments.map((p) => `${p.id}\t${p.status}\t${formatMoney(p.amountCents, p.currency)}\t${p.gateway} ${p.gatewayRef ?? ''}\tpaid twice: ${p.bookingIds.join(', ')}`),
+      ...charges.map((n) => `${n.id}\t${n.state}\t${noticeMoney(n)}\t${n.gateway} ${n.gatewayRef ?? ''}\t${n.outcome ?? ''}`),
     ];
     process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'No refunds are owed.\n');
   });
 refund
   .command('done')
-  .description('Mark a refund as made at the gateway: a booking REFUND_REQUESTED, or a payment (pay_…) REFUND_DUE, becomes REFUNDED.')
-  .argument('<id>', 'a booking id from `refund list`, or a payment id')
+  .description(
+    'Mark a refund as made at the gateway: a booking REFUND_REQUESTED, a payment (pay_…) or a notification (ntc_…) REFUND_DUE, becomes REFUNDED.',
+  )
+  .argument('<id>', 'a booking id from `refund list`, a payment id or a notification id')
   .option('--note <note>', "the gateway's refund reference or a note")
   .action(async (id: string, opts: { note?: string }) => {
     if (id.startsWith('pay_')) {
@@ -88,8 +108,42 @@ refund
       process.stdout.write(`${p.id}\t${p.status}\t${formatMoney(p.amountCents, p.currency)}\n`);
       return;
     }
+    if (id.startsWith('ntc_')) {
+      const n = await withDatabase((db) => markNoticeRefunded(depsOf(db), id, OPERATOR, opts.note));
+      process.stdout.write(`${n.id}\t${n.state}\t${noticeMoney(n)}\n`);
+      return;
+    }
     const done = await withDatabase((db) => markRefunded(depsOf(db), id, OPERATOR, opts.note));
     process.stdout.write(`${line(done)}\n`);
+  });
+
+const noticeMoney = (n: PaymentNoticeRow) => (n.amountCents === null ? '?' : formatMoney(n.amountCents, 'ZAR'));
+
+const payments = program.command('payments').description("Gateway notifications that need the operator's eye");
+payments
+  .command('problems')
+  .description(
+    'Notifications claiming a payment that could not be confirmed, oldest first (id, received, source address, payment, gateway ' +
+      'reference, amount, why): refused before the gateway confirmed them (source address, merchant, the confirmation call), ' +
+      'or kept but never checked (the check failed or the service stopped). Look each up at the gateway by its reference; ' +
+      'refund it there if money arrived, then `payments resolve`.',
+  )
+  .action(async () => {
+    const rows = await withDatabase((db) => paymentProblems(depsOf(db)));
+    const why = (n: PaymentNoticeRow) => (n.state === 'RECEIVED' ? `not checked${n.error ? `: ${n.error}` : ''}` : (n.outcome ?? ''));
+    const lines = rows.map(
+      (n) => `${n.id}\t${n.receivedAt.toISOString()}\t${n.sourceIp}\t${n.paymentId ?? '-'}\t${n.gateway} ${n.gatewayRef ?? '-'}\t${noticeMoney(n)}\t${why(n)}`,
+    );
+    process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'No payment problems.\n');
+  });
+payments
+  .command('resolve')
+  .description('Mark a problem notification dealt with (looked up at the gateway; refunded there or nothing to do): RESOLVED.')
+  .argument('<id>', 'a notification id (ntc_…) from `payments problems`')
+  .option('--note <note>', 'what was found or done')
+  .action(async (id: string, opts: { note?: string }) => {
+    const n = await withDatabase((db) => resolvePaymentProblem(depsOf(db), id, OPERATOR, opts.note));
+    process.stdout.write(`${n.id}\t${n.state}\n`);
   });
 
 const mail = program.command('mail').description('Mail the service sends (sign-in links)');

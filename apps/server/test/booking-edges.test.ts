@@ -116,26 +116,6 @@ describe('bookings at the edges', () => {
     expect(res.body.error.code).toBe('NOT_ACTIVE');
   });
 
-  it('takes over an Idempotency-Key whose first request died unanswered (after 5 minutes), not before', async () => {
-    const slot = (await slots('2026-12-04'))[0]!;
-    const body = { ...grooming(), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' };
-    const first = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }));
-    expect(first.status).toBe(201);
-    // As if the process had died before answering: the claim is there, with no answer.
-    await server.db.sql`update idempotency_keys set status = null, response = null, created_at = ${new Date(clock.now().getTime() - 60_000)} where key = 'died-1'`;
-    const again = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }));
-    expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('REQUEST_IN_PROGRESS');
-    // Once 5 minutes have passed, a retry takes it over and runs afresh (here: the slot is its own booking's now).
-    await server.db.sql`update idempotency_keys set created_at = ${new Date(clock.now().getTime() - 6 * 60_000)} where key = 'died-1'`;
-    const retried = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }));
-    expect(retried.status).toBe(409);
-    expect(retried.body.error.code).toBe('SLOT_TAKEN');
-    expect((await server.db.sql`select status from idempotency_keys where key = 'died-1'`)[0]!.status).toBe(409);
-    // The retry's answer is now the one kept.
-    expect((await server.post('/v1/bookings', body, as({ 'idempotency-key': 'died-1' }))).body).toEqual(retried.body);
-  });
-
   it('books a weekly series that starts beyond the 4-week horizon once, and the worker never books its first walk again', async () => {
     const walk = walking();
     const date = '2027-01-05'; // a Tuesday six weeks ahead

@@ -1,125 +1,14 @@
-import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApiKey } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { cli, startTestServer, type TestServer } from './harness.js';
+import { checked, checkoutForm, MERCHANT_ID, MERCHANT_KEY, notifyAndCheck, PASSPHRASE, type StandIn, startPayFastStandIn } from './payfast-stand-in.js';
 
 /**
- * PayFast end to end over HTTP. PayFast's servers are the one part a test stands in for: a
- * loopback server that takes the checkout form at `/eng/process` (checking its signature), posts
- * a signed ITN to our notify URL, sends the browser back, and answers `/eng/query/validate` with
- * VALID only for an ITN it really sent. Its signing is written here from `shared/data/payfast.md`,
- * not borrowed from our gateway, so a mistake in ours shows.
+ * PayFast end to end over HTTP, against a stand-in for PayFast's servers (`payfast-stand-in.ts`).
+ * PayFast is answered 200 before the checks run, so every test waits for the check's effect (the
+ * notification's kept record leaving RECEIVED), never a fixed time.
  */
-
-const MERCHANT_ID = '10000100';
-const MERCHANT_KEY = '46f0cd694581a';
-const PASSPHRASE = 'jt7NOE43FZPn';
-
-const md5 = (s: string) => createHash('md5').update(s).digest('hex');
-/** PHP urlencode: spaces as +, upper-case hex, only A-Z a-z 0-9 - _ . left alone. */
-const urlencode = (v: string) =>
-  Array.from(new TextEncoder().encode(v))
-    .map((b) => {
-      const c = String.fromCharCode(b);
-      if (/[A-Za-z0-9\-_.]/.test(c)) return c;
-      if (c === ' ') return '+';
-      return `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-    })
-    .join('');
-const paramString = (pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${urlencode(v)}`).join('&');
-const signed = (pairs: [string, string][]) => `${paramString(pairs)}&signature=${md5(`${paramString(pairs)}&passphrase=${urlencode(PASSPHRASE)}`)}`;
-
-const CHECKOUT_ORDER = ['merchant_id', 'merchant_key', 'return_url', 'cancel_url', 'notify_url', 'email_address', 'm_payment_id', 'amount', 'item_name'];
-
-interface StandIn {
-  url: string;
-  /** Param strings of the ITNs it sent: only these validate. */
-  sent: Set<string>;
-  checkouts: Record<string, string>[];
-  /** The ITN it would send for a checkout, signed; `tweak` changes fields before signing. */
-  itn(checkout: Record<string, string>, tweak?: Partial<Record<string, string>>): { body: string; params: string };
-  close(): Promise<void>;
-}
-
-async function readForm(req: http.IncomingMessage): Promise<[string, string][]> {
-  let raw = '';
-  for await (const chunk of req) raw += chunk;
-  return [...new URLSearchParams(raw)];
-}
-
-async function startPayFastStandIn(): Promise<StandIn> {
-  const sent = new Set<string>();
-  const checkouts: Record<string, string>[] = [];
-  let n = 0;
-  const itn = (c: Record<string, string>, tweak: Partial<Record<string, string>> = {}) => {
-    const fields: Record<string, string> = {
-      m_payment_id: c.m_payment_id!,
-      pf_payment_id: String(1_089_250 + n++),
-      payment_status: 'COMPLETE',
-      item_name: c.item_name!,
-      item_description: '',
-      amount_gross: c.amount!,
-      amount_fee: '-8.97',
-      amount_net: (Number(c.amount) - 8.97).toFixed(2),
-      custom_str1: '',
-      name_first: 'Test',
-      name_last: 'Buyer',
-      email_address: 'sbtu01@payfast.co.za',
-      merchant_id: MERCHANT_ID,
-      ...tweak,
-    } as Record<string, string>;
-    const pairs = Object.entries(fields);
-    return { body: signed(pairs), params: paramString(pairs) };
-  };
-  const server = http.createServer(async (req, res) => {
-    const pairs = await readForm(req);
-    if (req.url === '/eng/process') {
-      const form = Object.fromEntries(pairs);
-      const mine = CHECKOUT_ORDER.filter((k) => form[k]).map((k): [string, string] => [k, form[k]!.trim()]);
-      const expected = md5(`${paramString(mine)}&passphrase=${urlencode(PASSPHRASE)}`);
-      if (form.signature !== expected || form.merchant_id !== MERCHANT_ID || form.merchant_key !== MERCHANT_KEY) {
-        res.writeHead(400, { 'content-type': 'text/plain' }).end('Generated signature does not match submitted signature.');
-        return;
-      }
-      checkouts.push(form);
-      // The buyer paid: PayFast posts the ITN, then sends the browser to return_url.
-      const note = itn(form);
-      sent.add(note.params);
-      const answer = await fetch(form.notify_url!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: note.body });
-      await answer.text();
-      res.writeHead(302, { location: form.return_url! }).end();
-      return;
-    }
-    if (req.url === '/eng/query/validate') {
-      res.writeHead(200, { 'content-type': 'text/plain' }).end(sent.has(paramString(pairs)) ? 'VALID' : 'INVALID');
-      return;
-    }
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    sent,
-    checkouts,
-    itn,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Posts a notification from a chosen loopback address (so the source check can be tried). */
-function notifyFrom(url: string, body: string, localAddress = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('PayFast: checkout form, ITN checks and confirmation, end to end', () => {
   let payfast: StandIn;
@@ -156,8 +45,8 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     await payfast?.close();
   });
 
-  async function bookCard(date: string) {
-    const body = { category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }] };
+  async function bookCard(date: string, pets: string[] = [petId]) {
+    const body = { category: 'grooming', addressId, pets: pets.map((id) => ({ petId: id, serviceIds: ['groom-dog-bath'] })) };
     const found = await server.post('/v1/availability', { ...body, from: date, to: date }, as());
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     const slot = found.body.days[0].slots[0];
@@ -167,6 +56,15 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
   }
   const state = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
   const notifyUrl = () => `${server.url}/payments/payfast/notify`;
+  const until = async (id: string, paymentStatus: string) => {
+    for (let i = 0; i < 200 && (await state(id)).paymentStatus !== paymentStatus; i++) await new Promise((r) => setTimeout(r, 25));
+    return state(id);
+  };
+  const operator = async (args: string[]) => {
+    const out = await cli(server.db.url, args);
+    expect(out.status, out.stderr).toBe(0);
+    return out.stdout;
+  };
 
   it('pays on PayFast from payUrl in Chromium: a signed checkout form, then a verified ITN confirms the booking', async () => {
     const booked = await bookCard('2026-12-01');
@@ -175,57 +73,186 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     await expect(page.locator('main').textContent()).resolves.toContain('R390');
     await page.getByRole('button', { name: 'Continue to PayFast' }).click();
     await page.waitForURL(/\/done$/);
+    // PayFast had its 200 before the check ran: the booking is confirmed once the check is done.
+    expect(await until(booked.bookingId, 'PAID')).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    await page.reload();
     await expect(page.locator('#outcome').textContent()).resolves.toContain('confirmed');
     await page.close();
     const checkout = payfast.checkouts.at(-1)!;
     expect(checkout).toMatchObject({ amount: '390.00', notify_url: notifyUrl() });
-    expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     const [row] = await server.db.sql`select status, gateway_ref from payments where id = ${checkout.m_payment_id!}`;
     expect(row).toMatchObject({ status: 'PAID', gateway_ref: expect.stringMatching(/^10892/) });
   });
 
-  it('changes nothing for a forged, a tampered, an amount-mismatched, a foreign or a replayed ITN', async () => {
+  it('answers 200 at once and then changes nothing for a forged, a tampered, an amount-mismatched, a foreign or a replayed ITN', async () => {
     const booked = await bookCard('2026-12-02');
-    // The checkout form our pay page would post, read off the page's hidden fields.
-    const html = await (await fetch(booked.payUrl)).text();
-    const checkout = Object.fromEntries([...html.matchAll(/name="([a-z_]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]));
+    const checkout = await checkoutForm(booked.payUrl);
     expect(checkout.m_payment_id).toMatch(/^pay_/);
     const unchanged = async () => expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
 
-    // Forged: correctly signed (the passphrase leaked, say) but PayFast never sent it.
+    // Forged: correctly signed (the passphrase leaked, say) but PayFast never sent it: the operator looks it up.
     const forged = payfast.itn(checkout);
-    expect(await notifyFrom(notifyUrl(), forged.body)).toBe(400);
+    expect(await notifyAndCheck(server, forged.body)).toMatchObject({ state: 'PROBLEM', outcome: 'REJECTED: PayFast did not confirm it' });
     await unchanged();
-    // Tampered: a real one with the amount changed after signing.
+    // Tampered: a real one with the amount changed after signing: not ours, nothing to look at.
     const real = payfast.itn(checkout);
     payfast.sent.add(real.params);
-    expect(await notifyFrom(notifyUrl(), real.body.replace('amount_gross=390.00', 'amount_gross=39.00'))).toBe(400);
+    expect(await notifyAndCheck(server, real.body.replace('amount_gross=390.00', 'amount_gross=39.00'))).toMatchObject({ state: 'DONE', outcome: 'REJECTED: bad signature' });
     await unchanged();
-    // Amount mismatch: PayFast really reports less than the booking costs.
+    // Amount mismatch: PayFast really took less than the booking costs: that money is owed back.
     const cheap = payfast.itn(checkout, { amount_gross: '39.00' });
     payfast.sent.add(cheap.params);
-    expect(await notifyFrom(notifyUrl(), cheap.body)).toBe(400);
+    expect(await notifyAndCheck(server, cheap.body)).toMatchObject({ state: 'REFUND_DUE', outcome: 'AMOUNT_MISMATCH: 3900 for 39000', amount_cents: 3900 });
     await unchanged();
-    // From an address outside PAYFAST_SOURCES.
-    expect(await notifyFrom(notifyUrl(), real.body, '127.0.0.2')).toBe(400);
+    // From an address outside PAYFAST_SOURCES (and not one of PayFast's hosts).
+    expect(await notifyAndCheck(server, real.body, '127.0.0.2')).toMatchObject({ state: 'PROBLEM', outcome: 'REJECTED: not from PayFast (127.0.0.2)' });
     await unchanged();
 
-    // The real one applies once; its replay is acknowledged (so PayFast stops retrying) and changes nothing.
-    expect(await notifyFrom(notifyUrl(), real.body)).toBe(200);
+    // The real one applies once; its replay changes nothing.
+    expect(await notifyAndCheck(server, real.body)).toMatchObject({ state: 'DONE', outcome: 'APPLIED' });
     expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     const cancel = await server.post(`/v1/bookings/${booked.bookingId}/cancel`, { confirm: true }, as());
     expect(cancel.body.refundRequested).toEqual([booked.bookingId]);
-    expect(await notifyFrom(notifyUrl(), real.body)).toBe(200);
+    expect(await notifyAndCheck(server, real.body)).toMatchObject({ state: 'DONE', outcome: 'DUPLICATE' });
     expect(await state(booked.bookingId)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
 
     const outcomes = (await server.db.sql<{ outcome: string }[]>`select outcome from payment_notifications where payment_id = ${checkout.m_payment_id!} order by received_at, id`).map((r) => r.outcome);
     expect(outcomes.filter((o) => o === 'APPLIED')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'DUPLICATE')).toHaveLength(1);
     expect(outcomes.filter((o) => o.startsWith('REJECTED') || o.startsWith('AMOUNT_MISMATCH'))).toHaveLength(4);
+
+    // The operator sees the two to look up at PayFast, and the money to return.
+    const problems = await operator(['payments', 'problems']);
+    const forgedRef = /pf_payment_id=(\d+)/.exec(forged.body)![1]!;
+    expect(problems).toMatch(new RegExp(`^ntc_\\w+\\t\\S+\\t127\\.0\\.0\\.1\\t${checkout.m_payment_id}\\tpayfast ${forgedRef}\\tR390\\tREJECTED: PayFast did not confirm it$`, 'm'));
+    expect(problems).toContain('REJECTED: not from PayFast (127.0.0.2)');
+    expect(problems).not.toContain('bad signature');
+    const cheapRef = /pf_payment_id=(\d+)/.exec(cheap.body)![1]!;
+    expect(await operator(['refund', 'list'])).toMatch(new RegExp(`^ntc_\\w+\\tREFUND_DUE\\tR39\\tpayfast ${cheapRef}\\tAMOUNT_MISMATCH: 3900 for 39000$`, 'm'));
+  });
+
+  it('takes FAILED, PENDING and CANCELLED as news, not money: 200, the booking still payable, nothing for the operator', async () => {
+    const booked = await bookCard('2026-12-03');
+    const checkout = await checkoutForm(booked.payUrl);
+    for (const status of ['PENDING', 'CANCELLED', 'FAILED']) {
+      const note = payfast.itn(checkout, { payment_status: status });
+      payfast.sent.add(note.params);
+      expect(await notifyAndCheck(server, note.body), status).toMatchObject({ state: 'DONE', outcome: `NOT_PAID: ${status}` });
+      expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
+    }
+    const [payment] = await server.db.sql`select status from payments where id = ${checkout.m_payment_id!}`;
+    expect(payment!.status).toBe('FAILED');
+    // A declined card may be tried again on the same link; the payment that follows counts.
+    const paid = payfast.itn(checkout);
+    payfast.sent.add(paid.params);
+    expect(await notifyAndCheck(server, paid.body)).toMatchObject({ state: 'DONE', outcome: 'APPLIED' });
+    expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+  });
+
+  it('lists for the operator a signed COMPLETE for another merchant, or one PayFast could not be asked about; resolving clears it', async () => {
+    const booked = await bookCard('2026-12-04');
+    const checkout = await checkoutForm(booked.payUrl);
+    const other = payfast.itn(checkout, { merchant_id: '10000101' });
+    payfast.sent.add(other.params);
+    const foreign = await notifyAndCheck(server, other.body);
+    expect(foreign).toMatchObject({ state: 'PROBLEM', outcome: 'REJECTED: another merchant (10000101)' });
+
+    payfast.validate = 'reset';
+    try {
+      const late = payfast.itn(checkout);
+      payfast.sent.add(late.params);
+      expect(await notifyAndCheck(server, late.body)).toMatchObject({ state: 'PROBLEM', outcome: 'REJECTED: PayFast could not confirm it (validate unreachable)' });
+    } finally {
+      payfast.validate = 'answer';
+    }
+    expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING' });
+    const problems = await operator(['payments', 'problems']);
+    expect(problems).toContain(`${foreign.id}\t`);
+    expect(problems).toContain('validate unreachable');
+
+    expect(await operator(['payments', 'resolve', foreign.id, '--note', 'not ours: PayFast support'])).toBe(`${foreign.id}\tRESOLVED\n`);
+    expect(await operator(['payments', 'problems'])).not.toContain(foreign.id);
+    const again = await cli(server.db.url, ['payments', 'resolve', foreign.id]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/not an open problem/);
+  });
+
+  it('owes back money PayFast confirms for a payment it does not know', async () => {
+    const booked = await bookCard('2026-12-09');
+    const checkout = await checkoutForm(booked.payUrl);
+    const stray = payfast.itn({ ...checkout, m_payment_id: 'pay_nope' });
+    payfast.sent.add(stray.params);
+    const notice = await notifyAndCheck(server, stray.body);
+    expect(notice).toMatchObject({ state: 'REFUND_DUE', outcome: 'UNKNOWN_PAYMENT: no payfast payment pay_nope', amount_cents: 39000 });
+    expect(await operator(['refund', 'list'])).toMatch(new RegExp(`^${notice.id}\\tREFUND_DUE\\tR390\\tpayfast ${notice.gateway_ref}\\tUNKNOWN_PAYMENT: no payfast payment pay_nope$`, 'm'));
+    expect(await operator(['refund', 'done', notice.id, '--note', 'PayFast refund 5521'])).toBe(`${notice.id}\tREFUNDED\tR390\n`);
+    expect(await operator(['refund', 'list'])).not.toContain(notice.id);
+    // The same ITN again is not a second refund.
+    expect(await notifyAndCheck(server, stray.body)).toMatchObject({ state: 'DONE', outcome: 'DUPLICATE: UNKNOWN_PAYMENT already owed back' });
+    expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING' });
+  });
+
+  it('owes back a second real payment on the same link (two tabs): a new pf_payment_id is not a duplicate', async () => {
+    const booked = await bookCard('2026-12-08');
+    const checkout = await checkoutForm(booked.payUrl);
+    // Two tabs: the person pays the same checkout twice on PayFast; each payment has its own ITN.
+    for (let tab = 0; tab < 2; tab++) {
+      const res = await fetch(`${payfast.url}/eng/process`, { method: 'POST', redirect: 'manual', body: new URLSearchParams(checkout) });
+      expect(res.status).toBe(302);
+    }
+    expect(await until(booked.bookingId, 'PAID')).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    // Both ITNs were kept before PayFast had its answer (the stand-in waited for it).
+    const kept = await server.db.sql<{ id: string }[]>`select id from payment_notices where payment_id = ${checkout.m_payment_id!} or body like ${`m_payment_id=${checkout.m_payment_id}&%`}`;
+    expect(kept).toHaveLength(2);
+    const both = await Promise.all(kept.map((k) => checked(server, k.id)));
+    const applied = both.find((n) => n.outcome === 'APPLIED');
+    const again = both.find((n) => n !== applied);
+    expect(applied).toMatchObject({ state: 'DONE' });
+    const [payment] = await server.db.sql`select status, gateway_ref from payments where id = ${checkout.m_payment_id!}`;
+    expect(payment).toMatchObject({ status: 'PAID', gateway_ref: applied!.gateway_ref });
+    expect(again).toMatchObject({ state: 'REFUND_DUE', outcome: `REFUND_DUE: charged again for ${checkout.m_payment_id} (first ${applied!.gateway_ref})`, amount_cents: 39000 });
+    expect(again!.gateway_ref).not.toBe(applied!.gateway_ref);
+
+    const list = await operator(['refund', 'list']);
+    expect(list).toMatch(new RegExp(`^${again!.id}\\tREFUND_DUE\\tR390\\tpayfast ${again!.gateway_ref}\\tREFUND_DUE: charged again for ${checkout.m_payment_id}`, 'm'));
+    expect(await operator(['refund', 'done', again!.id, '--note', 'reversed'])).toBe(`${again!.id}\tREFUNDED\tR390\n`);
+    expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+  });
+
+  it('pays in Chromium for pets named with emoji and punctuation: item_name cut by characters, without what PayFast refuses', async () => {
+    const pet = async (name: string) => (await server.post('/v1/pets', { name, type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id as string;
+    const first = await pet(`O'Brien & Co. "Zoë" <Rex>`);
+    // Long enough that the old cut at 100 UTF-16 units fell inside an emoji of the second name.
+    const candidates = [await pet('🐶'.repeat(29)), await pet(`x${'🐶'.repeat(29)}`)];
+    let booked: { bookingId: string; payUrl: string } | undefined;
+    for (const [i, second] of candidates.entries()) {
+      const tried = await bookCard(`2026-12-1${i}`, [first, second]);
+      const b = await state(tried.bookingId);
+      const itemName = `NogPets: ${b.what} ${b.when}`;
+      const code = itemName.charCodeAt(99);
+      if (code >= 0xd800 && code <= 0xdbff) {
+        booked = tried;
+        break;
+      }
+      await server.post(`/v1/bookings/${tried.bookingId}/cancel`, { confirm: true }, as());
+    }
+    expect(booked, 'one of the names puts half an emoji at the old cut').toBeDefined();
+    const page = await browser.newPage();
+    const opened = await page.goto(booked!.payUrl);
+    expect(opened?.status()).toBe(200);
+    await page.getByRole('button', { name: 'Continue to PayFast' }).click();
+    await page.waitForURL(/\/done$/);
+    await page.close();
+    expect(await until(booked!.bookingId, 'PAID')).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    const itemName = payfast.checkouts.at(-1)!.item_name!;
+    expect(itemName).toMatch(/^NogPets: O'Brien & Co\. "Zoë" <Rex>: /);
+    expect(itemName).not.toMatch(/\p{Extended_Pictographic}/u);
+    expect(Array.from(itemName).length).toBeLessThanOrEqual(100);
   });
 
   it('tells the gateway apart: the sandbox notify endpoint is not served when PayFast is configured', async () => {
     const res = await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payment_id=x' });
     expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.any(String), details: {} } });
   });
 });

@@ -135,14 +135,22 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
     },
   );
 
-  it('answers NUL in the sign-up, sign-in and link forms without a 500, and writes nothing odd', async () => {
+  it('answers NUL in the sign-up, sign-in and link forms with a 400 page naming the field, and writes nothing', async () => {
     const form = await openForm(server, '/signup');
-    expect((await postForm(server, '/signup', { name: 'Nul\u0000Name', email: 'nul@example.com' }, form)).status).toBe(200);
-    expect((await server.db.sql`select name from email_links where email = 'nul@example.com'`)[0]?.name).toBe('Nul Name');
-    expect((await postForm(server, '/signup', { name: 'x', email: 'a\u0000@example.com' }, form)).status).toBe(400);
-    expect((await postForm(server, '/signin', { email: 'a\u0000@example.com', password: 'whatever it is' }, form)).status).toBe(401);
-    expect((await postForm(server, '/signin/link', { email: 'a\u0000@example.com' }, form)).status).toBe(400);
-    expect((await postForm(server, '/signin/email', { token: 'x\u0000y' }, form)).status).toBe(400);
+    const refused = async (path: string, fields: Record<string, string>, field: string) => {
+      const res = await postForm(server, path, fields, form);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(`The ${field} field was not accepted. Text may not contain the NUL character`);
+    };
+    await refused('/signup', { name: 'Nul\u0000Name', email: 'nul@example.com' }, 'name');
+    expect(await server.db.sql`select 1 from email_links where email = 'nul@example.com'`).toHaveLength(0);
+    await refused('/signup', { name: 'x', email: 'a\u0000@example.com' }, 'email');
+    await refused('/signin', { email: 'a\u0000@example.com', password: 'whatever it is' }, 'email');
+    await refused('/signin/link', { email: 'a\u0000@example.com' }, 'email');
+    await refused('/signin/email', { token: 'x\u0000y' }, 'token');
+    // Other control characters in a name are still only blanked.
+    expect((await postForm(server, '/signup', { name: 'Tab\u0001Name', email: 'ctl@example.com' }, form)).status).toBe(200);
+    expect((await server.db.sql`select name from email_links where email = 'ctl@example.com'`)[0]?.name).toBe('Tab Name');
   });
 
   it('mails at most 5 links an hour to one address, with the same answer after', async () => {

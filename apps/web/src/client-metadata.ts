@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { findUnstorableText } from '@nogpets/operations';
 import ipaddr from 'ipaddr.js';
 
 /** Limits for fetching a client's metadata document (docs/decisions.md, "Client ID Metadata Documents"). */
@@ -156,6 +157,9 @@ export async function fetchClientMetadataDocument(
     if (err instanceof ClientDocumentError) throw err;
     throw new ClientDocumentError('The metadata document is not JSON.');
   }
+  // Text we could not store (NUL, a lone surrogate) makes the document unusable, as bad JSON would.
+  const unstorable = findUnstorableText(json);
+  if (unstorable) throw new ClientDocumentError(`The metadata document's ${unstorable.field}: ${unstorable.message}`);
   const parsed = OAuthClientMetadataSchema.safeParse(json);
   if (!parsed.success)
     throw new ClientDocumentError(

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { findUnstorableText, type TextProblem } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import { settingOrCreate } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
@@ -35,6 +36,39 @@ export function refuseCrossSitePosts(runtime: Runtime): RequestHandler {
       .send(page('Not sent', html`<p class="error">This form was sent from another site, so it was refused. Open NogPets yourself and try again.</p>`));
   };
 }
+
+/**
+ * Text in a request that could not be stored (NUL, a lone surrogate), in its path, query or parsed
+ * body; the problem names the field (`path` for the path). The same check the operations make,
+ * for the doors that are not operations: forms and the OAuth endpoints.
+ */
+export function unstorableRequestText(req: Request): TextProblem | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path);
+  } catch {
+    // Not UTF-8 at all (a lone surrogate's bytes, %FF): the path cannot be read either.
+    return { field: 'path', message: 'The path is not valid percent-encoded UTF-8.' };
+  }
+  const inPath = findUnstorableText(path, 'path');
+  if (inPath) return inPath;
+  const query = findUnstorableText(req.query ?? {});
+  if (query) return query;
+  return typeof req.body === 'object' && req.body !== null ? findUnstorableText(req.body) : null;
+}
+
+/** Forms: a request holding text that cannot be stored gets a 400 page naming the field; nothing runs. */
+export const refuseUnstorableFormText: RequestHandler = (req, res, next) => {
+  const problem = unstorableRequestText(req);
+  if (!problem) {
+    next();
+    return;
+  }
+  res
+    .status(400)
+    .type('html')
+    .send(page('Not sent', html`<p class="error">The ${problem.field} field was not accepted. ${problem.message} Check what was typed or pasted, and try again.</p>`));
+};
 
 export interface FormTokens {
   /** The token a form carries, bound to a session's or pre-session's secret. */

@@ -10,6 +10,7 @@ import {
   MethodNotAllowedError,
   OAuthError,
   ServerError,
+  TemporarilyUnavailableError,
   UnsupportedResponseTypeError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
@@ -29,7 +30,7 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { authenticate, hashSecret, newSecret, SCOPE_NAMES, ServiceError } from '@nogpets/operations';
+import { authenticate, cutText, hashSecret, newSecret, SCOPE_NAMES, ServiceError, toServiceError } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import {
   findCredentialFull,
@@ -50,6 +51,7 @@ import {
   fetchClientMetadataDocument,
   isClientIdUrl,
 } from './client-metadata.js';
+import { unstorableRequestText } from './forms.js';
 
 /** Token lifetimes (docs/decisions.md): short access, rotating refresh, short codes and requests. */
 export const ACCESS_TOKEN_SECONDS = 3600;
@@ -100,7 +102,7 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
       });
       await saveClientMetadataDocument(sql, {
         id: clientId,
-        name: (client.client_name ?? new URL(clientId).host).slice(0, 120),
+        name: cutText(client.client_name ?? new URL(clientId).host, 120),
         redirectUris: client.redirect_uris.map(String),
         metadata: client as unknown as Record<string, unknown>,
         staleAt: new Date(now().getTime() + cacheSeconds * 1000),
@@ -130,7 +132,7 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
       const info = { ...full, client_id: id };
       await insertOAuthClient(sql, {
         id,
-        name: (full.client_name ?? 'Unnamed assistant').slice(0, 120),
+        name: cutText(full.client_name ?? 'Unnamed assistant', 120),
         redirectUris: full.redirect_uris.map(String),
         metadata: info as unknown as Record<string, unknown>,
       });
@@ -377,6 +379,13 @@ function sendDirectError(runtime: Runtime, res: Response, err: unknown): void {
     res.status(400).json(err.toResponseObject());
     return;
   }
+  const error = toServiceError(err);
+  if (error.status === 503) {
+    // The database is away for a moment: RFC 6749's temporarily_unavailable, with when to retry.
+    res.setHeader('Retry-After', String(error.details.retryAfterSeconds ?? 2));
+    res.status(503).json(new TemporarilyUnavailableError(error.message).toResponseObject());
+    return;
+  }
   runtime.logger.error({ err }, 'authorization request failed');
   res.status(500).json(new ServerError('The request could not be handled; try again.').toResponseObject());
 }
@@ -415,9 +424,14 @@ function authorizationHandler(runtime: Runtime, provider: OAuthServerProvider): 
         res,
       );
     } catch (err) {
-      if (!(err instanceof OAuthError)) runtime.logger.error({ err }, 'authorization request failed');
+      const away = !(err instanceof OAuthError) && toServiceError(err).status === 503;
+      if (!(err instanceof OAuthError) && !away) runtime.logger.error({ err }, 'authorization request failed');
       const error =
-        err instanceof OAuthError ? err : new ServerError('The request could not be handled; try again.');
+        err instanceof OAuthError
+          ? err
+          : away
+            ? new TemporarilyUnavailableError('The service is unavailable for a moment; try again.')
+            : new ServerError('The request could not be handled; try again.');
       res.redirect(302, buildErrorRedirect(runtime, found.redirectUri, error, state));
     }
   });
@@ -441,6 +455,52 @@ const checkRegistration: RequestHandler = (req, res, next) => {
   res.status(400).json({ error: 'invalid_redirect_uri', error_description: problem });
 };
 
+/**
+ * RFC 6749 §5.2 / RFC 7591 §3.2.2: a parameter holding text we cannot store is an
+ * invalid_request (invalid_client_metadata at /register), answered directly, never redirected:
+ * a client_id or redirect_uri holding it cannot be trusted to send the browser back to.
+ */
+const refuseUnstorableOAuthText: RequestHandler = (req, res, next) => {
+  const problem = unstorableRequestText(req);
+  if (!problem) {
+    next();
+    return;
+  }
+  const registering = req.baseUrl.endsWith('/register');
+  res.setHeader('Cache-Control', 'no-store');
+  // As the SDK's handlers do: browser-based clients must be able to read the refusal.
+  if (registering || req.baseUrl.endsWith('/token') || req.baseUrl.endsWith('/revoke')) res.setHeader('Access-Control-Allow-Origin', '*');
+  res.status(400).json({
+    error: registering ? 'invalid_client_metadata' : 'invalid_request',
+    error_description: `${problem.field}: ${problem.message}`,
+  });
+};
+
+/**
+ * The provider as the SDK's handlers get it: they answer 500 to any error that is not an
+ * OAuthError and log nothing, so each method (and the clients store's) logs such an error with
+ * its cause first. OAuth errors (a refusal the client is told about) pass through unlogged.
+ */
+export function reportingProvider(runtime: Runtime, provider: OAuthServerProvider): OAuthServerProvider {
+  const report = <T extends object>(target: T, name: string): T =>
+    new Proxy(target, {
+      get(obj, prop, receiver) {
+        const value = Reflect.get(obj, prop, receiver);
+        if (prop === 'clientsStore' && value && typeof value === 'object') return report(value as object, 'clientsStore');
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          try {
+            return await (value as (...a: unknown[]) => unknown).apply(obj, args);
+          } catch (err) {
+            if (!(err instanceof OAuthError)) runtime.logger.error({ err, method: `${name}.${String(prop)}` }, 'OAuth request failed');
+            throw err;
+          }
+        };
+      },
+    });
+  return report(provider, 'provider');
+}
+
 /** A secret code for the consent page to hand out; only its hash is stored. */
 export function newAuthorizationCode(): string {
   return randomBytes(32).toString('base64url');
@@ -450,8 +510,9 @@ export function newAuthorizationCode(): string {
  * The authorization server's endpoints (/authorize, /token, /register, /revoke, metadata) and the
  * protected-resource metadata of /mcp and /v1, built on first use (the public URL is known then).
  */
-export function oauthRouter(runtime: Runtime, provider: OAuthServerProvider): Router {
+export function oauthRouter(runtime: Runtime, ourProvider: OAuthServerProvider): Router {
   const router = express.Router();
+  const provider = reportingProvider(runtime, ourProvider);
   let auth: RequestHandler | undefined;
   router.get('/.well-known/oauth-protected-resource/v1', (_req, res) => {
     const base = runtime.publicUrl();
@@ -484,6 +545,14 @@ export function oauthRouter(runtime: Runtime, provider: OAuthServerProvider): Ro
   };
   // The shared, PostgreSQL-backed request limit (the SDK's own limiter counts per instance).
   router.use(['/authorize', '/token', '/register', '/revoke'], runtime.rateLimiter.middleware);
+  // Text that cannot be stored (NUL, a lone surrogate) in any parameter is refused here, naming
+  // it, before the SDK's handlers read it. (They parse bodies again only when we have not.)
+  router.use(
+    ['/authorize', '/token', '/register', '/revoke'],
+    express.urlencoded({ extended: false }),
+    express.json({ limit: '100kb' }),
+    refuseUnstorableOAuthText,
+  );
   // The SDK's metadata, plus what it does not know: Client ID Metadata Documents, and iss on every
   // answer from /authorize (RFC 9207).
   router.use('/.well-known/oauth-authorization-server', (req, res, next) => {

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
   createApiKey,
+  cutText,
   followSignInLink,
   isEmailAddress,
   hashSecret,
@@ -35,7 +36,7 @@ import {
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
-import { formTokens, refuseCrossSitePosts } from './forms.js';
+import { formTokens, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { page, STYLESHEET } from './layout.js';
 import { CODE_SECONDS, newAuthorizationCode } from './oauth.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -78,6 +79,9 @@ function scopeList(scopes: string[]): string {
   return html`<ul class="scopes">$${scopes.map((s) => html`<li>${SCOPES[s as keyof typeof SCOPES] ?? s}</li>`).join('')}</ul>`;
 }
 
+/** Where the pages live (the router is mounted last; other paths pass through to the 404). */
+const PAGE_PATHS = ['/signin', '/signin/*path', '/signup', '/signout', '/oauth/consent', '/account', '/account/*path'];
+
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
 export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const router = express.Router();
@@ -87,6 +91,8 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const linkMails = runtime.rateLimiter.failures('signin-link-mail', LINK_MAILS_PER_HOUR, 3600);
   const tokens = formTokens(runtime);
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
+  // Text that cannot be stored, in a page's path, query or form, is a 400 page before anything runs.
+  router.use(PAGE_PATHS, refuseUnstorableFormText);
   const FORM_PATHS = ['/signin', '/signup', '/signin/link', SIGN_IN_LINK_PATH, '/signout', '/oauth/consent', '/account/*path'];
   // Forms share the service's request limit; a refusal is a page, not JSON.
   router.post(FORM_PATHS, (req, res, next) =>
@@ -292,7 +298,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const email = String(req.body?.email ?? '').trim();
       // Control characters (NUL would fail in PostgreSQL) are not part of a name.
-      const name = Array.from(String(req.body?.name ?? ''), (c) => (c < ' ' || c === '\u007f' ? ' ' : c)).join('').trim().slice(0, 120);
+      const name = cutText(Array.from(String(req.body?.name ?? ''), (c) => (c < ' ' || c === '\u007f' ? ' ' : c)).join('').trim(), 120);
       const target = safeNext(req.body?.next);
       if (await refusedPresession(req, res)) return;
       if (!isEmailAddress(email)) {
@@ -567,7 +573,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const s = await requireSession(req, res);
       if (!s) return;
       const scopes = [req.body?.scopes ?? []].flat().map(String);
-      const name = String(req.body?.name ?? '').trim().slice(0, 80) || 'API key';
+      const name = cutText(String(req.body?.name ?? '').trim(), 80) || 'API key';
       try {
         const created = await createApiKey(sql, { email: s.user.email, scopes, name });
         await appendAudit(sql, { userId: s.user.id, clientId: null, clientName: null, action: 'apikey.create', target: created.id, details: { scopes } }, clock.now());

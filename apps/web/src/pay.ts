@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Booking, type createSandboxGateway, hashSecret, ServiceError, settleNotification, toBooking } from '@nogpets/operations';
+import { type Booking, checkNotification, type createSandboxGateway, hashSecret, receiveNotification, ServiceError, toBooking } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
@@ -38,23 +38,49 @@ export function paymentsRouter(runtime: Runtime): Router {
   });
 
   // Notifications: the raw body is needed as sent (PayFast signs the fields in the order received).
-  router.post('/payments/:gateway/notify', runtime.rateLimiter.middleware, express.text({ type: 'application/x-www-form-urlencoded', limit: '20kb' }), async (req, res, next) => {
-    try {
-      if (req.params.gateway !== gateway.name) {
-        res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No such gateway here.', details: {} } });
-        return;
-      }
-      const body = typeof req.body === 'string' ? req.body : '';
-      const result = await settleNotification(runtime.deps, body, { ip: req.ip ?? req.socket.remoteAddress ?? '' });
-      req.log?.info({ payment: result }, 'payment notification');
-      if (result.outcome === 'APPLIED' || result.outcome === 'DUPLICATE' || result.outcome === 'NOT_PAID') {
-        res.status(200).type('text/plain').send('OK');
-        return;
-      }
-      res.status(400).json({ error: { code: 'BAD_REQUEST', message: 'Notification refused; nothing changed.', details: { outcome: result.outcome, reason: result.reason ?? null } } });
-    } catch (err) {
-      next(err);
+  // Each one is kept before it is answered; PayFast is answered 200 at once and checked after
+  // (it wants a quick reply and retries otherwise), the sandbox's own page waits for the outcome.
+  router.post('/payments/:gateway/notify', runtime.rateLimiter.middleware, express.text({ type: 'application/x-www-form-urlencoded', limit: '20kb' }), async (req, res) => {
+    if (req.params.gateway !== gateway.name) {
+      res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No such gateway here.', details: {} } });
+      return;
     }
+    const body = typeof req.body === 'string' ? req.body : '';
+    let notice: Awaited<ReturnType<typeof receiveNotification>>;
+    try {
+      notice = await receiveNotification(runtime.deps, body, { ip: req.ip ?? req.socket.remoteAddress ?? '' });
+    } catch (err) {
+      // Not kept, so not answered 200: the gateway sends it again later.
+      runtime.logger.error({ err }, 'payment notification not kept');
+      res.status(503).json({ error: { code: 'UNAVAILABLE', message: 'Notification not taken now; send it again later.', details: {} } });
+      return;
+    }
+    const check = checkNotification(runtime.deps, notice).then(
+      (result) => {
+        runtime.logger.info({ notice: notice.id, payment: result }, 'payment notification');
+        return result;
+      },
+      (err: Error) => {
+        // Kept with its error for `pnpm cli payments problems`.
+        runtime.logger.error({ err, cause: err.cause, notice: notice.id }, 'payment notification check failed');
+        return null;
+      },
+    );
+    if (gateway.answerFirst) {
+      res.status(200).type('text/plain').send('OK');
+      await check;
+      return;
+    }
+    const result = await check;
+    if (!result) {
+      res.status(503).json({ error: { code: 'UNAVAILABLE', message: 'Notification kept but not checked; it is listed for the operator.', details: { notice: notice.id } } });
+      return;
+    }
+    if (result.outcome === 'APPLIED' || result.outcome === 'DUPLICATE' || result.outcome === 'NOT_PAID' || result.outcome === 'REFUND_DUE') {
+      res.status(200).type('text/plain').send('OK');
+      return;
+    }
+    res.status(400).json({ error: { code: 'BAD_REQUEST', message: 'Notification refused; nothing changed.', details: { outcome: result.outcome, reason: result.reason ?? null } } });
   });
 
   async function load(token: string) {
@@ -178,12 +204,21 @@ export function paymentsRouter(runtime: Runtime): Router {
         return;
       }
       const paid = found.payment.status === 'PAID';
+      // PayFast sends the browser here only after a payment, often before its notification is
+      // checked: the page waits for it rather than inviting a second payment.
+      const waiting = !paid && gateway.name !== 'sandbox' && found.payment.status === 'OPEN' && found.payment.expiresAt > clock.now();
+      if (waiting) res.setHeader('Refresh', '5');
+      const text = paid
+        ? 'Payment received: your booking is confirmed.'
+        : waiting
+          ? "Thank you. PayFast's confirmation has not reached us yet; this page checks again every few seconds. Please do not pay again."
+          : 'The payment has not come through. If you declined it, you can try again from the same link while it is valid.';
       res.type('html').send(
         page(
           paid ? 'Paid' : 'Not paid yet',
-          html`<p id="outcome">${paid ? 'Payment received: your booking is confirmed.' : 'The payment has not come through. If you declined it, you can try again from the same link while it is valid.'}</p>
+          html`<p id="outcome">${text}</p>
           $${summary(found.bookings)}
-          $${paid ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}`,
+          $${paid || waiting ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}`,
         ),
       );
     } catch (err) {

@@ -1,5 +1,5 @@
 import type { Runtime } from '@nogpets/platform';
-import { hashSecret } from '@nogpets/operations';
+import { cutText, hashSecret, toStorableText, unstorableReason } from '@nogpets/operations';
 import { insertOidcLogin, takeOidcLogin } from '@nogpets/store';
 import * as oidc from 'openid-client';
 
@@ -102,7 +102,8 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
       }
       if (!email) throw new UpstreamSignInError('The provider did not share an email address, so no account can be linked.');
       if (!verified) throw new UpstreamSignInError(`The provider has not verified ${email}, so it cannot sign in to the account with that email.`);
-      return { issuer: c.serverMetadata().issuer, subject: claims.sub, email, name: name.slice(0, 120), next: login.next };
+      if (unstorableReason(email) || unstorableReason(claims.sub)) throw new UpstreamSignInError('The provider sent an email address or user id that cannot be read, so no account can be linked.');
+      return { issuer: c.serverMetadata().issuer, subject: claims.sub, email, name: cutText(toStorableText(name), 120), next: login.next };
     },
   };
 }

@@ -72,8 +72,73 @@ export class ServiceError extends Error {
   }
 }
 
+/** Seconds a client is told to wait (`Retry-After`) when the database is away for a moment. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Failures that mean "the database cannot be reached or answer just now", not "this request is
+ * wrong": the client should retry. postgres.js's own codes, Node's socket errors, and SQLSTATEs of
+ * class 08 (connection exception), 57P01-57P03 (shut down, crashed, not accepting connections yet),
+ * 57014 (cancelled: statement_timeout), 53300 (too many connections), 40001/40P01 (serialization
+ * failure, deadlock: the transaction was rolled back and may be retried).
+ */
+const TRANSIENT_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '53300',
+  '40001',
+  '40P01',
+]);
+/** node-postgres (pg-boss, the rate limiter's store) says it in words, without a code. */
+const TRANSIENT_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect)/;
+
+/** True when `err` (or an error it wraps) says the database is away or busy for a moment. */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 3) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (TRANSIENT_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.message === 'string' && TRANSIENT_MESSAGE.test(e.message)) return true;
+  // Node's connection attempts to several addresses fail as one AggregateError.
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
 /** Anything thrown becomes a ServiceError; unknown failures never leak their text. */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new ServiceError(
+      'UNAVAILABLE',
+      `The service is unavailable for a moment (its database is busy or cannot be reached). Please retry in ${DATABASE_RETRY_AFTER_SECONDS} seconds.`,
+      { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+    );
+  }
+  if (isDataException(err)) {
+    // The last line of defence: every door checks text and numbers first (run.ts, text.ts), so
+    // reaching this is a missed check to fix, but the person still gets a 400, not a 500.
+    return new ServiceError('BAD_REQUEST', 'The request holds a value that cannot be stored (text or a number out of range). Check the values and try again.', {
+      reason: 'unstorable_value',
+    });
+  }
   return new ServiceError('INTERNAL', 'Something went wrong on our side. Please try again in a moment.');
+}
+
+/** PostgreSQL's class 22, "data exception": a value (NUL in text, a number out of range) it cannot take. */
+function isDataException(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return (err as Error)?.name === 'PostgresError' && typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }

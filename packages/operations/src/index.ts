@@ -19,11 +19,12 @@ export {
   type Scope,
   type ToolAnnotations,
 } from './define.js';
-export { type ErrorBody, type ErrorCode, ServiceError, STATUS_OF, toServiceError } from './errors.js';
+export { DATABASE_RETRY_AFTER_SECONDS, type ErrorBody, type ErrorCode, ServiceError, STATUS_OF, toServiceError } from './errors.js';
 export { type GeoData, loadGeoData } from './geo/world-data.js';
 export { createOfferCache, type OfferCache } from './offer-cache.js';
 export { operations } from './registry.js';
-export { type FieldProblem, fieldProblems, parseInput, runOperation } from './run.js';
+export { type FieldProblem, fieldProblems, parseInput, runOperation, unstorableTextError } from './run.js';
+export { cutText, findUnstorableText, type TextProblem, toStorableText, unstorableReason } from './text.js';
 export { ErrorBodySchema } from './schemas.js';
 export { findTimes, TimesAnswerSchema } from './booking/find-times.js';
 export { getQuote } from './booking/get-quote.js';
@@ -40,9 +41,21 @@ export { completeBookings, expireHolds, extendSeries } from './booking/timed-rul
 export { acceptBooking, markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from './booking/operator.js';
 export type { Payments } from './context.js';
 export { type Checkout, type CheckoutRequest, formPairs, type PaymentGateway, type VerifiedNotification } from './payments/gateway.js';
-export { checkoutSignature, createPayFastGateway, itnParamString, PAYFAST_SOURCES, phpUrlencode } from './payments/payfast.js';
+export {
+  checkoutSignature,
+  createPayFastGateway,
+  itnParamString,
+  type LookupHost,
+  PAYFAST_HOSTS,
+  PAYFAST_SANDBOX_MERCHANT,
+  PAYFAST_SOURCES,
+  payfastSettingProblems,
+  payfastText,
+  phpUrlencode,
+} from './payments/payfast.js';
 export { createSandboxGateway } from './payments/sandbox.js';
-export { type SettleOutcome, settleNotification } from './payments/settle.js';
+export { type NoticeState, type SettleOutcome, type Settlement, settleNotification } from './payments/settle.js';
+export { chargesToRefund, checkNotification, markNoticeRefunded, paymentProblems, receiveNotification, resolvePaymentProblem } from './payments/notices.js';
 export {
   deliverMail,
   deliverPendingMail,

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '@nogpets/store';
+import { findIdempotentAnswer, lockIdempotencyKey, type Sql, saveIdempotentAnswer } from '@nogpets/store';
 import stringify from 'safe-stable-stringify';
 import type { z } from 'zod';
 import { insufficientScope } from './auth.js';
 import type { OperationContext } from './context.js';
 import type { Operation } from './define.js';
 import { type ErrorCode, ServiceError } from './errors.js';
+import { findUnstorableText, type TextProblem } from './text.js';
 
 export interface FieldProblem {
   field: string;
@@ -20,8 +21,17 @@ export function fieldProblems(error: z.ZodError): FieldProblem[] {
   });
 }
 
+/** The 400 for text that cannot be stored (NUL, a lone surrogate), naming where it is. */
+export function unstorableTextError(problem: TextProblem): ServiceError {
+  return new ServiceError('BAD_REQUEST', `The request is not valid. ${problem.field}: ${problem.message}`, { fields: [problem] });
+}
+
 /** Validates raw input against the operation's schema: a 400 BAD_REQUEST naming each bad field. */
 export function parseInput<I extends z.ZodObject>(op: Operation<I>, raw: unknown): z.output<I> {
+  // Before the schema: text that cannot be stored is refused wherever it is, even in a field the
+  // schema would drop or a key it would refuse, so no refusal echoes it and nothing stores it.
+  const unstorable = findUnstorableText(raw);
+  if (unstorable) throw unstorableTextError(unstorable);
   const result = op.input.safeParse(raw ?? {});
   if (result.success) return result.data;
   const fields = fieldProblems(result.error);
@@ -58,6 +68,11 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * A change sent with an `Idempotency-Key`: the first answer (success or refusal) is kept for the
  * person and key, and a retry with the same body gets it again without doing anything twice. The
  * same key with another body, or while the first is still running, is refused.
+ *
+ * The change and its answer commit in one transaction, so a key has both or neither: the handler
+ * runs inside it (its own transactions become savepoints). While it runs, the key is held by a
+ * transaction-scoped advisory lock, so a retry meanwhile is REQUEST_IN_PROGRESS, and a request
+ * whose process died frees its key at once (PostgreSQL ends the transaction with the connection).
  */
 async function idempotent<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>, ctx: OperationContext, input: z.output<I>): Promise<z.input<O>> {
   const key = ctx.idempotencyKey!;
@@ -65,29 +80,49 @@ async function idempotent<I extends z.ZodObject, O extends z.ZodType>(op: Operat
     throw new ServiceError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', { fields: [{ field: 'Idempotency-Key', message: 'Invalid.' }] });
   }
   const userId = ctx.auth!.userId;
-  const hash = createHash('sha256').update(stringify(input) ?? '').digest('hex');
-  const claim = await claimIdempotencyKey(ctx.deps.sql, userId, key, op.operationId, hash, ctx.deps.clock.now());
-  if (claim.state === 'mismatch') {
-    throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request. Use a new key for a new request.', { operation: claim.operation });
-  }
-  if (claim.state === 'in-progress') {
-    throw new ServiceError('REQUEST_IN_PROGRESS', 'The first request with this Idempotency-Key is still being handled. Retry in a moment.');
-  }
-  if (claim.state === 'done') {
-    const stored = claim.response as { error?: { code: ErrorCode; message: string; details: Record<string, unknown> } };
-    if (claim.status >= 400 && stored.error) throw new ServiceError(stored.error.code, stored.error.message, stored.error.details, claim.status);
-    return claim.response as z.input<O>;
-  }
-  try {
-    const result = await op.handler(ctx, input);
-    await completeIdempotencyKey(ctx.deps.sql, userId, key, op.successStatus, result);
-    return result;
-  } catch (err) {
-    if (err instanceof ServiceError && err.status < 500 && err.status !== 429) {
-      await completeIdempotencyKey(ctx.deps.sql, userId, key, err.status, err.toBody());
-    } else {
-      await releaseIdempotencyKey(ctx.deps.sql, userId, key);
+  const requestHash = createHash('sha256').update(stringify(input) ?? '').digest('hex');
+  const outcome = await ctx.deps.sql.begin(async (tx) => {
+    if (!(await lockIdempotencyKey(tx, userId, key))) {
+      throw new ServiceError('REQUEST_IN_PROGRESS', 'The first request with this Idempotency-Key is still being handled. Retry in a moment.');
     }
-    throw err;
-  }
+    const prior = await findIdempotentAnswer(tx, userId, key);
+    if (prior) {
+      if (prior.operation !== op.operationId || prior.requestHash !== requestHash) {
+        throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request. Use a new key for a new request.', { operation: prior.operation });
+      }
+      return { status: prior.status, body: prior.response };
+    }
+    const record = (status: number, body: unknown) =>
+      saveIdempotentAnswer(tx, { userId, key, operation: op.operationId, requestHash, status, response: body, at: ctx.deps.clock.now() });
+    try {
+      const result = await op.handler({ ...ctx, deps: { ...ctx.deps, sql: transactionAsPool(tx) } }, input);
+      await record(op.successStatus, result);
+      return { status: op.successStatus, body: result as unknown };
+    } catch (err) {
+      // A refusal is an answer too (and keeps what it wrote, such as a lead); a failure or a rate
+      // limit is not: the transaction rolls back and a retry runs afresh.
+      if (!(err instanceof ServiceError) || err.status >= 500 || err.status === 429) throw err;
+      await record(err.status, err.toBody());
+      return { status: err.status, body: err.toBody() as unknown };
+    }
+  });
+  const stored = outcome.body as { error?: { code: ErrorCode; message: string; details: Record<string, unknown> } };
+  if (outcome.status >= 400 && stored?.error) throw new ServiceError(stored.error.code, stored.error.message, stored.error.details, outcome.status);
+  return outcome.body as z.input<O>;
+}
+
+/**
+ * A transaction that handlers can use as they use the pool: its `begin` opens a savepoint, so
+ * their transactions nest inside the one that also records the answer.
+ */
+function transactionAsPool(tx: unknown): Sql {
+  const t = tx as { savepoint(fn: (sql: unknown) => unknown): Promise<unknown> };
+  return new Proxy(tx as object, {
+    get(target, prop, receiver) {
+      if (prop === 'begin') {
+        return (first: unknown, second?: unknown) => t.savepoint((typeof first === 'function' ? first : second) as (sql: unknown) => unknown);
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  }) as Sql;
 }

@@ -4,13 +4,46 @@ import { ConfigError, loadConfig } from './env.js';
 describe('loadConfig', () => {
   it('works untouched: every setting has a default that runs the embedded setup', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, LOG_LEVEL: 'info', RUN_WORKER: true, TRUST_PROXY: false });
+    expect(config).toMatchObject({ PORT: 3000, LOG_LEVEL: 'info', RUN_WORKER: true, TRUST_PROXY: 0 });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
   it('reads numbers and switches from text', () => {
     const config = loadConfig({ PORT: '8080', RUN_WORKER: 'false', TRUST_PROXY: '1', RATE_LIMIT_POINTS: '5' });
-    expect(config).toMatchObject({ PORT: 8080, RUN_WORKER: false, TRUST_PROXY: true, RATE_LIMIT_POINTS: 5 });
+    expect(config).toMatchObject({ PORT: 8080, RUN_WORKER: false, TRUST_PROXY: 1, RATE_LIMIT_POINTS: 5 });
+  });
+
+  it.each([
+    ['true', 1],
+    ['false', 0],
+    ['0', 0],
+    ['2', 2],
+    ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
+    ['loopback,fd00::/8', ['loopback', 'fd00::/8']],
+  ])('trusts TRUST_PROXY=%s as Express "trust proxy" %o (never every proxy: the left-most X-Forwarded-For is the client\'s)', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it('refuses PayFast settings that would lose money: plain http, the sandbox merchant live, live without a public https address', () => {
+    const payfast = { PAYMENT_GATEWAY: 'payfast', PAYFAST_MERCHANT_ID: '10000100', PAYFAST_MERCHANT_KEY: '46f0cd694581a' };
+    expect(loadConfig(payfast).PAYFAST_URL).toBe('https://sandbox.payfast.co.za');
+    expect(loadConfig({ ...payfast, PAYFAST_URL: 'http://127.0.0.1:4567' }).PAYFAST_URL).toBe('http://127.0.0.1:4567');
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return '';
+      } catch (err) {
+        return (err as ConfigError).message;
+      }
+    };
+    expect(problems({ ...payfast, PAYFAST_URL: 'http://sandbox.payfast.co.za' })).toMatch(/- PAYFAST_URL: must be https/);
+    expect(problems({ ...payfast, PAYFAST_URL: 'https://www.payfast.co.za', PUBLIC_URL: 'https://pets.example' })).toMatch(/- PAYFAST_MERCHANT_ID: PayFast's sandbox merchant/);
+    const live = { PAYMENT_GATEWAY: 'payfast', PAYFAST_MERCHANT_ID: '1234567', PAYFAST_MERCHANT_KEY: 'abcdef', PAYFAST_URL: 'https://www.payfast.co.za' };
+    expect(problems(live)).toMatch(/- PUBLIC_URL: live PayFast payments need/);
+    expect(problems({ ...live, PUBLIC_URL: 'http://pets.example' })).toMatch(/- PUBLIC_URL: live PayFast payments need/);
+    expect(problems({ ...live, PUBLIC_URL: 'https://pets.example' })).toBe('');
+    // The sandbox gateway ignores PayFast's settings.
+    expect(problems({ PAYFAST_URL: 'http://sandbox.payfast.co.za' })).toBe('');
   });
 
   it('treats an empty variable as unset', () => {
@@ -26,6 +59,10 @@ describe('loadConfig', () => {
     ['RUN_WORKER', 'maybe'],
     ['METRICS_TOKEN', 'too-short'],
     ['METRICS_TOKEN', 'has a space in it somewhere'],
+    ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '10.0.0.0/40'],
+    ['TRUST_PROXY', '500'],
+    ['PAYFAST_SOURCES', '197.97.145.144/28, payfast.co.za'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

@@ -1,8 +1,43 @@
+import { isIP } from 'node:net';
+import { payfastSettingProblems } from '@nogpets/operations';
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** An address or CIDR range (`10.0.0.0/8`, `::1`). */
+const isAddressOrRange = (value: string) => {
+  const [addr = '', bits, ...rest] = value.split('/');
+  const kind = isIP(addr);
+  if (!kind || rest.length) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128));
+};
+
+/**
+ * Which proxies' `X-Forwarded-For` to believe, in Express's terms: a number of hops (`true` is
+ * one hop, `false` none), or a comma list of the proxies' addresses / CIDRs (or Express's names
+ * `loopback`, `linklocal`, `uniquelocal`). Never "all": the left-most entry is the client's to write.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): number | string[] => {
+    const lower = v.toLowerCase();
+    if (['true', 'yes'].includes(lower)) return 1;
+    if (['false', 'no'].includes(lower)) return 0;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 20) return hops;
+    }
+    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = list.filter((s) => !['loopback', 'linklocal', 'uniquelocal'].includes(s) && !isAddressOrRange(s));
+    if (!list.length || bad.length || /^\d+$/.test(v)) {
+      ctx.addIssue({ code: 'custom', message: `true, false, a number of proxy hops (0 to 20) or a comma list of proxy addresses/CIDRs; not ${bad.join(', ') || v}` });
+      return z.NEVER;
+    }
+    return list;
+  });
 
 /** Every setting of the service, read from the environment in this one place. */
 export const ConfigSchema = z.object({
@@ -19,7 +54,7 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(300),
   RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(60),
   OFFER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.default(0),
   RUN_WORKER: bool.default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** An upstream OpenID Connect provider people may sign in through (with OIDC_CLIENT_ID). */
@@ -34,10 +69,14 @@ export const ConfigSchema = z.object({
   PAYFAST_MERCHANT_ID: z.string().min(1).optional(),
   PAYFAST_MERCHANT_KEY: z.string().min(1).optional(),
   PAYFAST_PASSPHRASE: z.string().min(1).optional(),
-  /** https://www.payfast.co.za for live payments. */
+  /** https://www.payfast.co.za for live payments (https only; http only for a loopback stand-in). */
   PAYFAST_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox.payfast.co.za'),
-  /** Comma-separated CIDR ranges ITNs may come from; default PayFast's published ranges. */
-  PAYFAST_SOURCES: z.string().min(1).optional(),
+  /** Comma-separated CIDR ranges ITNs may come from besides what PayFast's hosts resolve to; default PayFast's published ranges. */
+  PAYFAST_SOURCES: z
+    .string()
+    .min(1)
+    .refine((v) => v.split(',').map((s) => s.trim()).filter(Boolean).every(isAddressOrRange), 'a comma list of addresses or CIDR ranges')
+    .optional(),
   /** The Bearer token a Prometheus scraper sends to /metrics; unset, /metrics is not served. */
   METRICS_TOKEN: z.string().min(16).max(200).regex(/^\S+$/, 'no spaces').optional(),
   /** Where mail goes out (sign-in links): `smtp://user:pass@host:587` or `smtps://…`. Unset: the outbox table. */
@@ -48,6 +87,14 @@ export const ConfigSchema = z.object({
   .refine((c) => c.PAYMENT_GATEWAY !== 'payfast' || (c.PAYFAST_MERCHANT_ID && c.PAYFAST_MERCHANT_KEY), {
     message: 'PAYFAST_MERCHANT_ID and PAYFAST_MERCHANT_KEY are required with PAYMENT_GATEWAY=payfast',
     path: ['PAYFAST_MERCHANT_ID'],
+  })
+  // Settings that would take money it cannot keep track of (plain http, the sandbox merchant live, no public https address).
+  .superRefine((c, ctx) => {
+    if (c.PAYMENT_GATEWAY !== 'payfast') return;
+    for (const problem of payfastSettingProblems({ baseUrl: c.PAYFAST_URL, merchantId: c.PAYFAST_MERCHANT_ID, merchantKey: c.PAYFAST_MERCHANT_KEY, publicUrl: c.PUBLIC_URL })) {
+      const at = problem.indexOf(': ');
+      ctx.addIssue({ code: 'custom', message: problem.slice(at + 2), path: [problem.slice(0, at)] });
+    }
   });
 
 export type Config = z.infer<typeof ConfigSchema>;

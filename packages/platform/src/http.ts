@@ -1,5 +1,5 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { ServiceError, toServiceError } from '@nogpets/operations';
+import { DATABASE_RETRY_AFTER_SECONDS, ServiceError, toServiceError } from '@nogpets/operations';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import './express-request.js';
@@ -9,7 +9,8 @@ import type { Metrics } from './metrics.js';
 export interface BaseAppDeps {
   logger: Logger;
   metrics: Metrics;
-  trustProxy: boolean;
+  /** Express's 'trust proxy': a number of hops, or the proxies' addresses/CIDRs (TRUST_PROXY). */
+  trustProxy: number | string[];
   /** Resolves true when the app can serve (database reachable, migrations applied). */
   ready: () => Promise<boolean>;
   /** True once shutdown has begun: readiness fails so a load balancer stops sending work. */
@@ -131,6 +132,19 @@ export function loggableUrl(url: string): string {
   return path.replace(/^\/pay\/[^/]+/, '/pay/[token]') + (url.includes('?') ? '?[query]' : '');
 }
 
+/** How long `/readyz` waits for the database before it says 503 "not ready". */
+const READY_TIMEOUT_MS = 2_000;
+
+/** `promise`, or false once `ms` have passed without it settling. */
+function withTimeout(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  promise.catch(() => {}); // settles after the timeout: not an unhandled rejection
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** Express with what every door shares: security headers, request ids, JSON logs, metrics, health and readiness. */
 export function createBaseApp(deps: BaseAppDeps): Express {
   const app = express();
@@ -147,7 +161,9 @@ export function createBaseApp(deps: BaseAppDeps): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const ok = !deps.draining() && (await deps.ready().catch(() => false));
+    // Answers within READY_TIMEOUT_MS even while the database is away (a check that hangs is no answer).
+    const ok = !deps.draining() && (await withTimeout(deps.ready(), READY_TIMEOUT_MS).catch(() => false));
+    if (!ok) res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : deps.draining() ? 'draining' : 'not ready' });
   });
   // Without METRICS_TOKEN there is no /metrics: it answers 404 like any unknown route.
@@ -167,6 +183,10 @@ export function sendError(res: Response, err: ServiceError): void {
     // RFC 9728: where an MCP or API client finds how to get a token for this resource.
     if (typeof res.locals.resourceMetadata === 'string') params.push(`resource_metadata="${res.locals.resourceMetadata}"`);
     res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
+  }
+  // A refusal to come back to later (503 while the database is away) says when.
+  if (typeof err.details.retryAfterSeconds === 'number' && !res.hasHeader('Retry-After')) {
+    res.setHeader('Retry-After', String(err.details.retryAfterSeconds));
   }
   res.status(err.status).json(err.toBody());
 }

@@ -44,6 +44,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     embeddedPort: config.EMBEDDED_PG_PORT,
     poolMax: config.DB_POOL_MAX,
     log: (line) => logger.debug({ component: 'postgres' }, line),
+    notice: (line) => logger.warn({ component: 'postgres' }, line),
   });
   try {
     if (options.migrate ?? true) {

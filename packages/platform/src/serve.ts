@@ -119,7 +119,10 @@ export async function runMain(parts: ServiceParts): Promise<void> {
   try {
     running = await startService(parts, { config, logger });
   } catch (err) {
-    logger.fatal({ err }, 'start failed');
+    // Always with its cause: a start that fails with nothing to say is no help to an operator.
+    const error = err instanceof Error ? err : new Error(`start failed with a non-error: ${String(err)}`, { cause: err });
+    logger.fatal({ err: error }, 'start failed');
+    process.stderr.write(`NogPets ${parts.name} failed to start: ${error.message}\n`);
     process.exit(1);
   }
   logger.info({ url: running.url, database: running.runtime.db.kind }, 'listening');

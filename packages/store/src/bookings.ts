@@ -275,40 +275,47 @@ export async function recordNotification(
 
 // Idempotency -------------------------------------------------------------------------------
 
-export type IdempotencyClaim =
-  | { state: 'new' }
-  | { state: 'done'; status: number; response: unknown }
-  | { state: 'in-progress' }
-  | { state: 'mismatch'; operation: string };
+/**
+ * Holds (user, key) for the rest of the transaction; false when another transaction holds it (the
+ * first request with the key is still running). The lock ends with the transaction, so a request
+ * whose process died frees its key as soon as PostgreSQL sees the connection close.
+ */
+export async function lockIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<boolean> {
+  const [row] = await tx<{ locked: boolean }[]>`
+    select pg_try_advisory_xact_lock(${IDEMPOTENCY_LOCK_CLASS}, hashtext(${userId} || ':' || ${key})) as locked`;
+  return row?.locked === true;
+}
 
-/** Claims (user, key) for a request; or says what the first request with that key did. */
-export async function claimIdempotencyKey(sql: Sql, userId: string, key: string, operation: string, requestHash: string, now: Date): Promise<IdempotencyClaim> {
-  const inserted = await sql`
-    insert into idempotency_keys (user_id, key, operation, request_hash, created_at) values (${userId}, ${key}, ${operation}, ${requestHash}, ${now})
-    on conflict do nothing returning key`;
-  if (inserted.length) return { state: 'new' };
-  const [row] = await sql<{ operation: string; requestHash: string; status: number | null; response: unknown }[]>`
+/** The advisory-lock class of Idempotency-Keys (two-key locks never meet the one-key locks of resources). */
+const IDEMPOTENCY_LOCK_CLASS = 7_041_101;
+
+export interface IdempotentAnswer {
+  operation: string;
+  requestHash: string;
+  status: number;
+  response: unknown;
+}
+
+/** The answer kept for (user, key), if its request finished. */
+export async function findIdempotentAnswer(tx: Queryable, userId: string, key: string): Promise<IdempotentAnswer | null> {
+  const [row] = await tx<{ operation: string; requestHash: string; status: number | null; response: unknown }[]>`
     select operation, request_hash as "requestHash", status, response from idempotency_keys where user_id = ${userId} and key = ${key}`;
-  if (!row) return claimIdempotencyKey(sql, userId, key, operation, requestHash, now);
-  if (row.operation !== operation || row.requestHash !== requestHash) return { state: 'mismatch', operation: row.operation };
+  if (!row) return null;
   if (row.status === null) {
-    // A claim whose request died with its process (no answer after 5 minutes) is taken over.
-    const taken = await sql`update idempotency_keys set created_at = ${now}
-      where user_id = ${userId} and key = ${key} and status is null and created_at < ${new Date(now.getTime() - STALE_CLAIM_MS)} returning key`;
-    return taken.length ? { state: 'new' } : { state: 'in-progress' };
+    // A claim left by the release before answers were kept with their change: nothing answered it.
+    await tx`delete from idempotency_keys where user_id = ${userId} and key = ${key} and status is null`;
+    return null;
   }
-  return { state: 'done', status: row.status, response: row.response };
+  return { operation: row.operation, requestHash: row.requestHash, status: row.status, response: row.response };
 }
 
-/** How long an unanswered Idempotency-Key claim blocks retries before a retry may take it over. */
-export const STALE_CLAIM_MS = 5 * 60_000;
-
-export async function completeIdempotencyKey(sql: Sql, userId: string, key: string, status: number, response: unknown): Promise<void> {
-  await sql`update idempotency_keys set status = ${status}, response = ${sql.json(response as never)} where user_id = ${userId} and key = ${key}`;
-}
-
-export async function releaseIdempotencyKey(sql: Sql, userId: string, key: string): Promise<void> {
-  await sql`delete from idempotency_keys where user_id = ${userId} and key = ${key} and status is null`;
+/** Keeps the answer to (user, key); in the transaction of the change it answers. */
+export async function saveIdempotentAnswer(
+  tx: Queryable,
+  a: { userId: string; key: string; operation: string; requestHash: string; status: number; response: unknown; at: Date },
+): Promise<void> {
+  await tx`insert into idempotency_keys (user_id, key, operation, request_hash, status, response, created_at)
+    values (${a.userId}, ${a.key}, ${a.operation}, ${a.requestHash}, ${a.status}, ${tx.json(a.response as never)}, ${a.at})`;
 }
 
 export async function purgeIdempotencyKeys(sql: Sql, before: Date): Promise<number> {

@@ -19,6 +19,8 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
   applicationName?: string;
   log?: (line: string) => void;
+  /** What starting the embedded server did that an operator should know. */
+  notice?: (line: string) => void;
   /** Use the embedded cluster another process already runs on this data directory, if any. */
   attach?: boolean;
 }
@@ -49,6 +51,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     dataDir: path.join(options.dataDir ?? '.data', 'pg'),
     port: options.embeddedPort,
     log: options.log,
+    notice: options.notice,
   });
   try {
     const url = await ensureDatabase(server.url, EMBEDDED_DATABASE);

@@ -12,3 +12,4 @@ export { demoBookings } from './demo-data.js';
 export * from './identity.js';
 export * from './bookings.js';
 export * from './mail.js';
+export * from './payment-notices.js';

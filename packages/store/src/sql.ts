@@ -8,16 +8,37 @@ export type Queryable = postgres.Sql | postgres.TransactionSql;
 export interface SqlOptions {
   max?: number;
   applicationName?: string;
+  /** Seconds a new connection may take to open before its queries fail with CONNECT_TIMEOUT. */
+  connectTimeoutSec?: number;
+  /** Milliseconds one statement may run before PostgreSQL cancels it (57014); 0 for no limit. */
+  statementTimeoutMs?: number;
 }
 
-/** The one way the service opens a pool: postgres.js, quiet notices, UTC sessions. */
+/** How long a connection may take to open: PostgreSQL away answers within this, not never. */
+export const CONNECT_TIMEOUT_SEC = 5;
+/** The longest statement the service runs; a stuck one becomes an error the client may retry. */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+/** The longest wait before a closed connection tries again: back within a second of PostgreSQL. */
+const MAX_RECONNECT_DELAY_SEC = 1;
+
+/**
+ * The one way the service opens a pool: postgres.js, quiet notices, UTC sessions. Bounded so that
+ * while PostgreSQL is away a query fails within seconds (refused, CONNECT_TIMEOUT, or cancelled by
+ * statement_timeout) instead of hanging, and so that it reconnects within a second of its return
+ * (postgres.js's own backoff grows to 20 s between attempts).
+ */
 export function createSql(url: string, options: SqlOptions = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: options.connectTimeoutSec ?? CONNECT_TIMEOUT_SEC,
+    backoff: (retries) => Math.min(MAX_RECONNECT_DELAY_SEC, 0.05 * 2 ** retries),
     onnotice: () => {},
-    connection: { application_name: options.applicationName ?? 'nogpets', TimeZone: 'UTC' },
+    connection: {
+      application_name: options.applicationName ?? 'nogpets',
+      TimeZone: 'UTC',
+      statement_timeout: options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS,
+    },
     types: {
       // numeric comes back as a JS number: we keep money in integer cents and kg/km as small decimals.
       numeric: { to: 1700, from: [1700], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },

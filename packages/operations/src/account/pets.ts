@@ -2,7 +2,7 @@ import { appendAudit, insertPet, listPets as listPetRows } from '@nogpets/store'
 import { z } from 'zod';
 import { actorName } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
-import { CoatSchema, PetTypeSchema } from '../schemas.js';
+import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 
 export const PetSchema = z
   .object({
@@ -54,7 +54,7 @@ export const addPet = defineOperation({
     .object({
       name: z.string().trim().min(1).max(60),
       type: PetTypeSchema,
-      weightKg: z.number().gt(0).max(150),
+      weightKg: WeightKgSchema,
       coat: CoatSchema,
       breed: z.string().trim().min(1).max(80).optional(),
       birthYear: z.int().min(1980).max(2100).optional(),

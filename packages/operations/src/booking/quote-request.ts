@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { assessCoverage, WhereShape } from '../coverage/check-coverage.js';
 import { ServiceError } from '../errors.js';
-import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
+import { CoatSchema, LineIdSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 import { insertLead, listAddresses, listPets } from '@nogpets/store';
 import type { Scope } from '../define.js';
 
@@ -19,7 +19,7 @@ const PetByValue = z
   .object({
     name: z.string().trim().min(1).max(60),
     type: PetTypeSchema,
-    weightKg: z.number().gt(0).max(150).meta({ description: 'An estimate is fine.' }),
+    weightKg: WeightKgSchema.meta({ description: 'An estimate is fine (0.01 to 150, two decimals at most).' }),
     coat: CoatSchema,
     serviceIds: ServiceIds,
   })

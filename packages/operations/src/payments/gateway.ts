@@ -21,12 +21,27 @@ export type NotificationOutcome = 'COMPLETE' | 'FAILED' | 'PENDING' | 'CANCELLED
 
 export type VerifiedNotification =
   | { ok: true; paymentId: string; gatewayRef: string; amountCents: number; outcome: NotificationOutcome }
-  | { ok: false; reason: string; paymentId?: string; gatewayRef?: string };
+  | {
+      ok: false;
+      reason: string;
+      paymentId?: string | undefined;
+      gatewayRef?: string | undefined;
+      /** The signature was ours (so the fields are what the gateway, or someone with our secret, wrote). */
+      signed: boolean;
+      /** What a signed notification says happened (a refused COMPLETE may be money that arrived). */
+      claimed?: NotificationOutcome | undefined;
+      amountCents?: number | undefined;
+    };
 
 export interface PaymentGateway {
   name: 'sandbox' | 'payfast';
   /** True when no real money moves (the pay page says TEST). */
   test: boolean;
+  /**
+   * Answer the notification at once and check it after (PayFast: it wants a quick 200 and retries
+   * otherwise); false when the caller waits for the outcome (the sandbox's own pay page shows it).
+   */
+  answerFirst: boolean;
   checkout(request: CheckoutRequest): Checkout;
   /** Checks a notification as received (raw body, the caller's address): authentic, untampered, from the gateway. */
   verify(rawBody: string, from: { ip: string }): Promise<VerifiedNotification>;

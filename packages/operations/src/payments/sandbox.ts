@@ -13,6 +13,8 @@ export function createSandboxGateway(secret: () => Promise<string>): PaymentGate
   return {
     name: 'sandbox',
     test: true,
+    // Its TEST page posts the notification and then shows the outcome: it waits for the check.
+    answerFirst: false,
     checkout(): Checkout {
       return { kind: 'sandbox' };
     },
@@ -27,17 +29,17 @@ export function createSandboxGateway(secret: () => Promise<string>): PaymentGate
     },
     async verify(rawBody): Promise<VerifiedNotification> {
       const at = rawBody.lastIndexOf('&signature=');
-      if (at < 0) return { ok: false, reason: 'unsigned' };
+      if (at < 0) return { ok: false, reason: 'unsigned', signed: false };
       const body = rawBody.slice(0, at);
       const given = Buffer.from(rawBody.slice(at + '&signature='.length), 'utf8');
       const expected = Buffer.from(await mac(body), 'utf8');
       const fields = Object.fromEntries(formPairs(body));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return { ok: false, reason: 'bad signature', paymentId: fields.payment_id, gatewayRef: fields.gateway_ref };
+        return { ok: false, reason: 'bad signature', paymentId: fields.payment_id, gatewayRef: fields.gateway_ref, signed: false };
       }
       const outcome = fields.outcome as NotificationOutcome;
       if (!fields.payment_id || !fields.gateway_ref || !['COMPLETE', 'FAILED', 'PENDING', 'CANCELLED'].includes(outcome)) {
-        return { ok: false, reason: 'incomplete' };
+        return { ok: false, reason: 'incomplete', paymentId: fields.payment_id, gatewayRef: fields.gateway_ref, signed: true, claimed: outcome };
       }
       return { ok: true, paymentId: fields.payment_id, gatewayRef: fields.gateway_ref, amountCents: amountToCents(fields.amount), outcome };
     },

@@ -1,72 +1,122 @@
 import { transition } from '@nogpets/booking-rules';
-import { appendAudit, findBookings, findPayment, type Queryable, recordNotification, setPaymentStatus, updateBooking } from '@nogpets/store';
+import {
+  appendAudit,
+  findBookings,
+  findPayment,
+  finishPaymentNotice,
+  type Queryable,
+  recordNotification,
+  refundNoticeExists,
+  setPaymentStatus,
+  updateBooking,
+} from '@nogpets/store';
 import type { BookingRow } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { stateOf } from '../booking/booking-model.js';
+import type { VerifiedNotification } from './gateway.js';
 
-export type SettleOutcome = 'APPLIED' | 'DUPLICATE' | 'REJECTED' | 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH' | 'NOT_PAID';
+export type SettleOutcome = 'APPLIED' | 'DUPLICATE' | 'REJECTED' | 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH' | 'NOT_PAID' | 'REFUND_DUE';
+
+/**
+ * What the operator must do about a notification: nothing (`DONE`), look it up at the gateway
+ * (`PROBLEM`: signed, claims a payment, refused before the gateway confirmed it), or return the
+ * money (`REFUND_DUE`: confirmed money no booking takes).
+ */
+export type NoticeState = 'DONE' | 'PROBLEM' | 'REFUND_DUE';
+
+export interface Settlement {
+  outcome: SettleOutcome;
+  reason?: string;
+  bookingIds?: string[];
+  notice: NoticeState;
+}
 
 /**
  * A gateway's notification, verified and applied once: the gateway vouches for it (signature,
  * source, confirmation), the amount must be the payment's to the cent, and one gateway reference
- * is applied at most once. Anything else is recorded and changes nothing.
+ * is applied at most once. Money the bookings do not take — a second charge on a paid link, an
+ * unknown payment, a different amount — becomes a refund owed, never a silent "duplicate".
+ * With `noticeId` (the notification as kept on receipt) the decision is written on it, in the
+ * same transaction as its effect.
  */
-export async function settleNotification(deps: Deps, rawBody: string, from: { ip: string }): Promise<{ outcome: SettleOutcome; reason?: string; bookingIds?: string[] }> {
+export async function settleNotification(deps: Deps, rawBody: string, from: { ip: string }, noticeId?: string): Promise<Settlement> {
   const gateway = deps.payments.gateway;
   const now = deps.clock.now();
   const verified = await gateway.verify(rawBody, from);
   const record = (outcome: string, v: { paymentId?: string | undefined; gatewayRef?: string | undefined }, q: Queryable = deps.sql) =>
     recordNotification(q, { gateway: gateway.name, gatewayRef: v.gatewayRef ?? null, paymentId: v.paymentId ?? null, outcome, body: rawBody.slice(0, 10_000) }, now);
+  const finish = async (q: Queryable, s: Settlement, amountCents: number | undefined) => {
+    if (!noticeId) return;
+    const amount = amountCents !== undefined && Number.isFinite(amountCents) ? amountCents : null;
+    const outcome = (s.reason ? `${s.outcome}: ${s.reason}` : s.outcome).slice(0, 500);
+    await finishPaymentNotice(q, noticeId, { state: s.notice, outcome, paymentId: verified.paymentId ?? null, gatewayRef: verified.gatewayRef ?? null, amountCents: amount }, now);
+  };
   if (!verified.ok) {
+    // Anyone may post here: only a notification signed with our secret that claims money is the operator's business.
+    const s: Settlement = { outcome: 'REJECTED', reason: verified.reason, notice: verified.signed && verified.claimed === 'COMPLETE' ? 'PROBLEM' : 'DONE' };
     await record(`REJECTED: ${verified.reason}`, verified);
-    return { outcome: 'REJECTED', reason: verified.reason };
+    await finish(deps.sql, s, verified.amountCents);
+    return s;
   }
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
-    const payment = await findPayment(q, verified.paymentId, { forUpdate: true });
-    if (!payment || payment.gateway !== gateway.name) {
-      await record('UNKNOWN_PAYMENT', verified, q);
-      return { outcome: 'UNKNOWN_PAYMENT' as const };
-    }
-    if (verified.amountCents !== payment.amountCents) {
-      await record(`AMOUNT_MISMATCH: ${verified.amountCents} for ${payment.amountCents}`, verified, q);
-      return { outcome: 'AMOUNT_MISMATCH' as const, reason: `expected ${payment.amountCents} cents, got ${verified.amountCents}` };
-    }
-    if (verified.outcome !== 'COMPLETE') {
-      await record(`NOT_PAID: ${verified.outcome}`, verified, q);
-      if (verified.outcome === 'FAILED' && payment.status === 'OPEN') await setPaymentStatus(q, payment.id, 'FAILED', now, verified.gatewayRef);
-      return { outcome: 'NOT_PAID' as const, reason: verified.outcome };
-    }
-    // One application per gateway reference (a replay finds it taken), and one per payment.
-    const settled = payment.status === 'PAID' || payment.status === 'REFUND_DUE' || payment.status === 'REFUNDED';
-    if (settled || !(await record('APPLIED', verified, q))) {
-      if (settled) await record('DUPLICATE', verified, q);
-      return { outcome: 'DUPLICATE' as const };
-    }
-    const bookings: BookingRow[] = await findBookings(q, payment.bookingIds, { forUpdate: true });
-    // An older link paid after a newer one was: these bookings are paid already, so this money
-    // goes back. The payment waits for the operator (`refund list`); the bookings are untouched.
-    const paidBefore = bookings.filter((b) => b.paymentMethod === 'CARD' && ['PAID', 'REFUND_REQUESTED', 'REFUNDED'].includes(b.paymentStatus));
-    if (paidBefore.length) {
-      await setPaymentStatus(q, payment.id, 'REFUND_DUE', now, verified.gatewayRef);
-      await appendAudit(
-        q,
-        { userId: payment.userId, clientId: null, clientName: `${gateway.name} gateway`, action: 'payment.refund_due', target: payment.id, details: { gatewayRef: verified.gatewayRef, alreadyPaid: paidBefore.map((b) => b.id) } },
-        now,
-      );
-      return { outcome: 'APPLIED' as const, bookingIds: [] };
-    }
-    await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
-    for (const b of bookings) {
-      const next = transition(stateOf(b), { type: 'PAYMENT_SUCCEEDED' }, now);
-      if (!next.ok) continue;
-      await updateBooking(q, b.id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
-      await appendAudit(
-        q,
-        { userId: b.userId, clientId: null, clientName: `${gateway.name} gateway`, action: 'booking.paid', target: b.id, details: { paymentId: payment.id, gatewayRef: verified.gatewayRef, paymentStatus: next.state.paymentStatus } },
-        now,
-      );
-    }
-    return { outcome: 'APPLIED' as const, bookingIds: payment.bookingIds };
+    const s = await apply(deps, q, verified, record);
+    await finish(q, s, verified.amountCents);
+    return s;
   });
+}
+
+type RecordNotification = (outcome: string, v: { paymentId?: string | undefined; gatewayRef?: string | undefined }, q?: Queryable) => Promise<boolean>;
+
+async function apply(deps: Deps, q: Queryable, verified: Extract<VerifiedNotification, { ok: true }>, record: RecordNotification): Promise<Settlement> {
+  const gateway = deps.payments.gateway;
+  const now = deps.clock.now();
+  const paid = verified.outcome === 'COMPLETE';
+  // Confirmed money that no payment of ours takes as it is: owed back, once per gateway reference.
+  const owedBack = async (outcome: 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH', reason: string): Promise<Settlement> => {
+    await record(`${outcome}: ${reason}`, verified, q);
+    if (!paid) return { outcome, reason, notice: 'DONE' };
+    if (await refundNoticeExists(q, gateway.name, verified.gatewayRef)) return { outcome: 'DUPLICATE', reason: `${outcome} already owed back`, notice: 'DONE' };
+    return { outcome, reason, notice: 'REFUND_DUE' };
+  };
+  const payment = await findPayment(q, verified.paymentId, { forUpdate: true });
+  if (!payment || payment.gateway !== gateway.name) return owedBack('UNKNOWN_PAYMENT', `no ${gateway.name} payment ${verified.paymentId}`);
+  if (verified.amountCents !== payment.amountCents) return owedBack('AMOUNT_MISMATCH', `${verified.amountCents} for ${payment.amountCents}`);
+  if (!paid) {
+    await record(`NOT_PAID: ${verified.outcome}`, verified, q);
+    if (verified.outcome === 'FAILED' && payment.status === 'OPEN') await setPaymentStatus(q, payment.id, 'FAILED', now, verified.gatewayRef);
+    return { outcome: 'NOT_PAID', reason: verified.outcome, notice: 'DONE' };
+  }
+  // One application per gateway reference: a replay finds it taken.
+  if (!(await record('APPLIED', verified, q))) {
+    await record('DUPLICATE', verified, q);
+    return { outcome: 'DUPLICATE', notice: 'DONE' };
+  }
+  const audit = (action: string, target: string, userId: string | null, details: Record<string, unknown>) =>
+    appendAudit(q, { userId, clientId: null, clientName: `${gateway.name} gateway`, action, target, details }, now);
+  // A second real payment on the same link (two tabs, "Try again" while the first notification
+  // was late): a new gateway reference for a payment already settled. That money goes back.
+  if (payment.status === 'PAID' || payment.status === 'REFUND_DUE' || payment.status === 'REFUNDED') {
+    await audit('payment.charged_again', payment.id, payment.userId, { gatewayRef: verified.gatewayRef, firstGatewayRef: payment.gatewayRef, amountCents: verified.amountCents });
+    return { outcome: 'REFUND_DUE', reason: `charged again for ${payment.id} (first ${payment.gatewayRef ?? 'reference unknown'})`, notice: 'REFUND_DUE' };
+  }
+  const bookings: BookingRow[] = await findBookings(q, payment.bookingIds, { forUpdate: true });
+  // An older link paid after a newer one was: these bookings are paid already, so this money
+  // goes back. The payment waits for the operator (`refund list`); the bookings are untouched.
+  const paidBefore = bookings.filter((b) => b.paymentMethod === 'CARD' && ['PAID', 'REFUND_REQUESTED', 'REFUNDED'].includes(b.paymentStatus));
+  const moves = bookings.map((b) => ({ b, next: transition(stateOf(b), { type: 'PAYMENT_SUCCEEDED' }, now) }));
+  // A booking that cannot take it (not a card booking any more) leaves the whole amount owed back.
+  const refused = moves.filter((m) => !m.next.ok).map((m) => m.b.id);
+  if (paidBefore.length || refused.length || bookings.length === 0) {
+    await setPaymentStatus(q, payment.id, 'REFUND_DUE', now, verified.gatewayRef);
+    await audit('payment.refund_due', payment.id, payment.userId, { gatewayRef: verified.gatewayRef, alreadyPaid: paidBefore.map((b) => b.id), refused });
+    return { outcome: 'REFUND_DUE', reason: paidBefore.length ? 'paid twice' : 'no booking takes it', bookingIds: [], notice: 'DONE' };
+  }
+  await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
+  for (const { b, next } of moves) {
+    if (!next.ok) continue;
+    await updateBooking(q, b.id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
+    await audit('booking.paid', b.id, b.userId, { paymentId: payment.id, gatewayRef: verified.gatewayRef, paymentStatus: next.state.paymentStatus });
+  }
+  return { outcome: 'APPLIED', bookingIds: payment.bookingIds, notice: 'DONE' };
 }
