@@ -1,5 +1,6 @@
 import { createApiKey, toServiceError } from '@nogpets/operations';
 import { createSql } from '@nogpets/store';
+import { connect } from 'node:net';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
@@ -110,6 +111,24 @@ describe('robustness at the edge', () => {
     const range = await server.db.sql`select ${'1e400'}::numeric(5,2)`.catch((e: unknown) => e);
     expect(toServiceError(range)).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(toServiceError(new Error('x'))).toMatchObject({ status: 500, code: 'INTERNAL' });
+  });
+
+  it('answers what Node refuses before the app (a 30 kB URL, bytes that are not HTTP) in the error shape', async () => {
+    const long = await server.get(`/v1/me?a=${'x'.repeat(30_000)}`, as());
+    expect(long.status).toBe(431);
+    expect(long.body).toMatchObject({ error: { code: 'BAD_REQUEST', details: { reason: 'headers_too_large' } } });
+    const { port } = new URL(server.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let text = '';
+      socket.on('data', (d) => {
+        text += d.toString();
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'BAD_REQUEST', details: { reason: 'malformed_http' } } });
   });
 
   describe('MCP', () => {

@@ -1,4 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { DATABASE_RETRY_AFTER_SECONDS, ServiceError, toServiceError } from '@nogpets/operations';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
@@ -216,6 +218,27 @@ export function toHttpError(err: unknown): ServiceError {
       }
       return toServiceError(err);
   }
+}
+
+/**
+ * What Node's HTTP parser refuses before Express sees the request (URL and headers over 16 kB,
+ * bytes that are not HTTP) is answered in the error shape too, not with Node's bare status line.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, message, reason] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request line and headers are larger than 16 kB. Send long input in a JSON body.', 'headers_too_large']
+      : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not received in time.', 'request_timeout']
+        : [400, 'The request could not be read as HTTP.', 'malformed_http'];
+  const body = JSON.stringify(new ServiceError('BAD_REQUEST', message, { reason }, status).toBody());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Unknown routes are 404 in the error shape; every error leaves through here. */

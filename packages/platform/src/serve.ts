@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Clock } from '@nogpets/operations';
 import type { Express } from 'express';
 import { type Config, ConfigError, loadConfig } from './env.js';
-import { createBaseApp, finishApp } from './http.js';
+import { answerClientError, createBaseApp, finishApp } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { type Runtime, startRuntime } from './runtime.js';
 
@@ -68,6 +68,7 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
     });
+    server.on('clientError', answerClientError);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     runtime.setPublicUrl(config.PUBLIC_URL ?? `http://localhost:${port}`);
