@@ -91,6 +91,16 @@ describe('the server while its PostgreSQL is stopped', () => {
       expect(a.body.error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/retry/i), details: { retryAfterSeconds: expect.any(Number) } });
       expect(Number(a.retryAfter)).toBeGreaterThan(0);
     }
+    // The OAuth endpoints too: the SDK's handlers would answer 500 server_error.
+    const token = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code&code=abc&code_verifier=x&client_id=some-client',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(token.status).toBe(503);
+    expect(token.headers.get('retry-after')).toBe('2');
+    expect(await token.json()).toMatchObject({ error: 'temporarily_unavailable' });
     const ready = await request(server.url, 'GET', '/readyz', undefined, {}, 5000);
     expect(ready.status).toBe(503);
     expect(ready.ms).toBeLessThan(3000);

@@ -1,4 +1,4 @@
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey, receiveNotification, recheckNotices } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTestServer, type TestServer } from './harness.js';
@@ -254,5 +254,26 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     const res = await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payment_id=x' });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.any(String), details: {} } });
+  });
+
+  it('applies a notice kept but never checked (the process stopped after answering 200) on the worker\'s next pass', async () => {
+    const booked = await bookCard('2026-12-09');
+    const checkout = await checkoutForm(booked.payUrl);
+    const real = payfast.itn(checkout);
+    payfast.sent.add(real.params);
+    // As the notify route keeps it before answering; the check after the answer never ran.
+    const notice = await receiveNotification(server.service.runtime.deps, real.body, { ip: '127.0.0.1' });
+    expect((await state(booked.bookingId)).paymentStatus).toBe('PENDING');
+    const deps = server.service.runtime.deps;
+    expect(await recheckNotices(deps)).toEqual({ rechecked: 0, failed: 0 }); // not stale yet: its own check may still be running
+    clock.set(new Date(clock.now().getTime() + 2 * 60_000));
+    try {
+      expect(await recheckNotices(deps)).toEqual({ rechecked: 1, failed: 0 });
+      expect(await checked(server, notice.id)).toMatchObject({ state: 'DONE', outcome: 'APPLIED' });
+      expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+      expect(await recheckNotices(deps)).toEqual({ rechecked: 0, failed: 0 });
+    } finally {
+      clock.set(new Date(clock.now().getTime() - 2 * 60_000));
+    }
   });
 });

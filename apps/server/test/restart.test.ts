@@ -46,5 +46,5 @@ describe('starting again after the server was killed', () => {
 
     await again.stop();
     expect(existsSync(path.join(pgDir, 'postmaster.pid'))).toBe(false);
-  });
+  }, 180_000);
 });

@@ -131,6 +131,13 @@ describe('robustness at the edge', () => {
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'BAD_REQUEST', details: { reason: 'malformed_http' } } });
   });
 
+  it('refuses input nested deeper than 32 levels with a 400, however deep (no stack overflow)', async () => {
+    const res = await raw('POST', '/v1/pets', `{"name":${'['.repeat(8000)}${']'.repeat(8000)},"type":"DOG","weightKg":10,"coat":"SHORT"}`, as());
+    const body = (await res.json()) as { error: { details: { fields: { message: string }[] } } };
+    expect(res.status, JSON.stringify(body).slice(0, 200)).toBe(400);
+    expect(body.error.details.fields[0]?.message).toContain('32 levels');
+  });
+
   describe('MCP', () => {
     it('answers add_pet and check_coverage with BAD_REQUEST naming the field, not INTERNAL', async () => {
       const client = await server.mcpAs(key);
@@ -185,7 +192,7 @@ describe('robustness at the edge', () => {
   });
 
   describe('Idempotency-Key: a change and its answer, both or neither', () => {
-    it('writes nothing on any try when the input cannot be stored (3 tries, 0 pets, 0 audit rows)', async () => {
+    it('writes nothing on any try when the input cannot be stored, refused before the key is used (3 tries, 0 pets, 0 audit rows)', async () => {
       const [pets, audit] = [await count('pets'), await count('audit_log')];
       for (let i = 0; i < 3; i += 1) {
         const res = await raw('POST', '/v1/pets', '{"name":"Rex","type":"DOG","weightKg":10,"coat":"SHORT","breed":"x\\ud800"}', as({ 'idempotency-key': 'lone-1' }));
@@ -193,6 +200,24 @@ describe('robustness at the edge', () => {
       }
       expect([await count('pets'), await count('audit_log')]).toEqual([pets, audit]);
     });
+
+    it('serves more keyed changes at once than the pool has connections (each holds one, never waits for a second)', async () => {
+      const small = await startTestServer({ clock, database: { demoDataAt: clock.now() }, env: { DB_POOL_MAX: '2' } });
+      try {
+        const made = await createApiKey(small.db.sql, { email: 'pool@example.com', scopes: ['addresses', 'pets'] });
+        const auth = (k: string) => ({ authorization: `Bearer ${made.key}`, 'idempotency-key': k });
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            i % 2
+              ? small.post('/v1/addresses', { label: `A${i}`, line1: `${i} Bird Street`, suburb: 'Die Boord' }, auth(`pool-${i}`))
+              : small.post('/v1/pets', { name: `P${i}`, type: 'DOG', weightKg: 5, coat: 'SHORT' }, auth(`pool-${i}`)),
+          ),
+        );
+        expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 8 }, () => 201));
+      } finally {
+        await small.stop();
+      }
+    }, 60_000);
 
     it('rolls the change back when its answer cannot be kept, so a retry with the key writes it once', async () => {
       const admin = createSql(server.db.url, { max: 1 });

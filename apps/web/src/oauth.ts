@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
@@ -30,7 +31,7 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { authenticate, cutText, hashSecret, newSecret, SCOPE_NAMES, ServiceError, toServiceError } from '@nogpets/operations';
+import { authenticate, cutText, DATABASE_RETRY_AFTER_SECONDS, hashSecret, newSecret, SCOPE_NAMES, ServiceError, toServiceError } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import {
   findCredentialFull,
@@ -476,6 +477,28 @@ const refuseUnstorableOAuthText: RequestHandler = (req, res, next) => {
   });
 };
 
+/** Set while the SDK handles /token, /register, /revoke: whether the database was away. */
+const databaseAway = new AsyncLocalStorage<{ away: boolean }>();
+
+/**
+ * The SDK's /token, /register and /revoke answer 500 server_error to any error not its own; when
+ * that error was the database being away (the provider notes it), the answer becomes 503
+ * temporarily_unavailable with Retry-After, as on every other door. Runs after the body is read,
+ * so the request's async context reaches the SDK's handlers.
+ */
+const unavailableNot500: RequestHandler = (_req, res, next) => {
+  const request = { away: false };
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (request.away && res.statusCode === 500) {
+      res.status(503).setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return json(new TemporarilyUnavailableError('The service is unavailable for a moment; try again shortly.').toResponseObject());
+    }
+    return json(body);
+  };
+  databaseAway.run(request, next);
+};
+
 /**
  * The provider as the SDK's handlers get it: they answer 500 to any error that is not an
  * OAuthError and log nothing, so each method (and the clients store's) logs such an error with
@@ -492,7 +515,12 @@ export function reportingProvider(runtime: Runtime, provider: OAuthServerProvide
           try {
             return await (value as (...a: unknown[]) => unknown).apply(obj, args);
           } catch (err) {
-            if (!(err instanceof OAuthError)) runtime.logger.error({ err, method: `${name}.${String(prop)}` }, 'OAuth request failed');
+            if (!(err instanceof OAuthError)) {
+              const away = toServiceError(err).status === 503;
+              const request = databaseAway.getStore();
+              if (away && request) request.away = true;
+              else runtime.logger.error({ err, method: `${name}.${String(prop)}` }, 'OAuth request failed');
+            }
             throw err;
           }
         };
@@ -553,6 +581,7 @@ export function oauthRouter(runtime: Runtime, ourProvider: OAuthServerProvider):
     express.json({ limit: '100kb' }),
     refuseUnstorableOAuthText,
   );
+  router.use(['/token', '/register', '/revoke'], unavailableNot500);
   // The SDK's metadata, plus what it does not know: Client ID Metadata Documents, and iss on every
   // answer from /authorize (RFC 9207).
   router.use('/.well-known/oauth-authorization-server', (req, res, next) => {

@@ -1,4 +1,4 @@
-import { completeBookings, deliverPendingMail, type Deps, expireHolds, extendSeries } from '@nogpets/operations';
+import { completeBookings, deliverPendingMail, type Deps, expireHolds, extendSeries, recheckNotices } from '@nogpets/operations';
 import { purgeEmailLinks, purgeIdempotencyKeys, type Sql } from '@nogpets/store';
 
 export interface JobContext {
@@ -86,6 +86,16 @@ export const purgeOldEmailLinks: JobDefinition = {
   },
 };
 
+/** Payment notices kept but not checked to the end (a stop after answering, a failed check, PayFast unreachable) are checked again. */
+export const recheckPaymentNotices: JobDefinition = {
+  name: 'recheck-payment-notices',
+  cron: '* * * * *',
+  async run({ deps }) {
+    if (!deps) return { skipped: 'no deps' };
+    return recheckNotices(deps);
+  },
+};
+
 export const jobs: readonly JobDefinition[] = [
   purgeExpiredRateLimits,
   expireUnpaidHolds,
@@ -94,4 +104,5 @@ export const jobs: readonly JobDefinition[] = [
   purgeOldIdempotencyKeys,
   deliverMail,
   purgeOldEmailLinks,
+  recheckPaymentNotices,
 ];

@@ -55,7 +55,7 @@ export {
 } from './payments/payfast.js';
 export { createSandboxGateway } from './payments/sandbox.js';
 export { type NoticeState, type SettleOutcome, type Settlement, settleNotification } from './payments/settle.js';
-export { chargesToRefund, checkNotification, markNoticeRefunded, paymentProblems, receiveNotification, resolvePaymentProblem } from './payments/notices.js';
+export { chargesToRefund, checkNotification, markNoticeRefunded, paymentProblems, receiveNotification, recheckNotices, resolvePaymentProblem } from './payments/notices.js';
 export {
   deliverMail,
   deliverPendingMail,

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { insufficientScope } from './auth.js';
 import type { OperationContext } from './context.js';
 import type { Operation } from './define.js';
+import { offersThrough } from './offer-cache.js';
 import { type ErrorCode, ServiceError } from './errors.js';
 import { findUnstorableText, type TextProblem } from './text.js';
 
@@ -95,7 +96,10 @@ async function idempotent<I extends z.ZodObject, O extends z.ZodType>(op: Operat
     const record = (status: number, body: unknown) =>
       saveIdempotentAnswer(tx, { userId, key, operation: op.operationId, requestHash, status, response: body, at: ctx.deps.clock.now() });
     try {
-      const result = await op.handler({ ...ctx, deps: { ...ctx.deps, sql: transactionAsPool(tx) } }, input);
+      // Everything the handler reads or writes goes through this transaction: a request holding
+      // one pooled connection must never wait for a second (enough of them at once would wedge).
+      const inTx = transactionAsPool(tx);
+      const result = await op.handler({ ...ctx, deps: { ...ctx.deps, sql: inTx, offers: offersThrough(ctx.deps.offers, inTx) } }, input);
       await record(op.successStatus, result);
       return { status: op.successStatus, body: result as unknown };
     } catch (err) {

@@ -57,3 +57,18 @@ describe('toStorableText', () => {
     );
   });
 });
+
+describe('deep input', () => {
+  it('refuses nesting deeper than 32 levels without exhausting the stack, however deep', () => {
+    const deep = JSON.parse(`{"name":${'['.repeat(50_000)}${']'.repeat(50_000)}}`);
+    expect(findUnstorableText(deep)).toMatchObject({ field: expect.stringMatching(/^name(\.0)+$/), message: expect.stringContaining('32 levels') });
+    let ok: unknown = 'x';
+    for (let i = 0; i < 31; i += 1) ok = [ok];
+    expect(findUnstorableText({ a: ok })).toBeNull();
+  });
+
+  it('names the first offending field in document order', () => {
+    expect(findUnstorableText({ a: 'ok', b: 'x\u0000', c: 'y\u0000' })).toMatchObject({ field: 'b' });
+    expect(findUnstorableText({ list: ['ok', { 'k\ud800': 1 }] })).toMatchObject({ field: 'list.1.k\\ud800', message: expect.stringContaining('lone surrogate') });
+  });
+});

@@ -19,29 +19,35 @@ export function unstorableReason(text: string): string | null {
   return null;
 }
 
+/** Deeper than this, input is refused: no request of ours nests more than a few levels. */
+export const MAX_INPUT_DEPTH = 32;
+
 /**
  * The first string (value or object key) in `value` that cannot be stored, with the path to it;
- * null when all of it can. Walks JSON-like values: objects, arrays, strings.
+ * null when all of it can. Walks JSON-like values (objects, arrays, strings) without recursion,
+ * and refuses nesting deeper than MAX_INPUT_DEPTH, so no input can exhaust the stack.
  */
 export function findUnstorableText(value: unknown, field = ''): TextProblem | null {
-  if (typeof value === 'string') {
-    const message = unstorableReason(value);
-    return message ? { field: field || '(input)', message } : null;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const found = findUnstorableText(value[i], field ? `${field}.${i}` : String(i));
-      if (found) return found;
+  const join = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);
+  const stack: { value: unknown; field: string; depth: number; keyReason?: string }[] = [{ value, field, depth: 0 }];
+  while (stack.length) {
+    const item = stack.pop()!;
+    if (item.keyReason) return { field: item.field, message: item.keyReason };
+    if (typeof item.value === 'string') {
+      const message = unstorableReason(item.value);
+      if (message) return { field: item.field || '(input)', message };
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth >= MAX_INPUT_DEPTH) return { field: item.field || '(input)', message: `Input may not be nested more than ${MAX_INPUT_DEPTH} levels deep.` };
+    const entries: [string, unknown][] = Array.isArray(item.value) ? item.value.map((v, i) => [String(i), v]) : Object.entries(item.value);
+    // Pushed in reverse, so the first offending field in document order is the one named.
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, inner] = entries[i]!;
       const keyReason = unstorableReason(key);
-      // A bad key is named by its parent and shown escaped: the key itself cannot be echoed as text.
-      if (keyReason) return { field: field ? `${field}.${JSON.stringify(key).slice(1, -1)}` : JSON.stringify(key).slice(1, -1), message: keyReason };
-      const found = findUnstorableText(inner, field ? `${field}.${key}` : key);
-      if (found) return found;
+      // A bad key is named escaped: the key itself cannot be echoed as text.
+      if (keyReason) stack.push({ value: null, field: join(item.field, JSON.stringify(key).slice(1, -1)), depth: item.depth + 1, keyReason });
+      else stack.push({ value: inner, field: join(item.field, key), depth: item.depth + 1 });
     }
   }
   return null;

@@ -24,6 +24,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
 
+  it.each(['0.0.0.0/0', '::/0', '10.0.0.1,0.0.0.0/0', '21', 'all', '10.0.0.0/33'])('refuses TRUST_PROXY=%s (every proxy, or not a proxy list)', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+
   it('refuses PayFast settings that would lose money: plain http, the sandbox merchant live, live without a public https address', () => {
     const payfast = { PAYMENT_GATEWAY: 'payfast', PAYFAST_MERCHANT_ID: '10000100', PAYFAST_MERCHANT_KEY: '46f0cd694581a' };
     expect(loadConfig(payfast).PAYFAST_URL).toBe('https://sandbox.payfast.co.za');

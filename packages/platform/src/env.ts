@@ -31,7 +31,9 @@ const trustProxy = z
       if (hops <= 20) return hops;
     }
     const list = v.split(',').map((s) => s.trim()).filter(Boolean);
-    const bad = list.filter((s) => !['loopback', 'linklocal', 'uniquelocal'].includes(s) && !isAddressOrRange(s));
+    // A range covering every address (0.0.0.0/0, ::/0) is "trust all" under another name.
+    const everyone = (s: string) => /\/0$/.test(s);
+    const bad = list.filter((s) => (!['loopback', 'linklocal', 'uniquelocal'].includes(s) && !isAddressOrRange(s)) || everyone(s));
     if (!list.length || bad.length || /^\d+$/.test(v)) {
       ctx.addIssue({ code: 'custom', message: `true, false, a number of proxy hops (0 to 20) or a comma list of proxy addresses/CIDRs; not ${bad.join(', ') || v}` });
       return z.NEVER;

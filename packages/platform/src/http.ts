@@ -225,7 +225,9 @@ export function toHttpError(err: unknown): ServiceError {
  * bytes that are not HTTP) is answered in the error shape too, not with Node's bare status line.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+  // An answer already started on this connection (a pipelined request) must not be cut into.
+  const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code === 'ECONNRESET' || !socket.writable || started) {
     socket.destroy();
     return;
   }

@@ -47,7 +47,16 @@ type Decision = { ok: true; remaining: number; msBeforeNext: number } | { ok: fa
  * counter row is not written on every request. An instance holds at most block-1 unspent points.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, application_name: 'nogpets-ratelimit' });
+  // Bounded like the main pool: while PostgreSQL is unreachable a request waits seconds here, not
+  // the operating system's two-minute connect timeout (docs/reliability.md).
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 4,
+    application_name: 'nogpets-ratelimit',
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 10_000,
+    statement_timeout: 10_000,
+  });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
   const limiter = new RateLimiterPostgres({

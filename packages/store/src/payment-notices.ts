@@ -80,3 +80,33 @@ export async function closePaymentNotice(
     where id = ${id} and state = any(${from}) returning ${sql.unsafe(NOTICE_COLUMNS)}`;
   return row ?? null;
 }
+
+/**
+ * Serialises the checks of notifications with one gateway reference (two copies of one ITN at
+ * once), so money owed back is listed once even when no payment row exists to lock.
+ */
+export async function lockGatewayRef(sql: Queryable, gateway: string, gatewayRef: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`notice/${gateway}/${gatewayRef}`}, 0))`;
+}
+
+/**
+ * Notices whose check should run again: still RECEIVED after `uncheckedBefore` (the process
+ * stopped after answering, or the check failed), and PROBLEMs whose outcome starts with
+ * `transientOutcome` (the gateway could not be asked) received since `problemSince` and last
+ * checked before `problemCheckedBefore`. Oldest first.
+ */
+export async function noticesToRecheck(
+  sql: Queryable,
+  o: { uncheckedBefore: Date; transientOutcome: string; problemSince: Date; problemCheckedBefore: Date; limit: number },
+): Promise<PaymentNoticeRow[]> {
+  return sql<PaymentNoticeRow[]>`select ${sql.unsafe(NOTICE_COLUMNS)} from payment_notices
+    where (state = 'RECEIVED' and received_at < ${o.uncheckedBefore} and (checked_at is null or checked_at < ${o.uncheckedBefore}))
+       or (state = 'PROBLEM' and starts_with(outcome, ${o.transientOutcome}) and received_at > ${o.problemSince} and checked_at < ${o.problemCheckedBefore})
+    order by received_at, id limit ${o.limit}`;
+}
+
+/** A PROBLEM to be checked again: back to RECEIVED. False if it was not a PROBLEM any more. */
+export async function reopenPaymentNotice(sql: Queryable, id: string): Promise<boolean> {
+  const rows = await sql`update payment_notices set state = 'RECEIVED' where id = ${id} and state = 'PROBLEM' returning id`;
+  return rows.length === 1;
+}

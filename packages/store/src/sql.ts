@@ -18,6 +18,8 @@ export interface SqlOptions {
 export const CONNECT_TIMEOUT_SEC = 5;
 /** The longest statement the service runs; a stuck one becomes an error the client may retry. */
 export const STATEMENT_TIMEOUT_MS = 30_000;
+/** How long a session may sit idle inside a transaction before PostgreSQL ends it. */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 /** The longest wait before a closed connection tries again: back within a second of PostgreSQL. */
 const MAX_RECONNECT_DELAY_SEC = 1;
 
@@ -38,6 +40,9 @@ export function createSql(url: string, options: SqlOptions = {}): Sql {
       application_name: options.applicationName ?? 'nogpets',
       TimeZone: 'UTC',
       statement_timeout: options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS,
+      // A transaction left waiting (its process stalled, or waiting on something that never comes)
+      // is ended by PostgreSQL, its locks and Idempotency-Keys freed, rather than held for good.
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
     types: {
       // numeric comes back as a JS number: we keep money in integer cents and kg/km as small decimals.

@@ -5,8 +5,10 @@ import {
   findPaymentNotice,
   insertPaymentNotice,
   listPaymentNotices,
+  noticesToRecheck,
   type PaymentNoticeRow,
   type Queryable,
+  reopenPaymentNotice,
 } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -39,6 +41,42 @@ export async function checkNotification(deps: Deps, notice: Pick<PaymentNoticeRo
     await failPaymentNotice(deps.sql, notice.id, String((err as Error)?.message ?? err), deps.clock.now()).catch(() => {});
     throw new Error(`checking payment notice ${notice.id} failed`, { cause: err });
   }
+}
+
+/** How often, and for how long, a notice the gateway could not be asked about is checked again. */
+export const RECHECK_PROBLEM_EVERY_MS = 5 * 60_000;
+export const RECHECK_PROBLEM_FOR_MS = 24 * 3600_000;
+/** The outcome of a check that could not reach the gateway (payfast.ts): worth another try. */
+export const GATEWAY_UNREACHED = 'REJECTED: PayFast could not confirm it';
+
+/**
+ * The worker's pass over notices whose check did not finish: kept but never checked (the process
+ * stopped after answering 200), a check that failed (the database blinked), or one PayFast's
+ * confirmation call could not be made for (every 5 minutes for a day). Each runs the same check as
+ * the first time, so money that arrived is applied before the booking's hold lapses.
+ */
+export async function recheckNotices(deps: Deps): Promise<{ rechecked: number; failed: number }> {
+  const now = deps.clock.now().getTime();
+  const rows = await noticesToRecheck(deps.sql, {
+    uncheckedBefore: new Date(now - UNCHECKED_AFTER_MS / 2),
+    transientOutcome: GATEWAY_UNREACHED,
+    problemSince: new Date(now - RECHECK_PROBLEM_FOR_MS),
+    problemCheckedBefore: new Date(now - RECHECK_PROBLEM_EVERY_MS),
+    limit: 100,
+  });
+  let rechecked = 0;
+  let failed = 0;
+  for (const row of rows) {
+    if (row.state === 'PROBLEM' && !(await reopenPaymentNotice(deps.sql, row.id))) continue;
+    try {
+      await checkNotification(deps, row);
+      rechecked += 1;
+    } catch {
+      // Written on the notice by checkNotification; it stays on the operator's list and comes round again.
+      failed += 1;
+    }
+  }
+  return { rechecked, failed };
 }
 
 /**

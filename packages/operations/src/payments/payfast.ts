@@ -223,6 +223,8 @@ export function createPayFastGateway(options: PayFastOptions): PaymentGateway {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad signature', signed: false, ...ids };
       // Signed with our passphrase: what it claims is worth keeping if it is refused from here on.
       const outcome = data.payment_status as NotificationOutcome;
+      // Without a passphrase this MD5 needs no secret, so a forgery can land on the operator's
+      // list too; listing it is still better than losing a genuine ITN from an unlisted address.
       const signed = { signed: true, claimed: OUTCOMES.includes(outcome) ? outcome : undefined, amountCents: amountToCents(data.amount_gross), ...ids };
       if (!(await fromPayFast(from.ip))) return { ok: false, reason: `not from PayFast (${from.ip})`, ...signed };
       if (data.merchant_id !== options.merchantId) return { ok: false, reason: `another merchant (${data.merchant_id ?? 'none'})`, ...signed };

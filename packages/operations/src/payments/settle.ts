@@ -4,6 +4,7 @@ import {
   findBookings,
   findPayment,
   finishPaymentNotice,
+  lockGatewayRef,
   type Queryable,
   recordNotification,
   refundNoticeExists,
@@ -14,6 +15,7 @@ import type { BookingRow } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { stateOf } from '../booking/booking-model.js';
 import type { VerifiedNotification } from './gateway.js';
+import { cutText, toStorableText } from '../text.js';
 
 export type SettleOutcome = 'APPLIED' | 'DUPLICATE' | 'REJECTED' | 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH' | 'NOT_PAID' | 'REFUND_DUE';
 
@@ -42,7 +44,9 @@ export interface Settlement {
 export async function settleNotification(deps: Deps, rawBody: string, from: { ip: string }, noticeId?: string): Promise<Settlement> {
   const gateway = deps.payments.gateway;
   const now = deps.clock.now();
-  const verified = await gateway.verify(rawBody, from);
+  // Ids from a notification anyone may post are kept as text we can store (NUL, lone surrogates
+  // replaced), so a hostile body is recorded and refused rather than failing its own record.
+  const verified = storableIds(await gateway.verify(rawBody, from));
   const record = (outcome: string, v: { paymentId?: string | undefined; gatewayRef?: string | undefined }, q: Queryable = deps.sql) =>
     recordNotification(q, { gateway: gateway.name, gatewayRef: v.gatewayRef ?? null, paymentId: v.paymentId ?? null, outcome, body: rawBody.slice(0, 10_000) }, now);
   const finish = async (q: Queryable, s: Settlement, amountCents: number | undefined) => {
@@ -68,9 +72,15 @@ export async function settleNotification(deps: Deps, rawBody: string, from: { ip
 
 type RecordNotification = (outcome: string, v: { paymentId?: string | undefined; gatewayRef?: string | undefined }, q?: Queryable) => Promise<boolean>;
 
+function storableIds<V extends VerifiedNotification>(v: V): V {
+  const clean = (id: string | undefined) => (id === undefined ? undefined : cutText(toStorableText(id), 200));
+  return { ...v, paymentId: clean(v.paymentId), gatewayRef: clean(v.gatewayRef) } as V;
+}
+
 async function apply(deps: Deps, q: Queryable, verified: Extract<VerifiedNotification, { ok: true }>, record: RecordNotification): Promise<Settlement> {
   const gateway = deps.payments.gateway;
   const now = deps.clock.now();
+  await lockGatewayRef(q, gateway.name, verified.gatewayRef);
   const paid = verified.outcome === 'COMPLETE';
   // Confirmed money that no payment of ours takes as it is: owed back, once per gateway reference.
   const owedBack = async (outcome: 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH', reason: string): Promise<Settlement> => {
