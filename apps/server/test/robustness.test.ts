@@ -219,6 +219,31 @@ describe('robustness at the edge', () => {
       }
     }, 60_000);
 
+    it('books a weekly series with a key where one week is taken: that week skipped, the rest booked once, and a retry gets the same answer', async () => {
+      const other = (await createApiKey(server.db.sql, { email: 'other-walker@example.com', scopes: ['bookings:write', 'pets', 'addresses'] })).key;
+      const them = { authorization: `Bearer ${other}` };
+      const theirPet = (await server.post('/v1/pets', { name: 'Bolt', type: 'DOG', weightKg: 20, coat: 'SHORT' }, them)).body.id;
+      const theirAddress = (await server.post('/v1/addresses', { label: 'Home', line1: '3 Dorp Street', suburb: 'Die Boord' }, them)).body.id;
+      const myPet = (await server.post('/v1/pets', { name: 'Kwezi', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id;
+      const walk = (addr: string, pet: string) => ({ category: 'walking', addressId: addr, pets: [{ petId: pet, serviceIds: ['walk-solo-30'] }] });
+      const open = await server.post('/v1/availability', { ...walk(addressId, myPet), from: '2026-12-01', to: '2026-12-01' }, as());
+      expect(open.status, JSON.stringify(open.body)).toBe(200);
+      const slot = open.body.days[0].slots[0] as { start: string; resourceId: string };
+      const weekTwo = new Date(Date.parse(slot.start) + 7 * 24 * 3600_000).toISOString();
+      const taken = await server.post('/v1/bookings', { ...walk(theirAddress, theirPet), start: weekTwo, resourceId: slot.resourceId, paymentMethod: 'CASH', confirm: true }, them);
+      expect(taken.status, JSON.stringify(taken.body)).toBe(201);
+      const before = await count('bookings');
+      const body = { ...walk(addressId, myPet), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CASH', confirm: true, repeat: { freq: 'WEEKLY', days: ['tue'] } };
+      const first = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'series-1' }));
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      expect(first.body.skipped).toEqual([expect.objectContaining({ date: weekTwo.slice(0, 10), reason: 'FULLY_BOOKED' })]);
+      expect(first.body.bookingIds.length).toBeGreaterThan(1);
+      expect(await count('bookings')).toBe(before + first.body.bookingIds.length);
+      const again = await server.post('/v1/bookings', body, as({ 'idempotency-key': 'series-1' }));
+      expect(again.body).toEqual(first.body);
+      expect(await count('bookings')).toBe(before + first.body.bookingIds.length);
+    });
+
     it('rolls the change back when its answer cannot be kept, so a retry with the key writes it once', async () => {
       const admin = createSql(server.db.url, { max: 1 });
       try {

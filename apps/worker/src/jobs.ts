@@ -1,5 +1,5 @@
 import { completeBookings, deliverPendingMail, type Deps, expireHolds, extendSeries, recheckNotices } from '@nogpets/operations';
-import { purgeEmailLinks, purgeIdempotencyKeys, type Sql } from '@nogpets/store';
+import { purgeDonePaymentNotices, purgeEmailLinks, purgeIdempotencyKeys, type Sql } from '@nogpets/store';
 
 export interface JobContext {
   sql: Sql;
@@ -96,6 +96,18 @@ export const recheckPaymentNotices: JobDefinition = {
   },
 };
 
+/**
+ * Payment notices with nothing left to do are kept 90 days (support questions, PayFast's own
+ * disputes window), then removed: anyone may post one, so they must not pile up for ever.
+ */
+export const purgeDoneNotices: JobDefinition = {
+  name: 'purge-payment-notices',
+  cron: '47 3 * * *',
+  async run({ sql, now }) {
+    return { deleted: await purgeDonePaymentNotices(sql, new Date(now().getTime() - 90 * 24 * 3600_000)) };
+  },
+};
+
 export const jobs: readonly JobDefinition[] = [
   purgeExpiredRateLimits,
   expireUnpaidHolds,
@@ -105,4 +117,5 @@ export const jobs: readonly JobDefinition[] = [
   deliverMail,
   purgeOldEmailLinks,
   recheckPaymentNotices,
+  purgeDoneNotices,
 ];

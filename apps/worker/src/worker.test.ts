@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, purgeExpiredRateLimits } from './jobs.js';
+import { jobs, purgeDoneNotices, purgeExpiredRateLimits } from './jobs.js';
 import { startWorker, type Worker } from './worker.js';
 
 const silent = { info() {}, error() {} };
@@ -22,6 +22,21 @@ describe('worker', () => {
     expect(await purgeExpiredRateLimits.run({ sql: db.sql, now: () => now })).toEqual({ deleted: 0 });
     const keys = (await db.sql`select key from rate_limits order by key`).map((r) => r.key);
     expect(keys).toEqual(['live', 'recent']);
+  });
+
+  it('purges payment notices with nothing left to do after 90 days, never a problem or money owed back', async () => {
+    const now = new Date('2026-11-23T08:00:00Z');
+    const old = new Date(now.getTime() - 91 * 24 * 3600_000);
+    const recent = new Date(now.getTime() - 89 * 24 * 3600_000);
+    await db.sql`insert into payment_notices (id, gateway, source_ip, body, received_at, state, gateway_ref) values
+      ('ntc_old_done', 'payfast', '1.2.3.4', 'x', ${old}, 'DONE', null),
+      ('ntc_recent_done', 'payfast', '1.2.3.4', 'x', ${recent}, 'DONE', null),
+      ('ntc_old_problem', 'payfast', '1.2.3.4', 'x', ${old}, 'PROBLEM', null),
+      ('ntc_old_refund', 'payfast', '1.2.3.4', 'x', ${old}, 'REFUND_DUE', 'pf-1')`;
+    expect(await purgeDoneNotices.run({ sql: db.sql, now: () => now })).toEqual({ deleted: 1 });
+    expect(await purgeDoneNotices.run({ sql: db.sql, now: () => now })).toEqual({ deleted: 0 });
+    const ids = (await db.sql`select id from payment_notices order by id`).map((r) => r.id);
+    expect(ids).toEqual(['ntc_old_problem', 'ntc_old_refund', 'ntc_recent_done']);
   });
 
   it('runs jobs from the pg-boss queue, with two workers sharing it', async () => {

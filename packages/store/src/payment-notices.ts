@@ -110,3 +110,12 @@ export async function reopenPaymentNotice(sql: Queryable, id: string): Promise<b
   const rows = await sql`update payment_notices set state = 'RECEIVED' where id = ${id} and state = 'PROBLEM' returning id`;
   return rows.length === 1;
 }
+
+/**
+ * Notices with nothing left to do (DONE: applied, a replay, not money, not the gateway's) received
+ * before `before` are removed; problems and money owed back stay until the operator closes them.
+ */
+export async function purgeDonePaymentNotices(sql: Queryable, before: Date): Promise<number> {
+  const rows = await sql`delete from payment_notices where state = 'DONE' and received_at < ${before} returning 1`;
+  return rows.length;
+}
