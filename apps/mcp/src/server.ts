@@ -7,6 +7,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type AuthContext,
   insufficientScope,
   type Operation,
   type OperationContext,
@@ -78,12 +79,12 @@ export function createMcpServer(
   return server;
 }
 
-async function mcpContext(runtime: Runtime, req: Request): Promise<OperationContext> {
+async function mcpContext(runtime: Runtime, req: Request, credential: () => Promise<AuthContext | null>): Promise<OperationContext> {
   return {
     deps: runtime.deps,
     requestId: String(req.id),
     clientName: null,
-    auth: await bearerAuth(runtime, req.get('authorization'), 'mcp'),
+    auth: await credential(),
     log: req.log,
     idempotencyKey: req.get('idempotency-key'),
   };
@@ -136,6 +137,9 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     // A call of a tool that needs a scope is answered at the HTTP level when the credential is
     // missing (401) or too narrow (403), so MCP clients start or widen authorization themselves.
     let rawArguments: Map<JsonRpcId, unknown>;
+    // The credential is looked up once per request, here or on the first tool call, never twice.
+    let lookup: Promise<AuthContext | null> | undefined;
+    const credential = () => (lookup ??= bearerAuth(runtime, req.get('authorization'), 'mcp'));
     try {
       const messages = (Array.isArray(req.body) ? req.body : [req.body]) as JsonRpcMessage[];
       rawArguments = toolArgumentsById(messages);
@@ -144,7 +148,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
         .map((m) => byName.get(String(m.params?.name)))
         .flatMap((op) => (op && op.auth !== 'public' ? [op.auth.scope] : []));
       if (needed.length) {
-        const auth = await bearerAuth(runtime, req.get('authorization'), 'mcp');
+        const auth = await credential();
         if (!auth) {
           throw new ServiceError('UNAUTHORIZED', `This tool needs the person's permission (scope ${needed.join(' ')}).`, { error: 'invalid_token', scope: needed.join(' ') });
         }
@@ -155,7 +159,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       next(err);
       return;
     }
-    const server = createMcpServer(runtime, operations, tools, () => mcpContext(runtime, req), rawArguments);
+    const server = createMcpServer(runtime, operations, tools, () => mcpContext(runtime, req, credential), rawArguments);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

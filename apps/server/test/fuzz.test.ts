@@ -15,7 +15,7 @@
  * FUZZ_MCP_RUNS the calls per tool; FUZZ_DEBUG=1 prints each schema-valid request with the full key
  * that was refused anyway (to see how deep the valid requests get).
  */
-import { createApiKey, SCOPE_NAMES } from '@nogpets/operations';
+import { createApiKey, fieldProblems, operations, SCOPE_NAMES } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,14 @@ import {
 import { type Hints, mutatedOf, type SchemaContext, validOf } from './fuzz/schema.js';
 import { idempotencyKey } from './fuzz/weird.js';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
+
+/** Why `body` is not what operation `operationId` declares it answers, or null when it is. */
+function outputProblem(operationId: string, body: unknown): string | null {
+  const op = operations.find((o) => o.operationId === operationId);
+  if (!op) return `no operation ${operationId}`;
+  const result = op.output.safeParse(body);
+  return result.success ? null : fieldProblems(result.error).map((f) => `${f.field}: ${f.message}`).join('; ').slice(0, 300);
+}
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
@@ -386,6 +394,15 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
         size: sizeOf(c),
       });
     }
+    // An empty path id (`/v1/bookings/`) is another route (non-strict routing: the list): not this operation's answer.
+    const pathname = c.url.split('?')[0] ?? '';
+    if (status >= 200 && status < 300 && !pathname.endsWith('/') && !pathname.includes('//')) {
+      // What is sent must be what the document declares: every answer is checked against the
+      // operation's output schema (the one the OpenAPI document is made from).
+      const problem = outputProblem(c.operationId, body);
+      if (problem)
+        failures.add({ kind: 'output-schema', where, status, error: problem, sample: describeCase(c), size: sizeOf(c) });
+    }
     if (status >= 400) {
       const problem = errorShapeProblem(body);
       if (problem)
@@ -526,7 +543,12 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
             });
             continue;
           }
-          if (!answer.isError) continue;
+          if (!answer.isError) {
+            const op = operations.find((o) => o.toolName === tool.name);
+            const problem = op ? outputProblem(op.operationId, answer.structuredContent) : `no operation for tool ${tool.name}`;
+            if (problem) mcpFailures.add({ kind: 'output-schema', where: `tool:${tool.name}`, status: 'ok', error: problem, sample });
+            continue;
+          }
           let body: unknown;
           try {
             body = toolJson(answer);

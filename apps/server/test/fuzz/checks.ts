@@ -81,7 +81,7 @@ export function preview(v: unknown, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
 }
 
-export type FailureKind = '5xx' | 'error-shape' | 'rows-changed' | 'mcp-internal' | 'mcp-transport';
+export type FailureKind = '5xx' | 'error-shape' | 'rows-changed' | 'mcp-internal' | 'mcp-transport' | 'output-schema';
 
 export interface Failure {
   kind: FailureKind;
