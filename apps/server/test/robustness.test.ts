@@ -3,6 +3,7 @@ import { createSql } from '@nogpets/store';
 import { connect } from 'node:net';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureServerErrors } from './fuzz/checks.js';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 
 const NOW = '2026-11-23T04:00:00Z';
@@ -168,6 +169,22 @@ describe('robustness at the edge', () => {
       expect((await raw('POST', '/account/keys/%00/revoke')).status).toBe(400);
       expect((await raw('GET', '/oauth/consent?request=%00')).status).toBe(400);
       expect((await raw('POST', '/account/keys/%ED%A0%80/revoke')).status).toBe(400);
+    });
+
+    it('logs, with its cause, an error the SDK\'s registration handler would swallow into a bare 500', async () => {
+      const logs = captureServerErrors(server);
+      const admin = createSql(server.db.url, { max: 1 });
+      try {
+        await admin.unsafe(`create or replace function refuse_clients() returns trigger language plpgsql as $$ begin raise exception 'clients are refused here'; end $$`);
+        await admin.unsafe('create trigger refuse_clients before insert on oauth_clients for each row execute function refuse_clients()');
+        logs.take();
+        const res = await raw('POST', '/register', JSON.stringify({ client_name: 'Bot', redirect_uris: ['https://example.com/cb'] }));
+        expect(res.status).toBe(500);
+        expect(logs.take()).toContainEqual(expect.objectContaining({ msg: 'OAuth request failed', err: expect.stringContaining('clients are refused here') }));
+      } finally {
+        await admin.unsafe('drop trigger if exists refuse_clients on oauth_clients');
+        await admin.end();
+      }
     });
 
     it('answers NUL in client_id at /authorize and /token, and in client_name at /register, as OAuth errors naming the field', async () => {
