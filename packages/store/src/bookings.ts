@@ -250,6 +250,64 @@ export async function supersedePayments(sql: Queryable, bookingIds: string[]): P
   return rows.length;
 }
 
+/**
+ * Locks the open pay links (OPEN, FAILED) that include any of these bookings. A change to a
+ * booking's links takes this before the booking's row, in the order a notification settling a
+ * link takes its locks (the payment, then its bookings), so the two never deadlock.
+ */
+export async function lockOpenPayLinks(sql: Queryable, bookingIds: string[]): Promise<void> {
+  await sql`select id from payments where status in ('OPEN', 'FAILED') and booking_ids && ${bookingIds} order by id for update`;
+}
+
+/**
+ * Takes these bookings off the open links they share with other bookings (a weekly series' one
+ * link) before they get a link of their own: each such link is replaced, under the same token and
+ * expiry, by a payment for the other bookings only, so the link the person has keeps working for
+ * them and no longer asks for these. The replaced row keeps its bookings and amount (SUPERSEDED):
+ * a checkout begun on it before (the gateway echoes that payment) is still settled for what it
+ * was. Links that cover nothing but these bookings are left to `insertPayment` to supersede.
+ */
+export async function narrowPayLinks(
+  sql: Queryable,
+  bookingIds: string[],
+  now: Date,
+): Promise<{ replaced: string; by: string; bookingIds: string[]; amountCents: number }[]> {
+  const shared = await sql<(PaymentRow & { linkTokenHash: string })[]>`
+    select ${sql.unsafe(PAYMENT_COLUMNS)}, link_token_hash as "linkTokenHash" from payments
+    where status in ('OPEN', 'FAILED') and booking_ids && ${bookingIds} and not (booking_ids <@ ${bookingIds}) and expires_at > ${now}
+    order by id for update`;
+  const narrowed: { replaced: string; by: string; bookingIds: string[]; amountCents: number }[] = [];
+  for (const p of shared) {
+    const rest = p.bookingIds.filter((id) => !bookingIds.includes(id));
+    const [sum] = await sql<{ cents: number }[]>`select coalesce(sum(total_cents), 0)::int as cents from bookings where id = any(${rest})`;
+    const amountCents = sum!.cents;
+    const id = newId('pay');
+    // The token moves to the row that replaces this one (it keeps working for the other bookings).
+    await sql`update payments set status = 'SUPERSEDED', link_token_hash = null where id = ${p.id}`;
+    if (amountCents <= 0) continue;
+    await sql`
+      insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, link_token_hash, expires_at, part_of, created_at)
+      values (${id}, ${p.businessId}, ${p.userId}, ${rest}, ${amountCents}, ${p.currency}, ${p.gateway}, ${p.linkTokenHash}, ${p.expiresAt}, ${p.id}, ${now})`;
+    narrowed.push({ replaced: p.id, by: id, bookingIds: rest, amountCents });
+  }
+  return narrowed;
+}
+
+/**
+ * The part of a confirmed payment that is owed back: the share of bookings another payment had
+ * already paid. A payment row of its own (REFUND_DUE, no link, the same gateway reference), so
+ * `refund list` shows exactly that amount and those bookings and `refund done pay_…` closes it.
+ */
+export async function insertRefundDue(sql: Queryable, r: { of: PaymentRow; bookingIds: string[]; amountCents: number; gatewayRef: string }, now: Date): Promise<PaymentRow> {
+  const id = newId('pay');
+  const [row] = await sql<PaymentRow[]>`
+    insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, status, link_token_hash, expires_at, gateway_ref, paid_at, part_of, created_at)
+    values (${id}, ${r.of.businessId}, ${r.of.userId}, ${r.bookingIds}, ${r.amountCents}, ${r.of.currency}, ${r.of.gateway}, 'REFUND_DUE',
+      null, ${now}, ${r.gatewayRef}, ${now}, ${r.of.id}, ${now})
+    returning ${sql.unsafe(PAYMENT_COLUMNS)}`;
+  return row!;
+}
+
 export async function findPaymentByLink(sql: Queryable, linkTokenHash: string): Promise<PaymentRow | null> {
   const [row] = await sql<PaymentRow[]>`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where link_token_hash = ${linkTokenHash}`;
   return row ?? null;

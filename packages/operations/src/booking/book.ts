@@ -1,5 +1,5 @@
 import { expandWeekly, initialState, parseRepeat, seriesHorizon, type WeeklyRepeat } from '@nogpets/booking-rules';
-import { planStay, planVisits, type SittingPlan } from '@nogpets/slot-engine';
+import type { SittingPlan } from '@nogpets/slot-engine';
 import { insertLead, insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
@@ -7,11 +7,10 @@ import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { LineIdSchema } from '../schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused, whenText } from './booking-model.js';
-import { engineError, schedule, StaySchema, VisitsSchema } from './find-times.js';
+import { planSittingFor, StaySchema, VisitsSchema } from './find-times.js';
 import { checkSlot, localDate, MINUTE, makePayLink, money, openDays, type Placement, placeBookings } from './place.js';
 import { type PricedRequest, priceRequest } from './quote-request.js';
 
-const DAY_MS = 86_400_000;
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 const RepeatSchema = z
@@ -210,17 +209,7 @@ export const book = defineOperation({
     let skipped: Skipped[] = [];
     let mode: BookingDetails['mode'];
     if (input.stay || input.visits) {
-      const plan = input.stay ?? input.visits!;
-      const startMs = Date.parse(`${plan.startDate}T00:00:00Z`);
-      const span = input.stay ? input.stay.nights + 1 : input.visits!.days;
-      const sched = await schedule(ctx, priced, startMs - DAY_MS, startMs + (span + 1) * DAY_MS);
-      const base = { timeZone: tz, now: now.toISOString(), ...sched };
-      let sitting: SittingPlan;
-      try {
-        sitting = input.stay ? planStay({ ...base, stay: input.stay }) : planVisits({ ...base, durationMin: quote.durationMin, visits: input.visits! });
-      } catch (err) {
-        return engineError(err);
-      }
+      const sitting = await planSittingFor(ctx, priced, input);
       if (!sitting.ok) {
         const message = 'No sitter is free for the whole plan any more. Call find_times again.';
         throw new ServiceError('NO_AVAILABILITY', message, { reason: 'FULLY_BOOKED', message, unplanned: sitting.unplanned, alternatives: [] });

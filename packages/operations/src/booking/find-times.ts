@@ -8,6 +8,8 @@ import {
   type Resource,
   type SittingPlan,
   SlotEngineError,
+  type Stay,
+  type Visits,
 } from '@nogpets/slot-engine';
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { insertLead, listBusy, listResources, listTimeOff } from '@nogpets/store';
@@ -53,7 +55,7 @@ export const VisitsSchema = z
   .strict()
   .meta({ id: 'Visits', description: 'Drop-in visits on consecutive days (sitting only).' });
 
-const SlotSchema = z.object({ start: z.string(), time: z.string(), resourceId: z.string() }).meta({ id: 'Slot' });
+export const SlotSchema = z.object({ start: z.string(), time: z.string(), resourceId: z.string() }).meta({ id: 'Slot' });
 export const DaySchema = z.object({ date: z.string(), label: z.string(), slots: z.array(SlotSchema) }).meta({ id: 'Day' });
 
 export const TimesAnswerSchema = z
@@ -116,6 +118,38 @@ export async function schedule(ctx: OperationContext, priced: PricedRequest, fro
     busy: busy.map((b): BusyInterval => ({ resourceId: b.resourceId, start: b.start, end: b.end, ...(b.groupKey ? { groupKey: b.groupKey, size: b.size } : {}) })),
     timeOff: timeOff.map((t) => ({ ...(t.resourceId ? { resourceId: t.resourceId } : {}), start: t.start, end: t.end })),
   };
+}
+
+/**
+ * What planning sitting needs for `days` local dates from `startDate`: the sitters, their bookings
+ * (other than `except`) and their time off, from the day before to the day after.
+ */
+export async function sittingContext(ctx: OperationContext, priced: PricedRequest, startDate: string, days: number, except: string[] = []) {
+  const start = Date.parse(`${startDate}T00:00:00Z`);
+  const sched = await schedule(ctx, priced, start - DAY_MS, start + (days + 1) * DAY_MS, except);
+  return { timeZone: priced.offer.business.timezone, now: ctx.deps.clock.now().toISOString(), ...sched };
+}
+
+export type SittingContext = Awaited<ReturnType<typeof sittingContext>>;
+
+/** The local dates a stay (its nights and the last morning) or visits cover. */
+export function sittingDays(request: { stay?: Stay | undefined; visits?: Visits | undefined }): number {
+  return request.stay ? request.stay.nights + 1 : request.visits!.days;
+}
+
+/** A stay or visits planned by the slot engine on `context` (a bad stay or visits: 400). */
+export function planSitting(context: SittingContext, priced: PricedRequest, request: { stay?: Stay | undefined; visits?: Visits | undefined }): SittingPlan {
+  try {
+    return request.stay ? planStay({ ...context, stay: request.stay }) : planVisits({ ...context, durationMin: priced.quote.durationMin, visits: request.visits! });
+  } catch (err) {
+    return engineError(err);
+  }
+}
+
+/** Plans a stay or visits on the schedule of the dates it covers, bookings other than `except` counted: what find_times offers, book places and a moved stay takes. */
+export async function planSittingFor(ctx: OperationContext, priced: PricedRequest, request: { stay?: Stay | undefined; visits?: Visits | undefined }, except: string[] = []): Promise<SittingPlan> {
+  const startDate = (request.stay ?? request.visits)!.startDate;
+  return planSitting(await sittingContext(ctx, priced, startDate, sittingDays(request), except), priced, request);
 }
 
 function planDays(plan: SittingPlan): DayResult[] {
@@ -207,23 +241,10 @@ export const findTimes = defineOperation({
   async handler(ctx, input) {
     const priced = await priceRequest(ctx, input as QuoteRequest, 'findTimes');
     const { offer, quote } = priced;
-    const tz = offer.business.timezone;
     const now = ctx.deps.clock.now();
-    const base = { timeZone: tz, now: now.toISOString() };
 
     if (input.stay || input.visits) {
-      const start = Date.parse(`${(input.stay ?? input.visits)!.startDate}T00:00:00Z`);
-      const span = input.stay ? input.stay.nights + 1 : input.visits!.days;
-      const sched = await schedule(ctx, priced, start - DAY_MS, start + (span + 1) * DAY_MS);
-      const plan = (() => {
-        try {
-          return input.stay
-            ? planStay({ ...base, ...sched, stay: input.stay })
-            : planVisits({ ...base, ...sched, durationMin: quote.durationMin, visits: input.visits! });
-        } catch (err) {
-          return engineError(err);
-        }
-      })();
+      const plan = await planSittingFor(ctx, priced, input);
       if (!plan.ok) {
         const message = `No sitter is free for ${plan.unplanned.map((u) => `${u.date} ${u.window}`).slice(0, 4).join(', ')}${plan.unplanned.length > 4 ? ' and more' : ''}.`;
         throw new ServiceError('NO_AVAILABILITY', message, { reason: 'FULLY_BOOKED', message, unplanned: plan.unplanned, alternatives: [] });

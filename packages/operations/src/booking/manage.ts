@@ -1,12 +1,13 @@
 import { payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
-import { appendAudit, type BookingRow, cancelSeries, isSlotConflict, isWriteConflict, lockGroupWalk, lockResource, listSeriesBookings, listUpcomingBookings, type Queryable, shareKey, supersedePayments, updateBooking } from '@nogpets/store';
+import type { DayResult, Stay } from '@nogpets/slot-engine';
+import { appendAudit, type BookingRow, cancelSeries, isSlotConflict, isWriteConflict, lockGroupWalk, lockOpenPayLinks, lockResource, listSeriesBookings, listUpcomingBookings, type Queryable, shareKey, supersedePayments, updateBooking } from '@nogpets/store';
 import { z } from 'zod';
 import { actorName, type OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { BookingIdShape, type BookingDetails, BookingSchema, BookingStatusSchema, ownBooking, PaymentStatusSchema, refused, stateOf, toBooking, whenText } from './booking-model.js';
-import { DATE, DaySchema, groupOf } from './find-times.js';
-import { checkSlot, localDate, makePayLink, money, openDays } from './place.js';
+import { DATE, DaySchema, groupOf, planSitting, type SittingContext, SlotSchema, sittingContext, sittingDays } from './find-times.js';
+import { checkSlot, localDate, localTime, makePayLink, money, openDays } from './place.js';
 import type { PricedRequest } from './quote-request.js';
 
 const notFound = { status: 404, description: 'No such booking of the person.' };
@@ -32,6 +33,78 @@ async function freeResourceAt(ctx: OperationContext, priced: PricedRequest, star
   const days = await openDays(ctx, priced, localDate(start, priced.offer.business.timezone), localDate(start, priced.offer.business.timezone), [row.id]);
   const at = days.flatMap((d) => d.slots).filter((s) => Date.parse(s.start) === start.getTime());
   return (at.find((s) => s.resourceId === row.resourceId) ?? at[0])?.resourceId ?? row.resourceId;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A stay booking as the stay it was planned as (arrival date, nights, arrival and leaving times); undefined for any other booking, visits included. */
+function stayOf(row: BookingRow, timeZone: string): Required<Stay> | undefined {
+  if ((row.details as unknown as BookingDetails).mode !== 'STAY') return undefined;
+  const startDate = localDate(row.start, timeZone);
+  const nights = Math.round((Date.parse(`${localDate(row.end, timeZone)}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS);
+  return { startDate, nights, arriveAt: localTime(row.start, timeZone), leaveAt: localTime(row.end, timeZone) };
+}
+
+/** The local date `days` after a local date. */
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** A stay planned by the slot engine (as book plans it) on some of the context's sitters, or on all of them. */
+function planStayOn(context: SittingContext, priced: PricedRequest, stay: Stay, sitterIds?: string[]) {
+  const resources = sitterIds ? context.resources.filter((r) => sitterIds.includes(r.id)) : context.resources;
+  return planSitting({ ...context, resources }, priced, { stay });
+}
+
+/**
+ * The arrivals a stay could move to on the given days: per day, each sitter free for the whole stay
+ * arriving that evening (its nights, arrival and leaving times kept; the booking itself not counted),
+ * with when the stay would end.
+ */
+async function stayStarts(ctx: OperationContext, priced: PricedRequest, row: BookingRow, stay: Stay, days: DayResult[]) {
+  const tz = priced.offer.business.timezone;
+  const context = await sittingContext(ctx, priced, days[0]!.date, days.length + stay.nights, [row.id]);
+  return days.map(({ why: _why, ...day }) => ({
+    ...day,
+    slots: context.resources.flatMap((sitter) => {
+      const plan = planStayOn(context, priced, { ...stay, startDate: day.date }, [sitter.id]);
+      if (!plan.ok) return [];
+      const first = plan.plan[0]!;
+      const end = plan.plan.at(-1)!.end;
+      return [{ start: first.start, time: first.time, resourceId: sitter.id, end, when: whenText(new Date(first.start), new Date(end), tz) }];
+    }),
+  }));
+}
+
+/**
+ * Where a stay moved to arrive at `start` goes: the whole stay re-planned on the new dates (same
+ * nights, arrival and leaving times) as book plans it, on `resourceId` when given, else on its own
+ * sitter when free for every night, else on the first sitter free for every night.
+ */
+async function movedStay(ctx: OperationContext, priced: PricedRequest, row: BookingRow, stay: Required<Stay>, start: Date, resourceId: string | undefined): Promise<{ resourceId: string; end: Date }> {
+  const tz = priced.offer.business.timezone;
+  const moved = { ...stay, startDate: localDate(start, tz) };
+  const span = `${moved.nights} night${moved.nights === 1 ? '' : 's'} from ${moved.startDate} (arriving ${moved.arriveAt}) to ${addDays(moved.startDate, moved.nights)} (leaving ${moved.leaveAt})`;
+  const notOpen = (why: string) =>
+    new ServiceError('BAD_REQUEST', `That is not an open start for this stay: ${why} Pass a start from find_reschedule_times unchanged.`, {
+      fields: [{ field: 'start', message: 'Not an open start for this stay.' }],
+    });
+  if (localTime(start, tz) !== stay.arriveAt || start.getTime() % 60_000 !== 0) throw notOpen(`the sitter arrives at ${stay.arriveAt} on the first evening.`);
+  const context = await sittingContext(ctx, priced, moved.startDate, sittingDays({ stay: moved }), [row.id]);
+  if (resourceId && !context.resources.some((r) => r.id === resourceId)) throw notOpen(`${resourceId} is not a sitter.`);
+  let plan = planStayOn(context, priced, moved, [resourceId ?? row.resourceId]);
+  if (!plan.ok && !resourceId) plan = planStayOn(context, priced, moved);
+  if (plan.ok && Date.parse(plan.plan[0]!.start) === start.getTime()) return { resourceId: plan.plan[0]!.resourceId, end: new Date(plan.plan.at(-1)!.end) };
+  if (plan.ok) throw notOpen(`the sitter arrives at ${stay.arriveAt} on the first evening.`);
+  if (plan.unplanned.some((u) => u.reason === 'PAST')) throw notOpen('it is in the past or too soon.');
+  if (resourceId && planStayOn(context, priced, moved).ok) {
+    throw new ServiceError('SLOT_TAKEN', `${resourceId} is not free for every night of the stay (${span}); another sitter is. Call find_reschedule_times again and pass one of its slots, or leave out resourceId.`, {
+      start: start.toISOString(),
+      resourceId,
+    });
+  }
+  const message = `No sitter is free for every night of the stay (${span}); the booking is unchanged. Call find_reschedule_times and offer the person other dates.`;
+  throw new ServiceError('NO_AVAILABILITY', message, { reason: 'FULLY_BOOKED', message, unplanned: plan.unplanned, alternatives: [] });
 }
 
 /** When the newest open pay link of a booking expires, if it has one. */
@@ -92,14 +165,36 @@ export const rescheduleTimes = defineOperation({
   auth: { scope: 'bookings:read' },
   description:
     'Open times a booking could move to (its own current time does not block them): optional `from`/`to` (local dates; ' +
-    'default the next 7 days). Moving is allowed until 12 hours before the start; later answers 409 TOO_LATE (the person must phone the operator).',
+    'default the next 7 days). A stay (`mode` STAY) moves whole: each slot is an arrival with a sitter free for every night, ' +
+    '`end` and `when` say when it would end; `durationMin` is one night (arrival to leaving) and `stay` gives its nights. ' +
+    'Moving is allowed until 12 hours before the start; later answers 409 TOO_LATE (the person must phone the operator).',
   input: z
     .object({ ...BookingIdShape, from: DATE.optional(), to: DATE.optional() })
     .strict()
     .superRefine((v, c) => {
       if (v.from && v.to && v.to < v.from) c.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from.' });
     }),
-  output: z.object({ bookingId: z.string(), durationMin: z.int(), days: z.array(DaySchema) }).meta({ id: 'RescheduleTimes' }),
+  output: z
+    .object({
+      bookingId: z.string(),
+      durationMin: z.int().meta({ description: 'The length of the booking; for a stay, of one night (arrival to leaving).' }),
+      days: z.array(
+        DaySchema.extend({
+          slots: z.array(
+            SlotSchema.extend({
+              end: z.string().optional().meta({ description: 'A stay: when it would end (the last morning).' }),
+              when: z.string().optional().meta({ description: 'A stay: its whole span in words, to tell the person.' }),
+            }).meta({ id: 'RescheduleSlot' }),
+          ),
+        }).meta({ id: 'RescheduleDay' }),
+      ),
+      mode: z.enum(['STAY']).optional().meta({ description: 'Set for a stay: it moves whole, one sitter for every night.' }),
+      stay: z
+        .object({ nights: z.int(), arriveAt: z.string(), leaveAt: z.string() })
+        .optional()
+        .meta({ description: 'A stay: its nights and local arrival and leaving times, kept when it moves.' }),
+    })
+    .meta({ id: 'RescheduleTimes' }),
   successStatus: 200,
   errors: [
     { status: 400, description: 'Invalid dates or a range over 31 days.' },
@@ -122,6 +217,13 @@ export const rescheduleTimes = defineOperation({
     const to = input.to ?? new Date(Date.parse(`${from}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
     if (to < from) throw new ServiceError('BAD_REQUEST', '`to` must not be before `from`.', { fields: [{ field: 'to', message: 'Must not be before from.' }] });
     const days = await openDays(ctx, priced, from, to, [row.id]);
+    const stay = stayOf(row, tz);
+    if (stay) {
+      // A stay moves whole: what one night lasts, wall clock (17:30 to 07:30 is 840 minutes).
+      const durationMin = 24 * 60 + (Date.parse(`1970-01-01T${stay.leaveAt}Z`) - Date.parse(`1970-01-01T${stay.arriveAt}Z`)) / 60_000;
+      const { startDate: _s, ...kept } = stay;
+      return { bookingId: row.id, durationMin, days: await stayStarts(ctx, priced, row, stay, days), mode: 'STAY' as const, stay: kept };
+    }
     const durationMin = Math.round((row.end.getTime() - row.start.getTime()) / 60_000);
     return { bookingId: row.id, durationMin, days: days.map(({ why: _why, ...d }) => d) };
   },
@@ -139,7 +241,8 @@ export const rescheduleBooking = defineOperation({
   description:
     'Moves a booking to a slot from find_reschedule_times (`start` and `resourceId` unchanged). Allowed until 12 hours ' +
     'before the current start; the booking becomes PENDING until the business accepts the new time; price and payment ' +
-    'are unchanged. Later: 409 TOO_LATE, the person must phone the operator.',
+    'are unchanged. A stay moves whole (same nights, one sitter free for every night); if none is: 409 NO_AVAILABILITY. ' +
+    'Later: 409 TOO_LATE, the person must phone the operator.',
   input: z
     .object({
       ...BookingIdShape,
@@ -156,7 +259,7 @@ export const rescheduleBooking = defineOperation({
     auth401,
     { status: 403, description: 'The credential lacks bookings:write.' },
     notFound,
-    { status: 409, description: '`TOO_LATE`, `SLOT_TAKEN` or `NOT_ACTIVE`.' },
+    { status: 409, description: '`TOO_LATE`, `SLOT_TAKEN`, `NOT_ACTIVE` or `NO_AVAILABILITY` (no sitter free for every night of a moved stay).' },
     tooMany,
   ],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -167,9 +270,17 @@ export const rescheduleBooking = defineOperation({
     const allowed = rescheduleAllowed(stateOf(before), now);
     if (!allowed.ok) refused(allowed, { bookingId: before.id });
     const priced = await pricedFor(ctx, before);
-    const resourceId = input.resourceId ?? (await freeResourceAt(ctx, priced, start, before));
-    await checkSlot(ctx, priced, start, resourceId, [before.id]);
-    const end = new Date(start.getTime() + (before.end.getTime() - before.start.getTime()));
+    const stay = stayOf(before, priced.offer.business.timezone);
+    let resourceId: string;
+    let end: Date;
+    if (stay) {
+      // A stay moves whole: re-planned on the new dates, every night checked.
+      ({ resourceId, end } = await movedStay(ctx, priced, before, stay, start, input.resourceId));
+    } else {
+      resourceId = input.resourceId ?? (await freeResourceAt(ctx, priced, start, before));
+      await checkSlot(ctx, priced, start, resourceId, [before.id]);
+      end = new Date(start.getTime() + (before.end.getTime() - before.start.getTime()));
+    }
     const group = groupOf(priced);
     const row = await ctx.deps.sql
       .begin(async (tx) => {
@@ -277,8 +388,9 @@ export const payBooking = defineOperation({
   inputIn: 'body',
   auth: { scope: 'bookings:write' },
   description:
-    'A fresh pay link (valid 48 hours) for an unpaid card booking; the person opens `payUrl` to pay. Earlier links stop ' +
-    'working. Paid or cash bookings answer 409 NOTHING_TO_PAY.',
+    'A fresh pay link (valid 48 hours) for an unpaid card booking alone; the person opens `payUrl` to pay. Earlier links ' +
+    'of this booking alone stop working; a link it shares with other bookings (a weekly series) keeps working for the ' +
+    'others and no longer asks for this one. Paid or cash bookings answer 409 NOTHING_TO_PAY.',
   input: z.object(BookingIdShape).strict(),
   output: z
     .object({ bookingId: z.string(), totalCents: z.int(), total: z.string(), payUrl: z.url(), expiresAt: z.iso.datetime(), next: z.string() })
@@ -290,19 +402,24 @@ export const payBooking = defineOperation({
     const now = ctx.deps.clock.now();
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
+      // The booking's open links first, then the booking: the order a notification settling one locks them in.
+      await lockOpenPayLinks(q, [input.bookingId]);
       const row = await ownBooking(ctx, q, input.bookingId, true);
       const ok = payLink(stateOf(row), now);
       if (!ok.ok) refused(ok, { bookingId: row.id, paymentStatus: row.paymentStatus });
       const currency = (row.details as unknown as BookingDetails).currency ?? 'ZAR';
       const link = await makePayLink(ctx, q, [row], currency);
-      await audit(ctx, q, 'booking.paylink', row.id, {});
+      await audit(ctx, q, 'booking.paylink', row.id, { paymentId: link.paymentId, ...(link.narrowed.length ? { narrowed: link.narrowed } : {}) });
+      const others = link.narrowed.length
+        ? ` The link the person already has for the other ${link.narrowed.reduce((n, l) => n + l.bookingIds.length, 0) === 1 ? 'booking' : 'bookings'} still works for them and no longer includes this one.`
+        : '';
       return {
         bookingId: row.id,
         totalCents: row.totalCents,
         total: money(row.totalCents, currency),
         payUrl: link.payUrl,
         expiresAt: link.expiresAt.toISOString(),
-        next: `Give the person the payUrl to pay ${money(row.totalCents, currency)} by card; it works for 48 hours.`,
+        next: `Give the person the payUrl to pay ${money(row.totalCents, currency)} by card; it works for 48 hours.${others}`,
       };
     });
   },

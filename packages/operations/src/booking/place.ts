@@ -1,7 +1,7 @@
 import { holdUntil, PAY_LINK_HOURS } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { type DayResult, findSlots } from '@nogpets/slot-engine';
-import { appendAudit, type BookingRow, insertBooking, insertPayment, isSlotConflict, isWriteConflict, lockGroupWalk, lockResource, type Queryable, shareKey } from '@nogpets/store';
+import { appendAudit, type BookingRow, insertBooking, insertPayment, isSlotConflict, isWriteConflict, lockGroupWalk, lockResource, narrowPayLinks, type Queryable, shareKey } from '@nogpets/store';
 import { hashSecret, newSecret } from '../auth.js';
 import { actorName, type OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -14,6 +14,11 @@ export const MINUTE = 60_000;
 /** The local calendar date of an instant in a zone. */
 export function localDate(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
+}
+
+/** The local wall-clock time `HH:MM` of an instant in a zone. */
+export function localTime(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
 }
 
 /** The open days between two local dates, bookings other than `except` counted. */
@@ -137,13 +142,22 @@ export async function placeBookings(
 /**
  * A pay link for some unpaid card bookings: a payment at the gateway for their total, valid
  * 48 hours; each booking holds its time until the link expires or it starts, whichever is first.
+ * Earlier links of these bookings alone stop working; an open link they share with other bookings
+ * (a weekly series' one link) keeps working for the others and no longer asks for these
+ * (`narrowed`: the payment replaced and its replacement, under the same link and expiry).
  */
-export async function makePayLink(ctx: OperationContext, tx: Queryable, bookings: BookingRow[], currency: string): Promise<{ payUrl: string; expiresAt: Date; amountCents: number }> {
+export async function makePayLink(
+  ctx: OperationContext,
+  tx: Queryable,
+  bookings: BookingRow[],
+  currency: string,
+): Promise<{ payUrl: string; expiresAt: Date; amountCents: number; paymentId: string; narrowed: { replaced: string; by: string; bookingIds: string[]; amountCents: number }[] }> {
   const now = ctx.deps.clock.now();
   const token = newSecret('npl');
   const expiresAt = new Date(now.getTime() + PAY_LINK_HOURS * 3_600_000);
   const amountCents = bookings.reduce((sum, b) => sum + b.totalCents, 0);
-  await insertPayment(
+  const narrowed = await narrowPayLinks(tx, bookings.map((b) => b.id), now);
+  const payment = await insertPayment(
     tx,
     {
       businessId: bookings[0]!.businessId,
@@ -161,7 +175,7 @@ export async function makePayLink(ctx: OperationContext, tx: Queryable, bookings
     // A new link never shortens a hold (a series' later week is held until its start).
     await tx`update bookings set hold_until = greatest(hold_until, ${holdUntil(expiresAt, b.start)}), updated_at = ${now} where id = ${b.id}`;
   }
-  return { payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`, expiresAt, amountCents };
+  return { payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`, expiresAt, amountCents, paymentId: payment.id, narrowed };
 }
 
 export function money(cents: number, currency: string): string {

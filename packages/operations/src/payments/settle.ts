@@ -4,6 +4,7 @@ import {
   findBookings,
   findPayment,
   finishPaymentNotice,
+  insertRefundDue,
   lockGatewayRef,
   type Queryable,
   recordNotification,
@@ -111,13 +112,14 @@ async function apply(deps: Deps, q: Queryable, verified: Extract<VerifiedNotific
     return { outcome: 'REFUND_DUE', reason: `charged again for ${payment.id} (first ${payment.gatewayRef ?? 'reference unknown'})`, notice: 'REFUND_DUE' };
   }
   const bookings: BookingRow[] = await findBookings(q, payment.bookingIds, { forUpdate: true });
-  // An older link paid after a newer one was: these bookings are paid already, so this money
-  // goes back. The payment waits for the operator (`refund list`); the bookings are untouched.
+  // Bookings another payment had paid already (an older link paid after a newer one, a series'
+  // link paid after one week was paid through its own): their share of this money goes back.
   const paidBefore = bookings.filter((b) => b.paymentMethod === 'CARD' && ['PAID', 'REFUND_REQUESTED', 'REFUNDED'].includes(b.paymentStatus));
-  const moves = bookings.map((b) => ({ b, next: transition(stateOf(b), { type: 'PAYMENT_SUCCEEDED' }, now) }));
+  const moves = bookings.filter((b) => !paidBefore.includes(b)).map((b) => ({ b, next: transition(stateOf(b), { type: 'PAYMENT_SUCCEEDED' }, now) }));
   // A booking that cannot take it (not a card booking any more) leaves the whole amount owed back.
   const refused = moves.filter((m) => !m.next.ok).map((m) => m.b.id);
-  if (paidBefore.length || refused.length || bookings.length === 0) {
+  if (refused.length || moves.length === 0) {
+    // Owed back whole; the payment waits for the operator (`refund list`), the bookings are untouched.
     await setPaymentStatus(q, payment.id, 'REFUND_DUE', now, verified.gatewayRef);
     await audit('payment.refund_due', payment.id, payment.userId, { gatewayRef: verified.gatewayRef, alreadyPaid: paidBefore.map((b) => b.id), refused });
     return { outcome: 'REFUND_DUE', reason: paidBefore.length ? 'paid twice' : 'no booking takes it', bookingIds: [], notice: 'DONE' };
@@ -128,5 +130,13 @@ async function apply(deps: Deps, q: Queryable, verified: Extract<VerifiedNotific
     await updateBooking(q, b.id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
     await audit('booking.paid', b.id, b.userId, { paymentId: payment.id, gatewayRef: verified.gatewayRef, paymentStatus: next.state.paymentStatus });
   }
-  return { outcome: 'APPLIED', bookingIds: payment.bookingIds, notice: 'DONE' };
+  const taken = moves.map((m) => m.b.id);
+  if (!paidBefore.length) return { outcome: 'APPLIED', bookingIds: taken, notice: 'DONE' };
+  // The rest paid, the share of the bookings paid twice is owed back: a REFUND_DUE payment of its
+  // own for exactly that amount and those bookings (`refund list`, `refund done pay_…`).
+  const twice = paidBefore.map((b) => b.id);
+  const owed = await insertRefundDue(q, { of: payment, bookingIds: twice, amountCents: paidBefore.reduce((sum, b) => sum + b.totalCents, 0), gatewayRef: verified.gatewayRef }, now);
+  await audit('payment.refund_due', owed.id, payment.userId, { gatewayRef: verified.gatewayRef, partOf: payment.id, alreadyPaid: twice, amountCents: owed.amountCents });
+  await audit('payment.paid_twice_in_part', payment.id, payment.userId, { gatewayRef: verified.gatewayRef, alreadyPaid: twice, refundDue: owed.id, amountCents: owed.amountCents });
+  return { outcome: 'APPLIED', reason: `${twice.join(', ')} paid before: ${owed.amountCents} owed back as ${owed.id}`, bookingIds: taken, notice: 'DONE' };
 }
