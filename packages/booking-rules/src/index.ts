@@ -12,6 +12,7 @@ export { initialState } from './initial-state.js';
 export { isActive } from './is-active.js';
 export { parseRepeat } from './parse-repeat.js';
 export { payLink } from './pay-link.js';
+export { payLinkExpiresAt } from './pay-link-expires-at.js';
 export { rescheduleAllowed } from './reschedule-allowed.js';
 export { seriesHorizon } from './series-horizon.js';
 export { transition } from './transition.js';

@@ -1,6 +1,6 @@
 import { canPay } from './can-pay.js';
-import { HOUR_MS, PAY_LINK_HOURS } from './constants.js';
 import { holdUntil } from './hold-until.js';
+import { payLinkExpiresAt } from './pay-link-expires-at.js';
 import { refuse } from './outcome.js';
 import type { BookingState, Refusal } from './types.js';
 
@@ -20,7 +20,7 @@ export function payLink(
     if (now.getTime() >= state.start.getTime()) {
       return refuse('NOTHING_TO_PAY', 'This booking has started without being paid, so its hold has lapsed; book again for a new time.');
     }
-    const expiresAt = new Date(now.getTime() + PAY_LINK_HOURS * HOUR_MS);
+    const expiresAt = payLinkExpiresAt(now);
     return { ok: true, expiresAt, holdUntil: holdUntil(expiresAt, state.start) };
   }
   return refuse('NOTHING_TO_PAY', nothingToPayMessage(state));

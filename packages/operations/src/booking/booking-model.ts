@@ -1,4 +1,4 @@
-import type { BookingState, Refusal } from '@nogpets/booking-rules';
+import { type BookingState, canPay, type Refusal } from '@nogpets/booking-rules';
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { type BookingRow, findBooking, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
@@ -75,7 +75,7 @@ export function toBooking(row: BookingRow): Booking {
     status: row.status,
     paymentStatus: row.paymentStatus,
     paymentMethod: row.paymentMethod,
-    canPay: (row.status === 'PENDING' || row.status === 'ACCEPTED') && state.paymentMethod === 'CARD' && state.paymentStatus === 'PENDING',
+    canPay: canPay(state),
     totalCents: row.totalCents,
     total: formatMoney(row.totalCents, details.currency ?? 'ZAR'),
     currency: details.currency ?? 'ZAR',

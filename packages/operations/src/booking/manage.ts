@@ -1,4 +1,4 @@
-import { payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
+import { holdUntil, payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
 import type { DayResult, Stay } from '@nogpets/slot-engine';
 import { appendAudit, type BookingRow, cancelSeries, isSlotConflict, isWriteConflict, lockGroupWalk, lockOpenPayLinks, lockResource, listSeriesBookings, listUpcomingBookings, type Queryable, shareKey, supersedePayments, updateBooking } from '@nogpets/store';
 import { z } from 'zod';
@@ -297,7 +297,7 @@ export const rescheduleBooking = defineOperation({
         // An unpaid card booking stays held until its link expires, never past its (new) start;
         // one without a live link (a series' later week) is held until it starts.
         const link = current.holdUntil ? await openLinkExpiry(q, current.id) : null;
-        const hold = current.holdUntil ? new Date(Math.min((link ?? start).getTime(), start.getTime())) : null;
+        const hold = current.holdUntil ? holdUntil(link ?? start, start) : null;
         await updateBooking(q, current.id, { status: next.state.status, start, end, resourceId, holdUntil: hold }, now);
         await audit(ctx, q, 'booking.reschedule', current.id, { from: current.start.toISOString(), to: start.toISOString(), resourceId });
         return { ...current, status: next.state.status, paymentStatus: next.state.paymentStatus, start, end, resourceId };

@@ -1,4 +1,4 @@
-import { holdUntil, PAY_LINK_HOURS } from '@nogpets/booking-rules';
+import { holdUntil, payLinkExpiresAt } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { type DayResult, findSlots } from '@nogpets/slot-engine';
 import { appendAudit, type BookingRow, insertBooking, insertPayment, isSlotConflict, isWriteConflict, lockGroupWalk, lockResource, narrowPayLinks, type Queryable, shareKey } from '@nogpets/store';
@@ -154,7 +154,7 @@ export async function makePayLink(
 ): Promise<{ payUrl: string; expiresAt: Date; amountCents: number; paymentId: string; narrowed: { replaced: string; by: string; bookingIds: string[]; amountCents: number }[] }> {
   const now = ctx.deps.clock.now();
   const token = newSecret('npl');
-  const expiresAt = new Date(now.getTime() + PAY_LINK_HOURS * 3_600_000);
+  const expiresAt = payLinkExpiresAt(now);
   const amountCents = bookings.reduce((sum, b) => sum + b.totalCents, 0);
   const narrowed = await narrowPayLinks(tx, bookings.map((b) => b.id), now);
   const payment = await insertPayment(
