@@ -276,4 +276,22 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
       clock.set(new Date(clock.now().getTime() - 2 * 60_000));
     }
   });
+
+  it('shows a person back from PayFast, before its confirmation, that it is on its way: no second payment offered', async () => {
+    const booked = await bookCard('2026-12-10');
+    const res = await fetch(`${booked.payUrl}/done`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('refresh')).toBe('5');
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${booked.payUrl}/done`);
+      const text = await page.innerText('body');
+      expect(text).toContain('Waiting for PayFast');
+      expect(text).toContain('Please do not pay again.');
+      expect(text).not.toContain('Try again');
+      expect(text).not.toMatch(/<[a-z]/);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -215,7 +215,7 @@ export function paymentsRouter(runtime: Runtime): Router {
           : 'The payment has not come through. If you declined it, you can try again from the same link while it is valid.';
       res.type('html').send(
         page(
-          paid ? 'Paid' : 'Not paid yet',
+          paid ? 'Paid' : waiting ? 'Waiting for PayFast' : 'Not paid yet',
           html`<p id="outcome">${text}</p>
           $${summary(found.bookings)}
           $${paid || waiting ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}`,
