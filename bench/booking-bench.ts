@@ -26,24 +26,46 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nogpets-bench-'));
 chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when we are root
 const env = { ...process.env, DATA_DIR: dataDir };
 delete env.DATABASE_URL;
-const server = await start(['src/main.ts'], serverDir, {
-  ...env,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'info',
-  RATE_LIMIT_POINTS: '100000000',
-  RUN_WORKER: 'false',
-}, /is running at (http:\/\/\S+)/);
+const server = await start(
+  ['src/main.ts'],
+  serverDir,
+  {
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_POINTS: '100000000',
+    RUN_WORKER: 'false',
+  },
+  /is running at (http:\/\/\S+)/,
+);
 const base = server.match[1]!;
 
 // A person with a key (the operator CLI, attached to the running cluster), a pet and an address.
-const made = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'key', 'create', '--email', 'bench@example.com', '--scopes', 'pets,addresses,bookings:read,bookings:write'], { cwd: serverDir, env, encoding: 'utf8' });
+const made = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    'src/cli.ts',
+    'key',
+    'create',
+    '--email',
+    'bench@example.com',
+    '--scopes',
+    'pets,addresses,bookings:read,bookings:write',
+  ],
+  { cwd: serverDir, env, encoding: 'utf8' },
+);
 const key = made.stdout.trim().split('\n').at(-1)!;
 if (!key.startsWith('npk_')) throw new Error(`no key: ${made.stderr}`);
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-const post = async (p: string, body: unknown) => (await fetch(base + p, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
+const post = async (p: string, body: unknown) =>
+  (await fetch(base + p, { method: 'POST', headers, body: JSON.stringify(body) })).json() as Promise<any>;
 const petId = (await post('/v1/pets', { name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT' })).id;
-const addressId = (await post('/v1/addresses', { label: 'Home', line1: '12 Dorp Street', suburb: 'Die Boord' })).id;
+const addressId = (
+  await post('/v1/addresses', { label: 'Home', line1: '12 Dorp Street', suburb: 'Die Boord' })
+).id;
 const request = { category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }] };
 
 // Distinct slots that cannot overlap one another: per van, starts at least 2 hours apart (an
@@ -73,30 +95,55 @@ async function run(name: string, amount: number, conns: number, bodyFor: (i: num
     url: `${base}/v1/bookings`,
     connections: conns,
     amount,
-    requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify(bodyFor(i++)) }) }],
+    requests: [
+      { method: 'POST', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify(bodyFor(i++)) }) },
+    ],
   });
   const seconds = r.duration;
   const created = r['2xx'];
-  return { name, requests: r.requests.total, created, refused: r.non2xx, errors: r.errors, rps: r.requests.total / seconds, bookingsPerSec: created / seconds, p50: r.latency.p50, p99: r.latency.p99 };
+  return {
+    name,
+    requests: r.requests.total,
+    created,
+    refused: r.non2xx,
+    errors: r.errors,
+    rps: r.requests.total / seconds,
+    bookingsPerSec: created / seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+  };
 }
 
 // Warm up on a few slots (JIT, pools, caches), then book the rest, each once.
 const warm = slots.splice(0, 20);
 await run('warm-up', warm.length, 4, (i) => ({ ...request, ...warm[i]!, paymentMethod: 'CARD' }));
-const distinct = await run(`distinct slots (${connections} connections)`, slots.length - 1, connections, (i) => ({ ...request, ...slots[i]!, paymentMethod: 'CARD' }));
+const distinct = await run(
+  `distinct slots (${connections} connections)`,
+  slots.length - 1,
+  connections,
+  (i) => ({ ...request, ...slots[i]!, paymentMethod: 'CARD' }),
+);
 // Contention: every client asks for the same slot (five requests per client): one booking.
 const contested = slots.length - 1;
-const contention = await run(`one slot, ${contenders} connections`, contenders * 5, contenders, () => ({ ...request, ...slots[contested]!, paymentMethod: 'CARD' }));
+const contention = await run(`one slot, ${contenders} connections`, contenders * 5, contenders, () => ({
+  ...request,
+  ...slots[contested]!,
+  paymentMethod: 'CARD',
+}));
 server.child.kill('SIGTERM');
 
 console.log(`\n${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}\n`);
 console.log('| case | requests | booked | refused | req/s | bookings/s | p50 ms | p99 ms |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of [distinct, contention]) {
-  console.log(`| ${r.name} | ${r.requests} | ${r.created} | ${r.refused} | ${Math.round(r.rps)} | ${Math.round(r.bookingsPerSec)} | ${r.p50} | ${r.p99} |`);
+  console.log(
+    `| ${r.name} | ${r.requests} | ${r.created} | ${r.refused} | ${Math.round(r.rps)} | ${Math.round(r.bookingsPerSec)} | ${r.p50} | ${r.p99} |`,
+  );
 }
 if (distinct.created !== slots.length - 1 || contention.created !== 1) {
-  console.error(`unexpected: ${distinct.created} of ${slots.length - 1} distinct booked; ${contention.created} of the contended`);
+  console.error(
+    `unexpected: ${distinct.created} of ${slots.length - 1} distinct booked; ${contention.created} of the contended`,
+  );
   process.exit(1);
 }
 process.exit(0);

@@ -19,7 +19,14 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 async function measure(url: string, body?: unknown) {
-  const request = body === undefined ? {} : { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  const request =
+    body === undefined
+      ? {}
+      : {
+          method: 'POST' as const,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        };
   // Warm up (JIT, caches, connection pools), then measure.
   await autocannon({ url, connections, duration: 2, ...request });
   const r = await autocannon({ url, connections, duration: seconds, ...request });
@@ -35,26 +42,52 @@ function dayAfter(days: number): string {
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nogpets-bench-'));
 chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when we are root
 const bare = await start(['bare-server.ts'], here, { PORT: '0' }, /bare listening on (\d+)/);
-const server = await start(['src/main.ts'], path.join(here, '../apps/server'), {
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'info',
-  // One client address sends all the load here; the limit must not be what is measured.
-  RATE_LIMIT_POINTS: '100000000',
-  RUN_WORKER: 'false',
-}, /is running at (http:\/\/\S+)/);
+const server = await start(
+  ['src/main.ts'],
+  path.join(here, '../apps/server'),
+  {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    // One client address sends all the load here; the limit must not be what is measured.
+    RATE_LIMIT_POINTS: '100000000',
+    RUN_WORKER: 'false',
+  },
+  /is running at (http:\/\/\S+)/,
+);
 const base = server.match[1];
-const rex = { name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath', 'extra-teeth'] };
+const rex = {
+  name: 'Rex',
+  type: 'DOG',
+  weightKg: 12,
+  coat: 'SHORT',
+  serviceIds: ['groom-dog-bath', 'extra-teeth'],
+};
 const cases: [string, string, unknown?][] = [
   ['bare express route (constant)', `http://127.0.0.1:${bare.match[1]}/constant`],
   ['GET /v1/services', `${base}/v1/services`],
-  ['GET /v1/coverage?address=Die Boord', `${base}/v1/coverage?address=${encodeURIComponent('12 Dorp Street, Die Boord')}`],
+  [
+    'GET /v1/coverage?address=Die Boord',
+    `${base}/v1/coverage?address=${encodeURIComponent('12 Dorp Street, Die Boord')}`,
+  ],
   ['GET /v1/coverage?postalCode=7600', `${base}/v1/coverage?postalCode=7600`],
   ['GET /v1/coverage?lat&lng', `${base}/v1/coverage?lat=-33.9477&lng=18.8502`],
-  ['POST /v1/quote (1 dog, 2 services)', `${base}/v1/quote`, { category: 'grooming', address: 'Die Boord', pets: [rex] }],
-  ['POST /v1/availability (7 days, 2 vans)', `${base}/v1/availability`, { category: 'grooming', address: 'Die Boord', pets: [rex] }],
-  ['POST /v1/availability (31 days, 2 vans)', `${base}/v1/availability`, { category: 'grooming', address: 'Die Boord', pets: [rex], from: dayAfter(1), to: dayAfter(31) }],
+  [
+    'POST /v1/quote (1 dog, 2 services)',
+    `${base}/v1/quote`,
+    { category: 'grooming', address: 'Die Boord', pets: [rex] },
+  ],
+  [
+    'POST /v1/availability (7 days, 2 vans)',
+    `${base}/v1/availability`,
+    { category: 'grooming', address: 'Die Boord', pets: [rex] },
+  ],
+  [
+    'POST /v1/availability (31 days, 2 vans)',
+    `${base}/v1/availability`,
+    { category: 'grooming', address: 'Die Boord', pets: [rex], from: dayAfter(1), to: dayAfter(31) },
+  ],
 ];
 const results: { name: string; rps: number; p50: number; p99: number }[] = [];
 for (const [name, url, body] of cases) {
@@ -64,7 +97,9 @@ bare.child.kill('SIGTERM');
 server.child.kill('SIGTERM');
 
 const floor = results[0]!.rps;
-console.log(`\n${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${connections} connections, ${seconds} s each\n`);
+console.log(
+  `\n${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, ${connections} connections, ${seconds} s each\n`,
+);
 console.log('| route | req/s | p50 ms | p99 ms | of bare route |');
 console.log('|---|---:|---:|---:|---:|');
 for (const r of results) {

@@ -1,8 +1,17 @@
 /** What the load scripts share: starting a server in a child process and waiting for its ready line. */
 import { type ChildProcess, spawn } from 'node:child_process';
 
-export function start(cmd: string[], cwd: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...cmd], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function start(
+  cmd: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...cmd], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (c: Buffer) => {

@@ -24,7 +24,10 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#r
 export function docsRouter(): Router {
   const router = express.Router();
   router.get('/', (_req, res) => {
-    res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'");
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'",
+    );
     res.type('html').send(PAGE);
   });
   router.get('/init.js', (_req, res) => {

@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { queryInput } from './input.js';
 
-const schema = z.object({ lat: z.number().min(-90).max(90).optional(), on: z.boolean().optional(), q: z.string().optional() });
+const schema = z.object({
+  lat: z.number().min(-90).max(90).optional(),
+  on: z.boolean().optional(),
+  q: z.string().optional(),
+});
 
 describe('queryInput', () => {
   it('reads numbers and booleans the schema expects', () => {
-    expect(queryInput(schema, { lat: '-33.93', on: 'true', q: '7600' })).toEqual({ lat: -33.93, on: true, q: '7600' });
+    expect(queryInput(schema, { lat: '-33.93', on: 'true', q: '7600' })).toEqual({
+      lat: -33.93,
+      on: true,
+      q: '7600',
+    });
   });
 
   it('leaves text that is not a number as text, so validation names it', () => {

@@ -35,11 +35,17 @@ export function queryInput(schema: z.ZodObject, query: Request['query']): Record
 /** A JSON body must be an object; path parameters join it (they win over body fields of the same name). */
 export function bodyInput(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
-  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
+  if (
+    body === undefined ||
+    body === null ||
+    (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)
+  ) {
     return { ...req.params };
   }
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new ServiceError('BAD_REQUEST', 'The request body must be a JSON object.', { reason: 'body_not_object' });
+    throw new ServiceError('BAD_REQUEST', 'The request body must be a JSON object.', {
+      reason: 'body_not_object',
+    });
   }
   return { ...(body as Record<string, unknown>), ...req.params };
 }

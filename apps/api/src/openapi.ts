@@ -46,7 +46,10 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       content: { 'application/json': { schema: op.output } },
     },
   };
-  const errors = new Map<number, string>([[400, STANDARD_ERRORS[400]!], [500, STANDARD_ERRORS[500]!]]);
+  const errors = new Map<number, string>([
+    [400, STANDARD_ERRORS[400]!],
+    [500, STANDARD_ERRORS[500]!],
+  ]);
   if (op.auth !== 'public') {
     errors.set(401, STANDARD_ERRORS[401]!);
     errors.set(403, STANDARD_ERRORS[403]!);
@@ -61,8 +64,14 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
             headers: {
               'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
               'RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
-              'RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },
-              'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+              'RateLimit-Remaining': {
+                description: 'Requests left in this window.',
+                schema: { type: 'integer' },
+              },
+              'RateLimit-Reset': {
+                description: 'Seconds until the window resets.',
+                schema: { type: 'integer' },
+              },
             },
           }
         : {}),
@@ -80,7 +89,14 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       ...(op.inputIn === 'query' && Object.keys(rest.shape).length ? { query: rest } : {}),
     },
     ...(op.inputIn === 'body' && Object.keys(rest.shape).length
-      ? { requestBody: { required: Object.values(rest.shape as Record<string, z.ZodType>).some((s) => !s.safeParse(undefined).success), content: { 'application/json': { schema: rest } } } }
+      ? {
+          requestBody: {
+            required: Object.values(rest.shape as Record<string, z.ZodType>).some(
+              (s) => !s.safeParse(undefined).success,
+            ),
+            content: { 'application/json': { schema: rest } },
+          },
+        }
       : {}),
     responses,
   } as ZodOpenApiOperationObject;
@@ -93,7 +109,10 @@ export function createOpenApiDocument(operations: readonly Operation[], serverUr
     const p = openApiPath(op.path);
     paths[p] = { ...(paths[p] ?? {}), [op.method.toLowerCase()]: operationObject(op) };
   }
-  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? name,
+  }));
   return createDocument({
     openapi: '3.1.0',
     info: {

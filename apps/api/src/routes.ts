@@ -47,10 +47,12 @@ export function operationsRouter(runtime: Runtime, operations: readonly Operatio
     router[method](op.path, async (req, res, next) => {
       const counter = runtime.metrics.operationCalls;
       try {
-        const raw = op.inputIn === 'query' ? { ...queryInput(op.input, req.query), ...req.params } : bodyInput(req);
+        const raw =
+          op.inputIn === 'query' ? { ...queryInput(op.input, req.query), ...req.params } : bodyInput(req);
         const result = await runOperation(op, await httpContext(runtime, req), raw);
         counter.inc({ operation: op.operationId, transport: 'http', outcome: 'ok' });
-        const cached = op.method === 'GET' && typeof result === 'object' && result !== null ? cachedJson(result) : null;
+        const cached =
+          op.method === 'GET' && typeof result === 'object' && result !== null ? cachedJson(result) : null;
         if (cached) {
           // Answers served from a cache carry an ETag so clients can revalidate; made once per answer.
           const { text, etag } = cached;

@@ -23,7 +23,7 @@ export const MCP_SERVER_VERSION = '1.4.0';
 
 const INSTRUCTIONS =
   'NogPets books mobile grooming, dog walks and pet sitting in Stellenbosch, South Africa, and signs up pet ' +
-  'businesses anywhere. Start with check_coverage for the person\'s address, list_services for what is offered and ' +
+  "businesses anywhere. Start with check_coverage for the person's address, list_services for what is offered and " +
   'prices (integer cents of rand: 38000 = R380). When a tool answers with a `message`, pass it on to the person word ' +
   'for word. Errors come back as {error: {code, message, details}}.';
 
@@ -65,7 +65,9 @@ export function createMcpServer(
       const meta = request.params._meta as { idempotencyKey?: unknown } | undefined;
       const ctx = await context();
       if (typeof meta?.idempotencyKey === 'string') ctx.idempotencyKey = meta.idempotencyKey;
-      const args = rawArguments?.has(extra.requestId) ? rawArguments.get(extra.requestId) : request.params.arguments;
+      const args = rawArguments?.has(extra.requestId)
+        ? rawArguments.get(extra.requestId)
+        : request.params.arguments;
       const result = (await runOperation(op, ctx, args ?? {})) as Record<string, unknown>;
       counter.inc({ operation: op.operationId, transport: 'mcp', outcome: 'ok' });
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
@@ -79,7 +81,11 @@ export function createMcpServer(
   return server;
 }
 
-async function mcpContext(runtime: Runtime, req: Request, credential: () => Promise<AuthContext | null>): Promise<OperationContext> {
+async function mcpContext(
+  runtime: Runtime,
+  req: Request,
+  credential: () => Promise<AuthContext | null>,
+): Promise<OperationContext> {
   return {
     deps: runtime.deps,
     requestId: String(req.id),
@@ -105,7 +111,11 @@ function toolArgumentsById(messages: JsonRpcMessage[]): Map<JsonRpcId, unknown> 
   for (const m of messages) {
     if (m?.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) continue;
     if (byId.has(m.id)) {
-      throw new ServiceError('BAD_REQUEST', `Two tool calls share the JSON-RPC id ${JSON.stringify(m.id)}; give each its own.`, { reason: 'duplicate_id', id: m.id });
+      throw new ServiceError(
+        'BAD_REQUEST',
+        `Two tool calls share the JSON-RPC id ${JSON.stringify(m.id)}; give each its own.`,
+        { reason: 'duplicate_id', id: m.id },
+      );
     }
     byId.set(m.id, m.params?.arguments);
   }
@@ -124,7 +134,10 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       'Access-Control-Allow-Headers',
       'Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
     );
-    res.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After');
+    res.setHeader(
+      'Access-Control-Expose-Headers',
+      'WWW-Authenticate, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+    );
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
     if (req.method === 'OPTIONS') {
       res.status(204).end();
@@ -150,7 +163,11 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       if (needed.length) {
         const auth = await credential();
         if (!auth) {
-          throw new ServiceError('UNAUTHORIZED', `This tool needs the person's permission (scope ${needed.join(' ')}).`, { error: 'invalid_token', scope: needed.join(' ') });
+          throw new ServiceError(
+            'UNAUTHORIZED',
+            `This tool needs the person's permission (scope ${needed.join(' ')}).`,
+            { error: 'invalid_token', scope: needed.join(' ') },
+          );
         }
         const missing = [...new Set(needed.filter((scope) => !auth.scopes.includes(scope)))];
         if (missing.length) throw insufficientScope(auth, missing);
@@ -159,8 +176,17 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       next(err);
       return;
     }
-    const server = createMcpServer(runtime, operations, tools, () => mcpContext(runtime, req, credential), rawArguments);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = createMcpServer(
+      runtime,
+      operations,
+      tools,
+      () => mcpContext(runtime, req, credential),
+      rawArguments,
+    );
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -177,9 +203,13 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     res.setHeader('Allow', 'POST, OPTIONS');
     sendError(
       res,
-      new ServiceError('METHOD_NOT_ALLOWED', `${req.method} is not supported on /mcp; send JSON-RPC with POST.`, {
-        allow: ['POST', 'OPTIONS'],
-      }),
+      new ServiceError(
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not supported on /mcp; send JSON-RPC with POST.`,
+        {
+          allow: ['POST', 'OPTIONS'],
+        },
+      ),
     );
   });
   return router;

@@ -7,8 +7,15 @@ describe('toolOf', () => {
     const tool = toolOf(listServices as never);
     expect(tool.name).toBe('list_services');
     expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
-    expect(tool.outputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['currency', 'lines']) });
-    expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    expect(tool.outputSchema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['currency', 'lines']),
+    });
+    expect(tool.annotations).toMatchObject({
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+    });
   });
 
   it('gives every operation an object schema at the top, as MCP requires', () => {

@@ -5,7 +5,10 @@ import { z } from 'zod';
 type JsonSchemaObject = Tool['inputSchema'];
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject {
-  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   delete out.$schema;
   // A schema with a registered id comes out as {$ref, $defs}; MCP wants `type: "object"` at the top.
   const ref = out.$ref;

@@ -81,17 +81,34 @@ describe('server killed with SIGKILL under booking load', () => {
         const all: Attempted[] = [];
         async function client() {
           while (issuing) {
-            const a: Attempted = { key: randomUUID(), slot: slots[next++]!, answers: [], inProgressAfterRestartMs: 0 };
+            const a: Attempted = {
+              key: randomUUID(),
+              slot: slots[next++]!,
+              answers: [],
+              inProgressAfterRestartMs: 0,
+            };
             all.push(a);
             const started = performance.now();
             while (performance.now() - started < GIVE_UP_MS) {
               const t = performance.now();
-              const answer = await request(url, 'POST', '/v1/bookings', bookingBody(customer, a.slot), { ...auth(customer), 'idempotency-key': a.key }, 10_000);
+              const answer = await request(
+                url,
+                'POST',
+                '/v1/bookings',
+                bookingBody(customer, a.slot),
+                { ...auth(customer), 'idempotency-key': a.key },
+                10_000,
+              );
               a.answers.push(answer);
               const code = answer.body?.error?.code;
-              if (answer.status === 409 && code === 'REQUEST_IN_PROGRESS' && t > restartedAt) a.inProgressAfterRestartMs += performance.now() - t + 200;
+              if (answer.status === 409 && code === 'REQUEST_IN_PROGRESS' && t > restartedAt)
+                a.inProgressAfterRestartMs += performance.now() - t + 200;
               // No answer (the server is dead), 503, or the first attempt still held: retry the same key.
-              if (answer.status === 0 || answer.status === 503 || (answer.status === 409 && code === 'REQUEST_IN_PROGRESS')) {
+              if (
+                answer.status === 0 ||
+                answer.status === 503 ||
+                (answer.status === 409 && code === 'REQUEST_IN_PROGRESS')
+              ) {
                 await sleep(200);
                 continue;
               }
@@ -119,7 +136,8 @@ describe('server killed with SIGKILL under booking load', () => {
         const rows = await sql<{ id: string; resource_id: string; starts_at: Date }[]>`
           select id, resource_id, starts_at from bookings where user_id = ${customer.userId} and status in ('PENDING', 'ACCEPTED')`;
         await sql.end({ timeout: 5 });
-        const slotKey = (resourceId: string, start: string) => `${resourceId}@${new Date(start).toISOString()}`;
+        const slotKey = (resourceId: string, start: string) =>
+          `${resourceId}@${new Date(start).toISOString()}`;
         const found = new Map<string, string[]>();
         for (const r of rows) {
           const k = slotKey(r.resource_id, r.starts_at.toISOString());
@@ -144,13 +162,17 @@ describe('server killed with SIGKILL under booking load', () => {
           bookedTwice: twice.length,
           bookedNotAcknowledged: unacknowledged.length,
           keysStillInProgress: stuck.length,
-          longestInProgressAfterRestartMs: Math.round(Math.max(0, ...all.map((a) => a.inProgressAfterRestartMs))),
+          longestInProgressAfterRestartMs: Math.round(
+            Math.max(0, ...all.map((a) => a.inProgressAfterRestartMs)),
+          ),
           restartMs: Math.round(restartMs),
           leftRunningPostgres: orphan ? { pid: 'running', port: orphan.port } : null,
           restartLog: server
             .output()
             .split('\n')
-            .filter((l) => l.includes('"component":"postgres"') && /left running|did not stop|Stopped/.test(l))
+            .filter(
+              (l) => l.includes('"component":"postgres"') && /left running|did not stop|Stopped/.test(l),
+            )
             .map((l) => JSON.parse(l).msg as string),
         };
         report.push(figures);

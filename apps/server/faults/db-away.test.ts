@@ -50,7 +50,10 @@ describe('PostgreSQL stopped under load', () => {
   beforeAll(async () => {
     tmp = await tempDir('nogpets-fault-db-');
     pg = await startEmbeddedPostgres({ dataDir: path.join(tmp.dir, 'pg') });
-    server = await spawnServer({ DATABASE_URL: await ensureDatabase(pg.url, 'nogpets'), OFFER_CACHE_TTL_MS: '0' });
+    server = await spawnServer({
+      DATABASE_URL: await ensureDatabase(pg.url, 'nogpets'),
+      OFFER_CACHE_TTL_MS: '0',
+    });
     const sql = await serviceDatabase(pg.url);
     try {
       customer = await makeCustomer(sql, server.url);
@@ -63,7 +66,9 @@ describe('PostgreSQL stopped under load', () => {
     await server?.stop();
     await pg?.stop();
     await tmp?.rm();
-    console.log(JSON.stringify({ fault: 'db-away', clients: CLIENTS, downMs: DOWN_MS, trials: report }, null, 2));
+    console.log(
+      JSON.stringify({ fault: 'db-away', clients: CLIENTS, downMs: DOWN_MS, trials: report }, null, 2),
+    );
   });
 
   for (let trial = 1; trial <= TRIALS; trial++) {
@@ -73,17 +78,33 @@ describe('PostgreSQL stopped under load', () => {
       const seen: Seen[] = [];
       const readyz: Seen[] = [];
       let next = 0;
-      const tell = (what: string, a: Answer, list = seen) => list.push({ ...a, what, phase, at: performance.now() });
+      const tell = (what: string, a: Answer, list = seen) =>
+        list.push({ ...a, what, phase, at: performance.now() });
 
       async function client(n: number) {
         for (let i = 0; running; i++) {
           const pick = (n + i) % 3;
           if (pick === 0) {
             const from = new Date(Date.now() + (2 + (i % 20)) * 86_400_000).toISOString().slice(0, 10);
-            tell('availability', await request(server.url, 'POST', '/v1/availability', { ...grooming(customer), from, to: from }, auth(customer)));
+            tell(
+              'availability',
+              await request(
+                server.url,
+                'POST',
+                '/v1/availability',
+                { ...grooming(customer), from, to: from },
+                auth(customer),
+              ),
+            );
           } else if (pick === 1) {
             const slot = slots[next++ % slots.length]!;
-            tell('book', await request(server.url, 'POST', '/v1/bookings', bookingBody(customer, slot), { ...auth(customer), 'idempotency-key': randomUUID() }));
+            tell(
+              'book',
+              await request(server.url, 'POST', '/v1/bookings', bookingBody(customer, slot), {
+                ...auth(customer),
+                'idempotency-key': randomUUID(),
+              }),
+            );
           } else {
             tell('list', await request(server.url, 'GET', '/v1/bookings', undefined, auth(customer)));
           }
@@ -112,7 +133,8 @@ describe('PostgreSQL stopped under load', () => {
 
       const down = seen.filter((s) => s.phase === 'down');
       const after = seen.filter((s) => s.phase === 'after');
-      const firstOk = (list: Seen[]) => list.find((s) => s.at - s.ms >= upAt && s.status >= 200 && s.status < 300);
+      const firstOk = (list: Seen[]) =>
+        list.find((s) => s.at - s.ms >= upAt && s.status >= 200 && s.status < 300);
       const backApi = firstOk(after);
       const backReady = firstOk(readyz.filter((s) => s.phase === 'after'));
       const tally = (list: Seen[]) => {
@@ -123,9 +145,18 @@ describe('PostgreSQL stopped under load', () => {
       const figures = {
         trial,
         pgStopTookMs: Math.round(stoppedMs),
-        answers: { before: tally(seen.filter((s) => s.phase === 'before')), down: tally(down), after: tally(after) },
-        readyz: { down: tally(readyz.filter((s) => s.phase === 'down')), after: tally(readyz.filter((s) => s.phase === 'after')) },
-        slowestWhileDownMs: Math.round(Math.max(0, ...down.map((s) => s.ms), ...readyz.filter((s) => s.phase === 'down').map((s) => s.ms))),
+        answers: {
+          before: tally(seen.filter((s) => s.phase === 'before')),
+          down: tally(down),
+          after: tally(after),
+        },
+        readyz: {
+          down: tally(readyz.filter((s) => s.phase === 'down')),
+          after: tally(readyz.filter((s) => s.phase === 'after')),
+        },
+        slowestWhileDownMs: Math.round(
+          Math.max(0, ...down.map((s) => s.ms), ...readyz.filter((s) => s.phase === 'down').map((s) => s.ms)),
+        ),
         servingAgainMs: backApi ? Math.round(backApi.at - upAt) : null,
         readyAgainMs: backReady ? Math.round(backReady.at - upAt) : null,
         processAlive: server.alive(),
@@ -136,7 +167,12 @@ describe('PostgreSQL stopped under load', () => {
       expect(server.output()).not.toMatch(/uncaught|Cannot read properties of null/i);
       // Never a 500, never no answer.
       const bad = seen.concat(readyz).filter((s) => s.status === 0 || (s.status >= 500 && s.status !== 503));
-      expect(bad.map((s) => `${s.phase} ${s.what} ${s.status} ${s.failure ?? ''} ${JSON.stringify(s.body)?.slice(0, 200)}`)).toEqual([]);
+      expect(
+        bad.map(
+          (s) =>
+            `${s.phase} ${s.what} ${s.status} ${s.failure ?? ''} ${JSON.stringify(s.body)?.slice(0, 200)}`,
+        ),
+      ).toEqual([]);
       // While away: 503 UNAVAILABLE with Retry-After, in bounded time.
       const refused = down.filter((s) => s.status === 503);
       expect(refused.length).toBeGreaterThan(0);

@@ -42,7 +42,11 @@ export function spawnServer(env: Record<string, string>, timeoutMs = 120_000): P
   delete e.DATABASE_URL;
   delete e.npm_lifecycle_event; // no "parent exited" watch: the test is the parent
   Object.assign(e, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_POINTS: '1000000', ...env });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: repoRoot, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: e,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let exitedWith: string | null = null;
   const exited = new Promise<string>((resolve) => {
@@ -102,13 +106,32 @@ export interface Customer {
 const GROOMING = 'groom-dog-bath';
 
 /** A person with a key, a dog and an address, made as the operator and the person would. */
-export async function makeCustomer(sql: Sql, baseUrl: string, email = `faults-${randomUUID().slice(0, 8)}@example.com`): Promise<Customer> {
-  const created = await createApiKey(sql, { email, scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] });
+export async function makeCustomer(
+  sql: Sql,
+  baseUrl: string,
+  email = `faults-${randomUUID().slice(0, 8)}@example.com`,
+): Promise<Customer> {
+  const created = await createApiKey(sql, {
+    email,
+    scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+  });
   const auth = { authorization: `Bearer ${created.key}` };
-  const pet = await postJson(baseUrl, '/v1/pets', { name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT' }, auth);
-  const address = await postJson(baseUrl, '/v1/addresses', { label: 'Home', line1: '12 Dorp Street', suburb: 'Die Boord' }, auth);
-  if (pet.status !== 201 && pet.status !== 200) throw new Error(`pet: ${pet.status} ${JSON.stringify(pet.body)}`);
-  if (address.status !== 201 && address.status !== 200) throw new Error(`address: ${address.status} ${JSON.stringify(address.body)}`);
+  const pet = await postJson(
+    baseUrl,
+    '/v1/pets',
+    { name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT' },
+    auth,
+  );
+  const address = await postJson(
+    baseUrl,
+    '/v1/addresses',
+    { label: 'Home', line1: '12 Dorp Street', suburb: 'Die Boord' },
+    auth,
+  );
+  if (pet.status !== 201 && pet.status !== 200)
+    throw new Error(`pet: ${pet.status} ${JSON.stringify(pet.body)}`);
+  if (address.status !== 201 && address.status !== 200)
+    throw new Error(`address: ${address.status} ${JSON.stringify(address.body)}`);
   return { key: created.key, userId: created.userId, petId: pet.body.id, addressId: address.body.id };
 }
 
@@ -125,17 +148,32 @@ export async function openSlots(baseUrl: string, c: Customer, want: number): Pro
   let from = new Date(Date.now() + 2 * 86_400_000);
   for (let i = 0; i < 6 && slots.length < want; i++) {
     const to = new Date(from.getTime() + 30 * 86_400_000);
-    const res = await postJson(baseUrl, '/v1/availability', { ...grooming(c), from: isoDate(from), to: isoDate(to) }, auth(c));
+    const res = await postJson(
+      baseUrl,
+      '/v1/availability',
+      { ...grooming(c), from: isoDate(from), to: isoDate(to) },
+      auth(c),
+    );
     if (res.status !== 200) throw new Error(`availability: ${res.status} ${JSON.stringify(res.body)}`);
-    for (const day of res.body.days as { slots: Slot[] }[]) for (const s of day.slots) slots.push({ start: s.start, resourceId: s.resourceId });
+    for (const day of res.body.days as { slots: Slot[] }[])
+      for (const s of day.slots) slots.push({ start: s.start, resourceId: s.resourceId });
     from = new Date(to.getTime() + 86_400_000);
   }
   return slots;
 }
 
 export const auth = (c: Customer) => ({ authorization: `Bearer ${c.key}` });
-export const grooming = (c: Customer) => ({ category: 'grooming', addressId: c.addressId, pets: [{ petId: c.petId, serviceIds: [GROOMING] }] });
-export const bookingBody = (c: Customer, slot: Slot) => ({ ...grooming(c), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' });
+export const grooming = (c: Customer) => ({
+  category: 'grooming',
+  addressId: c.addressId,
+  pets: [{ petId: c.petId, serviceIds: [GROOMING] }],
+});
+export const bookingBody = (c: Customer, slot: Slot) => ({
+  ...grooming(c),
+  start: slot.start,
+  resourceId: slot.resourceId,
+  paymentMethod: 'CARD',
+});
 
 export interface Answer {
   /** HTTP status, or 0 when no answer came (refused, reset, timed out). */
@@ -149,7 +187,14 @@ export interface Answer {
 }
 
 /** One request with a deadline; never throws. */
-export async function request(baseUrl: string, method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs = 15_000): Promise<Answer> {
+export async function request(
+  baseUrl: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  timeoutMs = 15_000,
+): Promise<Answer> {
   const started = performance.now();
   try {
     const res = await fetch(baseUrl + pathname, {
@@ -163,14 +208,29 @@ export async function request(baseUrl: string, method: string, pathname: string,
     try {
       parsed = JSON.parse(text);
     } catch {}
-    return { status: res.status, body: parsed, ms: performance.now() - started, retryAfter: res.headers.get('retry-after') };
+    return {
+      status: res.status,
+      body: parsed,
+      ms: performance.now() - started,
+      retryAfter: res.headers.get('retry-after'),
+    };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
-    return { status: 0, body: null, ms: performance.now() - started, failure: e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message) };
+    return {
+      status: 0,
+      body: null,
+      ms: performance.now() - started,
+      failure: e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message),
+    };
   }
 }
 
-export const postJson = (baseUrl: string, pathname: string, body: unknown, headers: Record<string, string> = {}) => request(baseUrl, 'POST', pathname, body, headers);
+export const postJson = (
+  baseUrl: string,
+  pathname: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => request(baseUrl, 'POST', pathname, body, headers);
 
 /** Answers counted by status and error code ("409 SLOT_TAKEN"; "0 ECONNREFUSED" for no answer). */
 export class Tally {
@@ -188,7 +248,11 @@ export class Tally {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `fn` every `everyMs` until it is true; the milliseconds it took, or null past `timeoutMs`. */
-export async function timeUntil(fn: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<number | null> {
+export async function timeUntil(
+  fn: () => Promise<boolean>,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<number | null> {
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
     if (await fn()) return performance.now() - started;

@@ -17,7 +17,14 @@ import {
 } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/platform';
-import { type Database, listMail, loadDemoData, migrate, openDatabase, type PaymentNoticeRow } from '@nogpets/store';
+import {
+  type Database,
+  listMail,
+  loadDemoData,
+  migrate,
+  openDatabase,
+  type PaymentNoticeRow,
+} from '@nogpets/store';
 import { Command, CommanderError } from 'commander';
 
 /**
@@ -56,9 +63,18 @@ key
   .option('--name <name>', 'a name to recognise the key by', 'API key')
   .action(async (opts: { email: string; scopes: string; name: string }) => {
     const created = await withDatabase((db) =>
-      createApiKey(db.sql, { email: opts.email, scopes: opts.scopes.split(',').map((s) => s.trim()).filter(Boolean), name: opts.name }),
+      createApiKey(db.sql, {
+        email: opts.email,
+        scopes: opts.scopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        name: opts.name,
+      }),
     );
-    process.stderr.write(`Created ${created.id} for ${opts.email} with scopes ${created.scopes.join(', ')}. It is shown once:\n`);
+    process.stderr.write(
+      `Created ${created.id} for ${opts.email} with scopes ${created.scopes.join(', ')}. It is shown once:\n`,
+    );
     process.stdout.write(`${created.key}\n`);
   });
 
@@ -70,7 +86,9 @@ const OPERATOR = 'operator (CLI)';
 const booking = program.command('booking').description('Bookings');
 booking
   .command('accept')
-  .description('Accept a PENDING booking for the business (a new one, or one the person moved to a new time).')
+  .description(
+    'Accept a PENDING booking for the business (a new one, or one the person moved to a new time).',
+  )
   .argument('<bookingId>')
   .action(async (id: string) => {
     const done = await withDatabase((db) => acceptBooking(depsOf(db), id, OPERATOR));
@@ -87,11 +105,19 @@ refund
       'charged again on a paid link, an unknown payment, another amount).',
   )
   .action(async () => {
-    const [bookings, payments, charges] = await withDatabase((db) => Promise.all([refundsDue(depsOf(db)), paymentsToRefund(depsOf(db)), chargesToRefund(depsOf(db))]));
+    const [bookings, payments, charges] = await withDatabase((db) =>
+      Promise.all([refundsDue(depsOf(db)), paymentsToRefund(depsOf(db)), chargesToRefund(depsOf(db))]),
+    );
     const lines = [
       ...bookings.map(line),
-      ...payments.map((p) => `${p.id}\t${p.status}\t${formatMoney(p.amountCents, p.currency)}\t${p.gateway} ${p.gatewayRef ?? ''}\tpaid twice: ${p.bookingIds.join(', ')}`),
-      ...charges.map((n) => `${n.id}\t${n.state}\t${noticeMoney(n)}\t${n.gateway} ${n.gatewayRef ?? ''}\t${n.outcome ?? ''}`),
+      ...payments.map(
+        (p) =>
+          `${p.id}\t${p.status}\t${formatMoney(p.amountCents, p.currency)}\t${p.gateway} ${p.gatewayRef ?? ''}\tpaid twice: ${p.bookingIds.join(', ')}`,
+      ),
+      ...charges.map(
+        (n) =>
+          `${n.id}\t${n.state}\t${noticeMoney(n)}\t${n.gateway} ${n.gatewayRef ?? ''}\t${n.outcome ?? ''}`,
+      ),
     ];
     process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'No refunds are owed.\n');
   });
@@ -117,9 +143,12 @@ refund
     process.stdout.write(`${line(done)}\n`);
   });
 
-const noticeMoney = (n: PaymentNoticeRow) => (n.amountCents === null ? '?' : formatMoney(n.amountCents, 'ZAR'));
+const noticeMoney = (n: PaymentNoticeRow) =>
+  n.amountCents === null ? '?' : formatMoney(n.amountCents, 'ZAR');
 
-const payments = program.command('payments').description("Gateway notifications that need the operator's eye");
+const payments = program
+  .command('payments')
+  .description("Gateway notifications that need the operator's eye");
 payments
   .command('problems')
   .description(
@@ -130,15 +159,19 @@ payments
   )
   .action(async () => {
     const rows = await withDatabase((db) => paymentProblems(depsOf(db)));
-    const why = (n: PaymentNoticeRow) => (n.state === 'RECEIVED' ? `not checked${n.error ? `: ${n.error}` : ''}` : (n.outcome ?? ''));
+    const why = (n: PaymentNoticeRow) =>
+      n.state === 'RECEIVED' ? `not checked${n.error ? `: ${n.error}` : ''}` : (n.outcome ?? '');
     const lines = rows.map(
-      (n) => `${n.id}\t${n.receivedAt.toISOString()}\t${n.sourceIp}\t${n.paymentId ?? '-'}\t${n.gateway} ${n.gatewayRef ?? '-'}\t${noticeMoney(n)}\t${why(n)}`,
+      (n) =>
+        `${n.id}\t${n.receivedAt.toISOString()}\t${n.sourceIp}\t${n.paymentId ?? '-'}\t${n.gateway} ${n.gatewayRef ?? '-'}\t${noticeMoney(n)}\t${why(n)}`,
     );
     process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'No payment problems.\n');
   });
 payments
   .command('resolve')
-  .description('Mark a problem notification dealt with (looked up at the gateway; refunded there or nothing to do): RESOLVED.')
+  .description(
+    'Mark a problem notification dealt with (looked up at the gateway; refunded there or nothing to do): RESOLVED.',
+  )
   .argument('<id>', 'a notification id (ntc_…) from `payments problems`')
   .option('--note <note>', 'what was found or done')
   .action(async (id: string, opts: { note?: string }) => {
@@ -163,7 +196,11 @@ mail
       return;
     }
     const blocks = rows.map((m) => {
-      const state = m.sentAt ? `sent ${m.sentAt.toISOString()}` : m.lastError ? `not sent (${m.attempts} tries: ${m.lastError})` : 'in the outbox';
+      const state = m.sentAt
+        ? `sent ${m.sentAt.toISOString()}`
+        : m.lastError
+          ? `not sent (${m.attempts} tries: ${m.lastError})`
+          : 'in the outbox';
       return `${m.id}  ${m.createdAt.toISOString()}  ${state}\nTo: ${m.to}\nSubject: ${m.subject}\n\n${m.body ?? '(text not kept after delivery)'}`;
     });
     process.stdout.write(`${blocks.join(`\n${'-'.repeat(72)}\n`)}\n`);
@@ -173,7 +210,10 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode);
-  const message = err instanceof ServiceError || err instanceof ConfigError ? err.message : `Failed: ${(err as Error).message}`;
+  const message =
+    err instanceof ServiceError || err instanceof ConfigError
+      ? err.message
+      : `Failed: ${(err as Error).message}`;
   process.stderr.write(`${message}\n`);
   process.exit(err instanceof ConfigError ? 78 : 1);
 }

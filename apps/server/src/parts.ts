@@ -18,7 +18,12 @@ export function allInOne(options: { worker: boolean }): ServiceParts {
     },
     background: options.worker
       ? async (runtime) => {
-          const worker = await startWorker({ databaseUrl: runtime.db.url, sql: runtime.db.sql, logger: runtime.logger, deps: runtime.deps });
+          const worker = await startWorker({
+            databaseUrl: runtime.db.url,
+            sql: runtime.db.sql,
+            logger: runtime.logger,
+            deps: runtime.deps,
+          });
           return () => worker.stop();
         }
       : undefined,

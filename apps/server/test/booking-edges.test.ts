@@ -21,16 +21,28 @@ describe('bookings at the edges', () => {
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
     browser = await launchBrowser();
-    key = (await createApiKey(server.db.sql, { email: 'naledi@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
-    petId = (await server.post('/v1/pets', { name: 'Kwezi', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id;
-    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '9 Bird Street', suburb: 'Die Boord' }, as())).body.id;
+    key = (
+      await createApiKey(server.db.sql, {
+        email: 'naledi@example.com',
+        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+      })
+    ).key;
+    petId = (await server.post('/v1/pets', { name: 'Kwezi', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as()))
+      .body.id;
+    addressId = (
+      await server.post('/v1/addresses', { label: 'Home', line1: '9 Bird Street', suburb: 'Die Boord' }, as())
+    ).body.id;
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
   });
 
-  const grooming = () => ({ category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }] });
+  const grooming = () => ({
+    category: 'grooming',
+    addressId,
+    pets: [{ petId, serviceIds: ['groom-dog-bath'] }],
+  });
   const walking = () => ({ category: 'walking', addressId, pets: [{ petId, serviceIds: ['walk-solo-30'] }] });
   const state = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
   async function slots(date: string, body: Record<string, unknown> = grooming()) {
@@ -38,9 +50,17 @@ describe('bookings at the edges', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.days[0].slots as { start: string; time: string; resourceId: string }[];
   }
-  async function bookCard(date: string, body: Record<string, unknown> = grooming(), extra: Record<string, unknown> = {}) {
+  async function bookCard(
+    date: string,
+    body: Record<string, unknown> = grooming(),
+    extra: Record<string, unknown> = {},
+  ) {
     const slot = (await slots(date, body))[0]!;
-    const res = await server.post('/v1/bookings', { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD', ...extra }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD', ...extra },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body;
   }
@@ -48,26 +68,55 @@ describe('bookings at the edges', () => {
   it('keeps an unpaid card booking held until its link expires when it moves later (not until the old start)', async () => {
     const booked = await bookCard('2026-11-24'); // tomorrow: held only until its start
     expect((await state(booked.bookingId)).holdUntil).toBe(booked.start);
-    const target = (await server.post(`/v1/bookings/${booked.bookingId}/times`, { from: '2026-12-01', to: '2026-12-01' }, as())).body.days[0].slots[0];
+    const target = (
+      await server.post(
+        `/v1/bookings/${booked.bookingId}/times`,
+        { from: '2026-12-01', to: '2026-12-01' },
+        as(),
+      )
+    ).body.days[0].slots[0];
     // No resourceId: the booking's own resource if free then, else any free one.
-    const moved = await server.post(`/v1/bookings/${booked.bookingId}/reschedule`, { start: target.start }, as());
+    const moved = await server.post(
+      `/v1/bookings/${booked.bookingId}/reschedule`,
+      { start: target.start },
+      as(),
+    );
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body.resourceId).toEqual(expect.any(String));
     const after = await state(booked.bookingId);
-    expect(after).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', start: target.start, canPay: true });
+    expect(after).toMatchObject({
+      status: 'PENDING',
+      paymentStatus: 'PENDING',
+      start: target.start,
+      canPay: true,
+    });
     expect(after.holdUntil).toBe(new Date(clock.now().getTime() + 48 * HOUR).toISOString());
   });
 
   it('stops a link for several bookings once one of them is cancelled; the rest get their own links', async () => {
     const walk = walking();
     const open = (await slots('2026-11-24', walk)).find((s) => s.time === '10:00')!;
-    const res = await server.post('/v1/bookings', { ...walk, start: open.start, resourceId: open.resourceId, paymentMethod: 'CARD', repeat: { freq: 'WEEKLY', days: ['tue'] } }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      {
+        ...walk,
+        start: open.start,
+        resourceId: open.resourceId,
+        paymentMethod: 'CARD',
+        repeat: { freq: 'WEEKLY', days: ['tue'] },
+      },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.bookingIds.length).toBeGreaterThan(1);
     const page = await fetch(res.body.payUrl);
     expect(page.status).toBe(200);
     await page.text();
-    const cancel = await server.post(`/v1/bookings/${res.body.bookingIds[1]}/cancel`, { confirm: true }, as());
+    const cancel = await server.post(
+      `/v1/bookings/${res.body.bookingIds[1]}/cancel`,
+      { confirm: true },
+      as(),
+    );
     expect(cancel.status).toBe(200);
     const stale = await fetch(res.body.payUrl);
     expect(stale.status).toBe(410);
@@ -100,7 +149,17 @@ describe('bookings at the edges', () => {
     const before = (await server.db.sql`select count(*)::int as n from bookings`)[0]!.n;
     const res = await server.post(
       '/v1/bookings',
-      { category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }, { petId, serviceIds: ['groom-dog-bath'] }], start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+      {
+        category: 'grooming',
+        addressId,
+        pets: [
+          { petId, serviceIds: ['groom-dog-bath'] },
+          { petId, serviceIds: ['groom-dog-bath'] },
+        ],
+        start: slot.start,
+        resourceId: slot.resourceId,
+        paymentMethod: 'CARD',
+      },
       as(),
     );
     expect(res.status).toBe(400);
@@ -120,7 +179,18 @@ describe('bookings at the edges', () => {
     const walk = walking();
     const date = '2027-01-05'; // a Tuesday six weeks ahead
     const open = (await slots(date, walk))[0]!;
-    const res = await server.post('/v1/bookings', { ...walk, start: open.start, resourceId: open.resourceId, paymentMethod: 'CASH', confirm: true, repeat: { freq: 'WEEKLY', days: ['tue'] } }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      {
+        ...walk,
+        start: open.start,
+        resourceId: open.resourceId,
+        paymentMethod: 'CASH',
+        confirm: true,
+        repeat: { freq: 'WEEKLY', days: ['tue'] },
+      },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.bookingIds).toHaveLength(1);
     const deps = server.service.runtime.deps;
@@ -129,7 +199,9 @@ describe('bookings at the edges', () => {
         clock.set(new Date(Date.parse(NOW) + weeks * 7 * DAY));
         await extendSeries(deps);
       }
-      const rows = await server.db.sql<{ start: Date }[]>`select starts_at as start from bookings where series_id = ${res.body.seriesId} and status in ('PENDING', 'ACCEPTED') order by starts_at`;
+      const rows = await server.db.sql<
+        { start: Date }[]
+      >`select starts_at as start from bookings where series_id = ${res.body.seriesId} and status in ('PENDING', 'ACCEPTED') order by starts_at`;
       const starts = rows.map((r) => r.start.toISOString());
       expect(new Set(starts).size).toBe(starts.length);
       expect(starts.filter((s) => s === open.start)).toHaveLength(1);
@@ -142,7 +214,17 @@ describe('bookings at the edges', () => {
   it('holds the card weeks the worker adds until their start (no link nobody sees); a link asked for later does not shorten it', async () => {
     const walk = walking();
     const open = (await slots('2026-11-25', walk))[0]!;
-    const res = await server.post('/v1/bookings', { ...walk, start: open.start, resourceId: open.resourceId, paymentMethod: 'CARD', repeat: { freq: 'WEEKLY', days: ['wed'] } }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      {
+        ...walk,
+        start: open.start,
+        resourceId: open.resourceId,
+        paymentMethod: 'CARD',
+        repeat: { freq: 'WEEKLY', days: ['wed'] },
+      },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const deps = server.service.runtime.deps;
     try {
@@ -151,11 +233,24 @@ describe('bookings at the edges', () => {
       const [added] = await server.db.sql<{ id: string; start: Date; hold: Date }[]>`
         select id, starts_at as start, hold_until as hold from bookings where series_id = ${res.body.seriesId} and not (id = any(${res.body.bookingIds})) order by starts_at desc limit 1`;
       expect(added!.hold.toISOString()).toBe(added!.start.toISOString());
-      expect(await state(added!.id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
+      expect(await state(added!.id)).toMatchObject({
+        status: 'PENDING',
+        paymentStatus: 'PENDING',
+        canPay: true,
+      });
       // Moved a day later, it is still held until its (new) start.
       const later = localDay(new Date(added!.start.getTime() + DAY));
-      const target = (await server.post(`/v1/bookings/${added!.id}/times`, { from: later, to: later }, as())).body.days[0].slots[0];
-      expect((await server.post(`/v1/bookings/${added!.id}/reschedule`, { start: target.start, resourceId: target.resourceId }, as())).status).toBe(200);
+      const target = (await server.post(`/v1/bookings/${added!.id}/times`, { from: later, to: later }, as()))
+        .body.days[0].slots[0];
+      expect(
+        (
+          await server.post(
+            `/v1/bookings/${added!.id}/reschedule`,
+            { start: target.start, resourceId: target.resourceId },
+            as(),
+          )
+        ).status,
+      ).toBe(200);
       expect((await state(added!.id)).holdUntil).toBe(target.start);
       added!.start = new Date(target.start);
       const link = await server.post(`/v1/bookings/${added!.id}/pay`, {}, as());
@@ -168,11 +263,24 @@ describe('bookings at the edges', () => {
 
   it('refuses times that never were slots (past, off the grid, unknown resource) with a 400 and no change, with or without resourceId', async () => {
     const booked = await bookCard('2026-12-08');
-    for (const start of ['2020-01-01T08:00:00Z', '2026-11-23T03:00:00Z', '2026-12-08T08:17:00+02:00', '2026-12-13T10:00:00+02:00']) {
+    for (const start of [
+      '2020-01-01T08:00:00Z',
+      '2026-11-23T03:00:00Z',
+      '2026-12-08T08:17:00+02:00',
+      '2026-12-13T10:00:00+02:00',
+    ]) {
       for (const extra of [{}, { resourceId: 'van-1' }, { resourceId: 'nobody' }]) {
-        const res = await server.post(`/v1/bookings/${booked.bookingId}/reschedule`, { start, ...extra }, as());
+        const res = await server.post(
+          `/v1/bookings/${booked.bookingId}/reschedule`,
+          { start, ...extra },
+          as(),
+        );
         expect(res.status, `${start} ${JSON.stringify(extra)}: ${JSON.stringify(res.body)}`).toBe(400);
-        const made = await server.post('/v1/bookings', { ...grooming(), start, resourceId: 'van-1', paymentMethod: 'CARD' }, as());
+        const made = await server.post(
+          '/v1/bookings',
+          { ...grooming(), start, resourceId: 'van-1', paymentMethod: 'CARD' },
+          as(),
+        );
         expect(made.status, JSON.stringify(made.body)).toBe(400);
       }
     }
@@ -184,12 +292,20 @@ describe('bookings at the edges', () => {
     expect(doc.paths['/v1/bookings/{bookingId}/pay'].post.requestBody).toBeUndefined();
     expect(doc.paths['/v1/bookings/{bookingId}/times'].post.requestBody.required).toBe(false);
     expect(doc.paths['/v1/bookings'].post.requestBody.required).toBe(true);
-    const reschedule = doc.paths['/v1/bookings/{bookingId}/reschedule'].post.requestBody.content['application/json'].schema;
+    const reschedule =
+      doc.paths['/v1/bookings/{bookingId}/reschedule'].post.requestBody.content['application/json'].schema;
     const schema = reschedule.$ref ? doc.components.schemas[reschedule.$ref.split('/').at(-1)] : reschedule;
     expect(schema.required).toEqual(['start']);
     const result = doc.components.schemas.BookResult;
-    const statusOf = (s: { $ref?: string; enum?: string[] }) => (s.$ref ? doc.components.schemas[s.$ref.split('/').at(-1)!].enum : s.enum);
-    expect(statusOf(result.properties.status)).toEqual(['PENDING', 'ACCEPTED', 'CANCELLED', 'EXPIRED', 'DONE']);
+    const statusOf = (s: { $ref?: string; enum?: string[] }) =>
+      s.$ref ? doc.components.schemas[s.$ref.split('/').at(-1)!].enum : s.enum;
+    expect(statusOf(result.properties.status)).toEqual([
+      'PENDING',
+      'ACCEPTED',
+      'CANCELLED',
+      'EXPIRED',
+      'DONE',
+    ]);
     expect(statusOf(result.properties.paymentStatus)).toContain('CASH_DUE');
   });
 });

@@ -2,7 +2,15 @@ import { completeBookings, createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { startWorker, type Worker } from '@nogpets/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, notifySandbox, openPayment, payInSandbox, signSandboxNotice, startTestServer, type TestServer } from './harness.js';
+import {
+  cli,
+  notifySandbox,
+  openPayment,
+  payInSandbox,
+  signSandboxNotice,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 
 const HOUR = 3_600_000;
 const silent = { info() {}, error() {} };
@@ -18,9 +26,22 @@ describe('bookings: the operator CLI and the worker', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
-    key = (await createApiKey(server.db.sql, { email: 'pieter@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
-    petId = (await server.post('/v1/pets', { name: 'Fluffy', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id;
-    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '5 Andringa Street', suburb: 'Die Boord' }, as())).body.id;
+    key = (
+      await createApiKey(server.db.sql, {
+        email: 'pieter@example.com',
+        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+      })
+    ).key;
+    petId = (
+      await server.post('/v1/pets', { name: 'Fluffy', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())
+    ).body.id;
+    addressId = (
+      await server.post(
+        '/v1/addresses',
+        { label: 'Home', line1: '5 Andringa Street', suburb: 'Die Boord' },
+        as(),
+      )
+    ).body.id;
   });
   afterAll(() => server?.stop());
 
@@ -29,13 +50,20 @@ describe('bookings: the operator CLI and the worker', () => {
     const found = await server.post('/v1/availability', { ...body, from: date, to: date }, as());
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     const slot = found.body.days[0].slots[0];
-    const res = await server.post('/v1/bookings', { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod, confirm: true }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod, confirm: true },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return { id: res.body.bookingId as string, slot };
   }
   const state = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
   const pay = async (id: string) => expect(await payInSandbox(server, id)).toBe(200);
-  const audit = async (id: string) => server.db.sql<{ action: string; client_name: string; details: Record<string, unknown> }[]>`select action, client_name, details from audit_log where target = ${id} order by at, id`;
+  const audit = async (id: string) =>
+    server.db.sql<
+      { action: string; client_name: string; details: Record<string, unknown> }[]
+    >`select action, client_name, details from audit_log where target = ${id} order by at, id`;
 
   it('accepts a pending booking for the business (`booking accept`), and refuses a closed or unknown one', async () => {
     const { id } = await book('2026-12-01', 'CASH');
@@ -44,7 +72,10 @@ describe('bookings: the operator CLI and the worker', () => {
     expect(accepted.status, accepted.stderr).toBe(0);
     expect(accepted.lastLine.split('\t').slice(0, 3)).toEqual([id, 'ACCEPTED', 'CASH_DUE']);
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'CASH_DUE' });
-    expect((await audit(id)).at(-1)).toMatchObject({ action: 'booking.accept', client_name: 'operator (CLI)' });
+    expect((await audit(id)).at(-1)).toMatchObject({
+      action: 'booking.accept',
+      client_name: 'operator (CLI)',
+    });
 
     await server.post(`/v1/bookings/${id}/cancel`, { confirm: true }, as());
     const closed = await cli(server.db.url, ['booking', 'accept', id]);
@@ -65,12 +96,21 @@ describe('bookings: the operator CLI and the worker', () => {
 
     const list = await cli(server.db.url, ['refund', 'list']);
     expect(list.status).toBe(0);
-    expect(list.stdout.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${id}\tCANCELLED\tREFUND_REQUESTED\tR390\t`))]);
+    expect(list.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${id}\tCANCELLED\tREFUND_REQUESTED\tR390\t`)),
+    ]);
 
     const done = await cli(server.db.url, ['refund', 'done', id, '--note', 'PayFast refund 77812']);
     expect(done.status, done.stderr).toBe(0);
     expect(await state(id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
-    expect((await audit(id)).at(-1)).toMatchObject({ action: 'booking.refunded', details: { note: 'PayFast refund 77812', from: ['CANCELLED', 'REFUND_REQUESTED'], to: ['CANCELLED', 'REFUNDED'] } });
+    expect((await audit(id)).at(-1)).toMatchObject({
+      action: 'booking.refunded',
+      details: {
+        note: 'PayFast refund 77812',
+        from: ['CANCELLED', 'REFUND_REQUESTED'],
+        to: ['CANCELLED', 'REFUNDED'],
+      },
+    });
     expect((await cli(server.db.url, ['refund', 'list'])).stdout).toContain('No refunds are owed.');
 
     const twice = await cli(server.db.url, ['refund', 'done', id]);
@@ -87,7 +127,12 @@ describe('bookings: the operator CLI and the worker', () => {
     await pay(id); // through the new link
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     // The person still had the old link open at the gateway, and paid there too.
-    const late = await signSandboxNotice(server, { paymentId: older.id, gatewayRef: 'sbx_second', amountCents: older.amount, outcome: 'COMPLETE' });
+    const late = await signSandboxNotice(server, {
+      paymentId: older.id,
+      gatewayRef: 'sbx_second',
+      amountCents: older.amount,
+      outcome: 'COMPLETE',
+    });
     expect(await notifySandbox(server, late)).toBe(200);
     expect(await notifySandbox(server, late)).toBe(200); // its replay changes nothing more
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
@@ -95,10 +140,14 @@ describe('bookings: the operator CLI and the worker', () => {
     expect(row!.status).toBe('REFUND_DUE');
 
     const list = await cli(server.db.url, ['refund', 'list']);
-    expect(list.stdout).toMatch(new RegExp(`^${older.id}\tREFUND_DUE\tR390\tsandbox sbx_second\tpaid twice: ${id}$`, 'm'));
+    expect(list.stdout).toMatch(
+      new RegExp(`^${older.id}\tREFUND_DUE\tR390\tsandbox sbx_second\tpaid twice: ${id}$`, 'm'),
+    );
     const done = await cli(server.db.url, ['refund', 'done', older.id, '--note', 'reversed']);
     expect(done.status, done.stderr).toBe(0);
-    expect((await server.db.sql`select status from payments where id = ${older.id}`)[0]!.status).toBe('REFUNDED');
+    expect((await server.db.sql`select status from payments where id = ${older.id}`)[0]!.status).toBe(
+      'REFUNDED',
+    );
     expect((await cli(server.db.url, ['refund', 'list'])).stdout).not.toContain(older.id);
     const again = await cli(server.db.url, ['refund', 'done', older.id]);
     expect(again.status).toBe(1);
@@ -121,8 +170,12 @@ describe('bookings: the operator CLI and the worker', () => {
       expect([...a, ...b].filter((id) => id === cash.id)).toHaveLength(1);
       expect([...a, ...b]).not.toContain(unpaid.id);
       expect(await state(cash.id)).toMatchObject({ status: 'DONE', paymentStatus: 'CASH_DUE' });
-      expect((await server.get('/v1/bookings', as())).body.bookings.map((x: { id: string }) => x.id)).not.toContain(cash.id);
-      expect((await server.post(`/v1/bookings/${cash.id}/cancel`, { confirm: true }, as())).body.error.code).toBe('NOT_ACTIVE');
+      expect(
+        (await server.get('/v1/bookings', as())).body.bookings.map((x: { id: string }) => x.id),
+      ).not.toContain(cash.id);
+      expect(
+        (await server.post(`/v1/bookings/${cash.id}/cancel`, { confirm: true }, as())).body.error.code,
+      ).toBe('NOT_ACTIVE');
       expect((await audit(cash.id)).filter((x) => x.action === 'booking.done')).toHaveLength(1);
     } finally {
       clock.set('2026-11-23T04:00:00Z');
@@ -139,19 +192,42 @@ describe('bookings: the operator CLI and the worker', () => {
     try {
       // The schedules fire too, so each job sent here is followed by its own id.
       const completed = (jobId: string | null) =>
-        expect.poll(async () => (await server.db.sql`select state from pgboss.job where id = ${jobId}`)[0]?.state, { timeout: 15_000 }).toBe('completed');
+        expect
+          .poll(
+            async () => (await server.db.sql`select state from pgboss.job where id = ${jobId}`)[0]?.state,
+            { timeout: 15_000 },
+          )
+          .toBe('completed');
       // Not yet lapsed: the job runs and leaves it held.
       await completed(await workers[0]!.runNow('expire-unpaid-holds'));
       expect(await state(id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING' });
 
       clock.set(new Date(clock.now().getTime() + 48 * HOUR + 60_000));
-      const jobIds = await Promise.all([workers[0]!.runNow('expire-unpaid-holds'), workers[1]!.runNow('expire-unpaid-holds')]);
+      const jobIds = await Promise.all([
+        workers[0]!.runNow('expire-unpaid-holds'),
+        workers[1]!.runNow('expire-unpaid-holds'),
+      ]);
       for (const jobId of jobIds) await completed(jobId);
       expect(await state(id)).toMatchObject({ status: 'EXPIRED', paymentStatus: 'VOID', canPay: false });
       // Expired once, however many runs saw it.
       expect((await audit(id)).filter((a) => a.action === 'booking.expire')).toHaveLength(1);
-      const free = await server.post('/v1/availability', { category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }], from: '2026-12-03', to: '2026-12-03' }, as());
-      expect(free.body.days[0].slots.some((s: { start: string; resourceId: string }) => s.start === slot.start && s.resourceId === slot.resourceId)).toBe(true);
+      const free = await server.post(
+        '/v1/availability',
+        {
+          category: 'grooming',
+          addressId,
+          pets: [{ petId, serviceIds: ['groom-dog-bath'] }],
+          from: '2026-12-03',
+          to: '2026-12-03',
+        },
+        as(),
+      );
+      expect(
+        free.body.days[0].slots.some(
+          (s: { start: string; resourceId: string }) =>
+            s.start === slot.start && s.resourceId === slot.resourceId,
+        ),
+      ).toBe(true);
     } finally {
       clock.set('2026-11-23T04:00:00Z');
       await Promise.all(workers.map((w) => w.stop()));

@@ -2,7 +2,13 @@ import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 
-const rex = { name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath', 'extra-teeth'] };
+const rex = {
+  name: 'Rex',
+  type: 'DOG',
+  weightKg: 12,
+  coat: 'SHORT',
+  serviceIds: ['groom-dog-bath', 'extra-teeth'],
+};
 const groom = { category: 'grooming', address: 'Die Boord', pets: [rex] };
 
 describe('getQuote / get_quote and findTimes / find_times', () => {
@@ -37,7 +43,15 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
       cardTotalCents: 46000,
       cashTotalCents: 45000,
       acceptsCash: true,
-      pets: [{ name: 'Rex', items: [{ serviceId: 'groom-dog-bath', priceCents: 38000 }, { serviceId: 'extra-teeth', priceCents: 7000 }] }],
+      pets: [
+        {
+          name: 'Rex',
+          items: [
+            { serviceId: 'groom-dog-bath', priceCents: 38000 },
+            { serviceId: 'extra-teeth', priceCents: 7000 },
+          ],
+        },
+      ],
     });
     expect(res.body.summary).toMatch(/R450 cash or R460 by card/);
   });
@@ -77,7 +91,11 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
   });
 
   it('needs a credential for saved pets and addresses', async () => {
-    const res = await both('get_quote', '/v1/quote', { category: 'grooming', addressId: 'addr_1', pets: [{ petId: 'pet_1', serviceIds: ['groom-dog-bath'] }] });
+    const res = await both('get_quote', '/v1/quote', {
+      category: 'grooming',
+      addressId: 'addr_1',
+      pets: [{ petId: 'pet_1', serviceIds: ['groom-dog-bath'] }],
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
   });
@@ -86,10 +104,19 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     const before = await leads();
     const abroad = await both('get_quote', '/v1/quote', { ...groom, address: 'Paris, France' });
     expect(abroad.status).toBe(409);
-    expect(abroad.body.error).toMatchObject({ code: 'NO_COVERAGE', details: { message: expect.stringContaining('Paris'), leadId: expect.any(String) } });
-    const walk = await server.post('/v1/quote', { category: 'walking', address: 'Jonkershoek', pets: [{ ...rex, serviceIds: ['walk-solo-30'] }] });
+    expect(abroad.body.error).toMatchObject({
+      code: 'NO_COVERAGE',
+      details: { message: expect.stringContaining('Paris'), leadId: expect.any(String) },
+    });
+    const walk = await server.post('/v1/quote', {
+      category: 'walking',
+      address: 'Jonkershoek',
+      pets: [{ ...rex, serviceIds: ['walk-solo-30'] }],
+    });
     expect(walk.status).toBe(409);
-    expect(walk.body.error.details.message).toMatch(/Dog walking does not reach Jonkershoek; mobile grooming and pet sitting does/);
+    expect(walk.body.error.details.message).toMatch(
+      /Dog walking does not reach Jonkershoek; mobile grooming and pet sitting does/,
+    );
     expect(await leads()).toBe(before + 3);
     const unknown = await server.post('/v1/quote', { ...groom, address: 'the blue house' });
     expect(unknown.status).toBe(422);
@@ -102,7 +129,13 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     expect(res.body.durationMin).toBe(70);
     expect(res.body.quote.subtotalCents).toBe(45000);
     expect(res.body.days.map((d: { date: string }) => d.date)).toEqual([
-      '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29',
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+      '2026-11-29',
     ]);
     const [today] = res.body.days;
     expect(today.label).toBe('Today');
@@ -115,25 +148,38 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
 
   it('answers 409 NO_AVAILABILITY with the reason and the next open times when nothing is open', async () => {
     const before = await leads();
-    const full = await both('find_times', '/v1/availability', { ...groom, from: '2026-11-28', to: '2026-11-29' });
+    const full = await both('find_times', '/v1/availability', {
+      ...groom,
+      from: '2026-11-28',
+      to: '2026-11-29',
+    });
     expect(full.status).toBe(409);
     expect(full.body.error).toMatchObject({ code: 'NO_AVAILABILITY', details: { reason: 'FULLY_BOOKED' } });
     expect(full.body.error.details.alternatives[0]).toMatchObject({ date: '2026-11-30', time: '08:00' });
     expect(full.body.error.details.leadId).toBeUndefined();
     const closed = await server.post('/v1/availability', { ...groom, from: '2026-11-29', to: '2026-11-29' });
     expect(closed.body.error.details.reason).toBe('CLOSED_DAY');
-    const late = await server.post('/v1/availability', { ...groom, windowStart: '18:00', windowEnd: '20:00' });
+    const late = await server.post('/v1/availability', {
+      ...groom,
+      windowStart: '18:00',
+      windowEnd: '20:00',
+    });
     expect(late.body.error.details.reason).toBe('OUTSIDE_HOURS');
     expect(await leads()).toBe(before);
   });
 
   it('keeps a lead when nothing is open within 14 days', async () => {
-    await server.db.sql`insert into time_off (id, business_id, starts_at, ends_at, reason) values ('closed-test', 'nogpets', '2027-02-01T00:00:00Z', '2027-03-01T00:00:00Z', 'Closed for the test')`;
+    await server.db
+      .sql`insert into time_off (id, business_id, starts_at, ends_at, reason) values ('closed-test', 'nogpets', '2027-02-01T00:00:00Z', '2027-03-01T00:00:00Z', 'Closed for the test')`;
     try {
       const res = await server.post('/v1/availability', { ...groom, from: '2027-02-01', to: '2027-02-07' });
       expect(res.status).toBe(409);
-      expect(res.body.error.details).toMatchObject({ alternatives: [], leadId: expect.stringMatching(/^lead_/) });
-      const [lead] = await server.db.sql`select reason, operation from leads where id = ${res.body.error.details.leadId}`;
+      expect(res.body.error.details).toMatchObject({
+        alternatives: [],
+        leadId: expect.stringMatching(/^lead_/),
+      });
+      const [lead] = await server.db
+        .sql`select reason, operation from leads where id = ${res.body.error.details.leadId}`;
       expect(lead).toMatchObject({ reason: 'NO_AVAILABILITY', operation: 'findTimes' });
     } finally {
       await server.db.sql`delete from time_off where id = 'closed-test'`;
@@ -147,16 +193,35 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     [{ from: '2026-12-02', to: '2026-12-01' }, 'to'],
     [{ windowStart: '25:00' }, 'windowStart'],
     [{ windowStart: '10:00', windowEnd: '09:00' }, 'windowEnd'],
-    [{ category: 'sitting', pets: [{ ...rex, serviceIds: ['sit-overnight'] }], stay: { startDate: '2026-12-20', nights: 31 } }, 'stay.nights'],
-    [{ category: 'sitting', pets: [{ ...rex, serviceIds: ['sit-dropin-30'] }], visits: { startDate: '2026-12-20', days: 2, perDay: 5 } }, 'visits.perDay'],
-  ])('refuses bad dates, times and plans with 400 naming the field, never a 500 (%#)', async (extra, field) => {
-    const res = await server.post('/v1/availability', { ...groom, ...extra });
-    expect(res.status).toBe(400);
-    expect(res.body.error.details.fields.map((f: { field: string }) => f.field).join(' ')).toContain(field);
-  });
+    [
+      {
+        category: 'sitting',
+        pets: [{ ...rex, serviceIds: ['sit-overnight'] }],
+        stay: { startDate: '2026-12-20', nights: 31 },
+      },
+      'stay.nights',
+    ],
+    [
+      {
+        category: 'sitting',
+        pets: [{ ...rex, serviceIds: ['sit-dropin-30'] }],
+        visits: { startDate: '2026-12-20', days: 2, perDay: 5 },
+      },
+      'visits.perDay',
+    ],
+  ])(
+    'refuses bad dates, times and plans with 400 naming the field, never a 500 (%#)',
+    async (extra, field) => {
+      const res = await server.post('/v1/availability', { ...groom, ...extra });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field).join(' ')).toContain(field);
+    },
+  );
 
   it('accepts 31 days and refuses 32', async () => {
-    expect((await server.post('/v1/availability', { ...groom, from: '2026-12-01', to: '2026-12-31' })).body.days).toHaveLength(31);
+    expect(
+      (await server.post('/v1/availability', { ...groom, from: '2026-12-01', to: '2026-12-31' })).body.days,
+    ).toHaveLength(31);
     const res = await server.post('/v1/availability', { ...groom, from: '2026-12-01', to: '2027-01-01' });
     expect(res.status).toBe(400);
     expect(res.body.error.details.reason).toBe('RANGE_TOO_LONG');
@@ -170,11 +235,18 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
       to: '2026-11-24',
       windowStart: '15:00',
       windowEnd: '16:00',
-      pets: Array.from({ length: n }, (_, i) => ({ ...rex, name: `Dog ${i}`, serviceIds: ['walk-group-60'] })),
+      pets: Array.from({ length: n }, (_, i) => ({
+        ...rex,
+        name: `Dog ${i}`,
+        serviceIds: ['walk-group-60'],
+      })),
     });
     // walker-2 already has 3 dogs on the 15:00 group walk; capacity 4.
     const one = await server.post('/v1/availability', walk(1));
-    expect(one.body.days[0].slots.map((s: { resourceId: string }) => s.resourceId)).toEqual(['walker-1', 'walker-2']);
+    expect(one.body.days[0].slots.map((s: { resourceId: string }) => s.resourceId)).toEqual([
+      'walker-1',
+      'walker-2',
+    ]);
     const two = await server.post('/v1/availability', walk(2));
     expect(two.body.days[0].slots.map((s: { resourceId: string }) => s.resourceId)).toEqual(['walker-1']);
   });
@@ -199,7 +271,10 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     });
     expect(visits.body).toMatchObject({ mode: 'VISITS' });
     expect(visits.body.plan).toHaveLength(6);
-    const wrong = await server.post('/v1/availability', { ...groom, stay: { startDate: '2026-12-20', nights: 2 } });
+    const wrong = await server.post('/v1/availability', {
+      ...groom,
+      stay: { startDate: '2026-12-20', nights: 2 },
+    });
     expect(wrong.status).toBe(400);
   });
 
@@ -207,7 +282,11 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     const client = await server.mcp();
     const { tools } = await client.listTools();
     for (const name of ['get_quote', 'find_times']) {
-      expect(tools.find((t) => t.name === name)?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+      expect(tools.find((t) => t.name === name)?.annotations).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        destructiveHint: false,
+      });
     }
   });
 });

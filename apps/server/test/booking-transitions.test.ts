@@ -42,7 +42,10 @@ function httpTransport(server: TestServer, key: string): Transport {
       const headers = { authorization: `Bearer ${key}` };
       const res =
         op.method === 'GET'
-          ? await server.get(`${path}?${new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)]))}`, headers)
+          ? await server.get(
+              `${path}?${new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)]))}`,
+              headers,
+            )
           : await server.post(path, rest, headers);
       return { ok: res.status < 300, status: res.status, code: res.body?.error?.code, body: res.body };
     },
@@ -72,14 +75,30 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
-    key = (await createApiKey(server.db.sql, { email: 'thandi@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
+    key = (
+      await createApiKey(server.db.sql, {
+        email: 'thandi@example.com',
+        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+      })
+    ).key;
     const as = { authorization: `Bearer ${key}` };
-    petId = (await server.post('/v1/pets', { name: 'Bella', type: 'DOG', weightKg: 9, coat: 'SHORT' }, as)).body.id;
-    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '3 Ryneveld Street', suburb: 'Die Boord' }, as)).body.id;
+    petId = (await server.post('/v1/pets', { name: 'Bella', type: 'DOG', weightKg: 9, coat: 'SHORT' }, as))
+      .body.id;
+    addressId = (
+      await server.post(
+        '/v1/addresses',
+        { label: 'Home', line1: '3 Ryneveld Street', suburb: 'Die Boord' },
+        as,
+      )
+    ).body.id;
     for (const from of ['2026-11-30', '2026-12-31']) {
       const to = new Date(Date.parse(from) + 30 * 24 * HOUR).toISOString().slice(0, 10);
       const found = await server.post('/v1/availability', { ...grooming(), from, to }, as);
-      openDays.push(...found.body.days.filter((d: { slots: unknown[] }) => d.slots.length >= 6).map((d: { date: string }) => d.date));
+      openDays.push(
+        ...found.body.days
+          .filter((d: { slots: unknown[] }) => d.slots.length >= 6)
+          .map((d: { date: string }) => d.date),
+      );
     }
     expect(openDays.length).toBeGreaterThanOrEqual(26);
     transports.HTTP = httpTransport(server, key);
@@ -87,8 +106,15 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
   });
   afterAll(() => server?.stop());
 
-  const grooming = () => ({ category: 'grooming', addressId, pets: [{ petId, serviceIds: ['groom-dog-bath'] }] });
-  const rows = async () => (await server.db.sql<{ n: number }[]>`select count(*)::int as n from bookings where user_id is not null`)[0]!.n;
+  const grooming = () => ({
+    category: 'grooming',
+    addressId,
+    pets: [{ petId, serviceIds: ['groom-dog-bath'] }],
+  });
+  const rows = async () =>
+    (
+      await server.db.sql<{ n: number }[]>`select count(*)::int as n from bookings where user_id is not null`
+    )[0]!.n;
 
   /** Grooming days with room, found as an assistant would; each transport books on its own, so the two never compete. */
   const openDays: string[] = [];
@@ -104,7 +130,13 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
 
   async function book(t: Transport, date: string, paymentMethod: 'CARD' | 'CASH', pick = 0) {
     const slot = await openSlot(t, date, pick);
-    const res = await t.call('book', { ...grooming(), start: slot.start, resourceId: slot.resourceId, paymentMethod, ...(paymentMethod === 'CASH' ? { confirm: true } : {}) });
+    const res = await t.call('book', {
+      ...grooming(),
+      start: slot.start,
+      resourceId: slot.resourceId,
+      paymentMethod,
+      ...(paymentMethod === 'CASH' ? { confirm: true } : {}),
+    });
     expect(res.ok, JSON.stringify(res.body)).toBe(true);
     return { slot, id: res.body.bookingId as string, res };
   }
@@ -112,7 +144,14 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
   async function stateOf(t: Transport, id: string) {
     const got = await t.call('getBooking', { bookingId: id });
     expect(got.ok, JSON.stringify(got.body)).toBe(true);
-    return got.body as { status: string; paymentStatus: string; start: string; resourceId: string; totalCents: number; canPay: boolean };
+    return got.body as {
+      status: string;
+      paymentStatus: string;
+      start: string;
+      resourceId: string;
+      totalCents: number;
+      canPay: boolean;
+    };
   }
 
   /** The gateway reports the card payment: a signed sandbox notification, as its pay page sends. */
@@ -145,24 +184,46 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
 
       it('(none) → book CARD → PENDING / PENDING with payUrl; the time is held', async () => {
         const { slot, id, res } = await book(t(), day(t(), 1), 'CARD');
-        expect(res.body).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', paymentMethod: 'CARD' });
+        expect(res.body).toMatchObject({
+          status: 'PENDING',
+          paymentStatus: 'PENDING',
+          paymentMethod: 'CARD',
+        });
         expect(res.body.payUrl).toMatch(/\/pay\/npl_/);
-        expect(await stateOf(t(), id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
+        expect(await stateOf(t(), id)).toMatchObject({
+          status: 'PENDING',
+          paymentStatus: 'PENDING',
+          canPay: true,
+        });
         const again = await t().call('findTimes', { ...grooming(), from: day(t(), 1), to: day(t(), 1) });
-        expect(again.body.days[0].slots.some((s: { start: string; resourceId: string }) => s.start === slot.start && s.resourceId === slot.resourceId)).toBe(false);
+        expect(
+          again.body.days[0].slots.some(
+            (s: { start: string; resourceId: string }) =>
+              s.start === slot.start && s.resourceId === slot.resourceId,
+          ),
+        ).toBe(false);
       });
 
       it('(none) → book CASH with confirm → PENDING / CASH_DUE, no payUrl', async () => {
         const { id, res } = await book(t(), day(t(), 2), 'CASH');
         expect(res.body).toMatchObject({ status: 'PENDING', paymentStatus: 'CASH_DUE' });
         expect(res.body.payUrl).toBeUndefined();
-        expect(await stateOf(t(), id)).toMatchObject({ status: 'PENDING', paymentStatus: 'CASH_DUE', canPay: false });
+        expect(await stateOf(t(), id)).toMatchObject({
+          status: 'PENDING',
+          paymentStatus: 'CASH_DUE',
+          canPay: false,
+        });
       });
 
       it('(none) → book CASH without confirm → no booking, CONFIRM_REQUIRED with the summary', async () => {
         const slot = await openSlot(t(), day(t(), 2));
         const before = await rows();
-        const res = await t().call('book', { ...grooming(), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CASH' });
+        const res = await t().call('book', {
+          ...grooming(),
+          start: slot.start,
+          resourceId: slot.resourceId,
+          paymentMethod: 'CASH',
+        });
         expectRefused(res, 'CONFIRM_REQUIRED', 409);
         expect(res.body.error.details.summary).toMatch(/in cash/);
         expect(await rows()).toBe(before);
@@ -171,40 +232,81 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
       it('card booking, unpaid → payment made at the gateway → confirmed (ACCEPTED / PAID)', async () => {
         const { id } = await book(t(), day(t(), 3), 'CARD');
         await payAtGateway(id);
-        expect(await stateOf(t(), id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID', canPay: false });
+        expect(await stateOf(t(), id)).toMatchObject({
+          status: 'ACCEPTED',
+          paymentStatus: 'PAID',
+          canPay: false,
+        });
       });
 
       it('active booking → reschedule more than 12 hours ahead → PENDING; price and payment unchanged', async () => {
         const { id, slot } = await book(t(), day(t(), 4), 'CARD');
         await payAtGateway(id);
         const before = await stateOf(t(), id);
-        const times = await t().call('rescheduleTimes', { bookingId: id, from: day(t(), 5), to: day(t(), 5) });
+        const times = await t().call('rescheduleTimes', {
+          bookingId: id,
+          from: day(t(), 5),
+          to: day(t(), 5),
+        });
         expect(times.ok, JSON.stringify(times.body)).toBe(true);
         const target = times.body.days[0].slots[0];
-        const moved = await t().call('rescheduleBooking', { bookingId: id, start: target.start, resourceId: target.resourceId });
+        const moved = await t().call('rescheduleBooking', {
+          bookingId: id,
+          start: target.start,
+          resourceId: target.resourceId,
+        });
         expect(moved.ok, JSON.stringify(moved.body)).toBe(true);
-        expect(moved.body).toMatchObject({ bookingId: id, start: target.start, status: 'PENDING', paymentStatus: 'PAID' });
+        expect(moved.body).toMatchObject({
+          bookingId: id,
+          start: target.start,
+          status: 'PENDING',
+          paymentStatus: 'PAID',
+        });
         const after = await stateOf(t(), id);
-        expect(after).toMatchObject({ status: 'PENDING', paymentStatus: 'PAID', start: target.start, totalCents: before.totalCents });
+        expect(after).toMatchObject({
+          status: 'PENDING',
+          paymentStatus: 'PAID',
+          start: target.start,
+          totalCents: before.totalCents,
+        });
         // The old time is free again.
         const old = await t().call('findTimes', { ...grooming(), from: day(t(), 4), to: day(t(), 4) });
-        expect(old.body.days[0].slots.some((s: { start: string; resourceId: string }) => s.start === slot.start && s.resourceId === slot.resourceId)).toBe(true);
+        expect(
+          old.body.days[0].slots.some(
+            (s: { start: string; resourceId: string }) =>
+              s.start === slot.start && s.resourceId === slot.resourceId,
+          ),
+        ).toBe(true);
       });
 
       it('active booking → reschedule 12 hours or less before start → unchanged, TOO_LATE', async () => {
         const { id, slot } = await book(t(), day(t(), 6), 'CASH');
         const target = await openSlot(t(), day(t(), 7));
         for (const before of [12 * HOUR, 2 * HOUR]) {
-          const res = await at(new Date(Date.parse(slot.start) - before), () => t().call('rescheduleBooking', { bookingId: id, start: target.start, resourceId: target.resourceId }));
+          const res = await at(new Date(Date.parse(slot.start) - before), () =>
+            t().call('rescheduleBooking', {
+              bookingId: id,
+              start: target.start,
+              resourceId: target.resourceId,
+            }),
+          );
           expectRefused(res, 'TOO_LATE', 409);
         }
-        expect(await stateOf(t(), id)).toMatchObject({ status: 'PENDING', paymentStatus: 'CASH_DUE', start: slot.start });
+        expect(await stateOf(t(), id)).toMatchObject({
+          status: 'PENDING',
+          paymentStatus: 'CASH_DUE',
+          start: slot.start,
+        });
       });
 
       it('active booking → reschedule onto a time someone holds → unchanged, SLOT_TAKEN', async () => {
         const a = await book(t(), day(t(), 8), 'CASH', 0);
         const b = await book(t(), day(t(), 8), 'CASH', 0);
-        const res = await t().call('rescheduleBooking', { bookingId: a.id, start: b.slot.start, resourceId: b.slot.resourceId });
+        const res = await t().call('rescheduleBooking', {
+          bookingId: a.id,
+          start: b.slot.start,
+          resourceId: b.slot.resourceId,
+        });
         expectRefused(res, 'SLOT_TAKEN', 409);
         expect((await stateOf(t(), a.id)).start).toBe(a.slot.start);
       });
@@ -214,7 +316,11 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
         const res = await t().call('cancelBooking', { bookingId: id, confirm: true });
         expect(res.ok, JSON.stringify(res.body)).toBe(true);
         expect(res.body).toMatchObject({ cancelled: [id], refundRequested: [] });
-        expect(await stateOf(t(), id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'VOID', canPay: false });
+        expect(await stateOf(t(), id)).toMatchObject({
+          status: 'CANCELLED',
+          paymentStatus: 'VOID',
+          canPay: false,
+        });
       });
 
       it('paid booking → cancel → CANCELLED / REFUND_REQUESTED', async () => {
@@ -223,22 +329,41 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
         const res = await t().call('cancelBooking', { bookingId: id, confirm: true });
         expect(res.body).toMatchObject({ cancelled: [id], refundRequested: [id] });
         expect(res.body.message).toMatch(/5 to 7 working days/);
-        expect(await stateOf(t(), id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
+        expect(await stateOf(t(), id)).toMatchObject({
+          status: 'CANCELLED',
+          paymentStatus: 'REFUND_REQUESTED',
+        });
       });
 
       it('refuses a cancel with confirm false (CONFIRM_REQUIRED) or none (400), at or after the start (TOO_LATE), and twice (NOT_ACTIVE)', async () => {
         const { id, slot } = await book(t(), day(t(), 11), 'CASH');
-        expectRefused(await t().call('cancelBooking', { bookingId: id, confirm: false }), 'CONFIRM_REQUIRED', 409);
+        expectRefused(
+          await t().call('cancelBooking', { bookingId: id, confirm: false }),
+          'CONFIRM_REQUIRED',
+          409,
+        );
         // `confirm` is a required field: leaving it out is a bad request naming it.
         const missing = await t().call('cancelBooking', { bookingId: id });
         expectRefused(missing, 'BAD_REQUEST', 400);
         expect(JSON.stringify(missing.body.error.details)).toContain('confirm');
-        expectRefused(await at(slot.start, () => t().call('cancelBooking', { bookingId: id, confirm: true })), 'TOO_LATE', 409);
+        expectRefused(
+          await at(slot.start, () => t().call('cancelBooking', { bookingId: id, confirm: true })),
+          'TOO_LATE',
+          409,
+        );
         expect(await stateOf(t(), id)).toMatchObject({ status: 'PENDING', paymentStatus: 'CASH_DUE' });
         expect((await t().call('cancelBooking', { bookingId: id, confirm: true })).ok).toBe(true);
         expectRefused(await t().call('cancelBooking', { bookingId: id, confirm: true }), 'NOT_ACTIVE', 409);
         const target = await openSlot(t(), day(t(), 12));
-        expectRefused(await t().call('rescheduleBooking', { bookingId: id, start: target.start, resourceId: target.resourceId }), 'NOT_ACTIVE', 409);
+        expectRefused(
+          await t().call('rescheduleBooking', {
+            bookingId: id,
+            start: target.start,
+            resourceId: target.resourceId,
+          }),
+          'NOT_ACTIVE',
+          409,
+        );
         expectRefused(await t().call('rescheduleTimes', { bookingId: id }), 'NOT_ACTIVE', 409);
         expect(await stateOf(t(), id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'VOID' });
       });
@@ -259,7 +384,12 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
         expectRefused(await t().call('getBooking', { bookingId: 'bkg_nope' }), 'NOT_FOUND', 404);
         const { slot } = await book(t(), day(t(), 13), 'CARD', 2);
         const before = await rows();
-        const res = await t().call('book', { ...grooming(), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' });
+        const res = await t().call('book', {
+          ...grooming(),
+          start: slot.start,
+          resourceId: slot.resourceId,
+          paymentMethod: 'CARD',
+        });
         expectRefused(res, 'SLOT_TAKEN', 409);
         expect(await rows()).toBe(before);
       });

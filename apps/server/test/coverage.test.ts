@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 
 function queryString(query: Record<string, string | number>): string {
-  return new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return new URLSearchParams(
+    Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
 }
 
 describe('checkCoverage / check_coverage', () => {
@@ -17,7 +19,11 @@ describe('checkCoverage / check_coverage', () => {
     const client = await server.mcp();
     const mcp = toolJson(await client.callTool({ name: 'check_coverage', arguments: query }));
     // Lead ids differ (each call records one); everything else is the same answer.
-    const strip = (b: Record<string, unknown>) => ({ ...b, leadId: b.leadId ? 'lead' : undefined, message: typeof b.message === 'string' ? b.message.replace(/lead_\w+/, '') : b.message });
+    const strip = (b: Record<string, unknown>) => ({
+      ...b,
+      leadId: b.leadId ? 'lead' : undefined,
+      message: typeof b.message === 'string' ? b.message.replace(/lead_\w+/, '') : b.message,
+    });
     expect(strip(mcp)).toEqual(strip(http.body));
     return http;
   }
@@ -34,7 +40,14 @@ describe('checkCoverage / check_coverage', () => {
     const answer = CoverageAnswerSchema.parse(res.body);
     expect(answer).toEqual({
       covered: true,
-      place: { suburb: 'Die Boord', postalCode: '7600', lat: -33.9477, lng: 18.8502, town: 'Stellenbosch', country: 'ZA' },
+      place: {
+        suburb: 'Die Boord',
+        postalCode: '7600',
+        lat: -33.9477,
+        lng: 18.8502,
+        town: 'Stellenbosch',
+        country: 'ZA',
+      },
       lines: [
         { id: 'grooming', label: 'Mobile grooming', covered: true },
         { id: 'walking', label: 'Dog walking', covered: true },
@@ -61,12 +74,18 @@ describe('checkCoverage / check_coverage', () => {
 
   it('reads a postal code several suburbs share, suburb unknown', async () => {
     const res = await both({ postalCode: '7600' });
-    expect(res.body).toMatchObject({ covered: true, place: { suburb: null, postalCode: '7600', town: 'Stellenbosch' } });
+    expect(res.body).toMatchObject({
+      covered: true,
+      place: { suburb: null, postalCode: '7600', town: 'Stellenbosch' },
+    });
   });
 
   it('records a lead for a town abroad and answers with town, country, leadId, message and next', async () => {
     const before = await leads();
-    const res = await server.get(`/v1/coverage?address=${encodeURIComponent('Rua Augusta 100, Lisbon, Portugal')}`, { 'x-client-name': 'Claude' });
+    const res = await server.get(
+      `/v1/coverage?address=${encodeURIComponent('Rua Augusta 100, Lisbon, Portugal')}`,
+      { 'x-client-name': 'Claude' },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       covered: false,
@@ -163,7 +182,11 @@ describe('checkCoverage / check_coverage', () => {
   it('is read-only and idempotent on MCP', async () => {
     const client = await server.mcp();
     const tool = (await client.listTools()).tools.find((t) => t.name === 'check_coverage')!;
-    expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    expect(tool.annotations).toMatchObject({
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+    });
     expect(tool.inputSchema.properties).toMatchObject({
       address: { type: 'string', maxLength: 300 },
       lat: { type: 'number', minimum: -90, maximum: 90 },

@@ -58,7 +58,9 @@ describe('the server while its PostgreSQL is stopped', () => {
     // The server migrates and loads the demo data itself; dropping is removing the cluster.
     const db: TestDatabase = { sql, url, kind: 'external', drop: () => sql.end({ timeout: 1 }) };
     server = await startTestServer({ db });
-    key = (await createApiKey(sql, { email: 'away@example.com', scopes: ['bookings:read', 'bookings:write'] })).key;
+    key = (
+      await createApiKey(sql, { email: 'away@example.com', scopes: ['bookings:read', 'bookings:write'] })
+    ).key;
   });
   afterAll(async () => {
     await server?.stop();
@@ -72,7 +74,17 @@ describe('the server while its PostgreSQL is stopped', () => {
     const reads = () => [
       request(server.url, 'GET', '/v1/bookings', undefined, as, 12_000),
       request(server.url, 'GET', '/v1/services', undefined, {}, 12_000),
-      request(server.url, 'POST', '/v1/availability', { category: 'grooming', pets: [{ type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }] }, {}, 12_000),
+      request(
+        server.url,
+        'POST',
+        '/v1/availability',
+        {
+          category: 'grooming',
+          pets: [{ type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
+        },
+        {},
+        12_000,
+      ),
     ];
     const before = await Promise.all(reads());
     expect(before.map((a) => a.status)).toEqual([200, 200, expect.any(Number)]);
@@ -82,13 +94,20 @@ describe('the server while its PostgreSQL is stopped', () => {
     await pg.stop();
     const during = [...(await Promise.all(inFlight)), ...(await Promise.all([...reads(), ...reads()]))];
     for (const a of during) {
-      expect(a.status === 0 || (a.status >= 500 && a.status !== 503), `${a.status} ${a.failure ?? ''} ${JSON.stringify(a.body)}`).toBe(false);
+      expect(
+        a.status === 0 || (a.status >= 500 && a.status !== 503),
+        `${a.status} ${a.failure ?? ''} ${JSON.stringify(a.body)}`,
+      ).toBe(false);
       expect(a.ms).toBeLessThan(10_000);
     }
     const refused = during.filter((a) => a.status === 503);
     expect(refused.length).toBeGreaterThanOrEqual(6);
     for (const a of refused) {
-      expect(a.body.error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/retry/i), details: { retryAfterSeconds: expect.any(Number) } });
+      expect(a.body.error).toMatchObject({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(/retry/i),
+        details: { retryAfterSeconds: expect.any(Number) },
+      });
       expect(Number(a.retryAfter)).toBeGreaterThan(0);
     }
     // The OAuth endpoints too: the SDK's handlers would answer 500 server_error.
@@ -106,7 +125,10 @@ describe('the server while its PostgreSQL is stopped', () => {
     expect(ready.ms).toBeLessThan(3000);
 
     pg = await startEmbeddedPostgres({ dataDir: pg.dataDir, port: pg.port });
-    const back = await timeUntil(async () => (await request(server.url, 'GET', '/v1/bookings', undefined, as, 5000)).status === 200, 10_000);
+    const back = await timeUntil(
+      async () => (await request(server.url, 'GET', '/v1/bookings', undefined, as, 5000)).status === 200,
+      10_000,
+    );
     expect(back).not.toBeNull();
     expect(back!).toBeLessThan(5000);
     expect((await request(server.url, 'GET', '/readyz')).status).toBe(200);

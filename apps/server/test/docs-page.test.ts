@@ -20,11 +20,15 @@ describe('the API reference page', () => {
     page.on('requestfailed', (r) => failed.push(r.url()));
     await page.goto(`${server.url}/docs`);
     await page.getByText('NogPets API').first().waitFor();
-    await expect(page.locator('.opblock-summary-path').filter({ hasText: '/v1/services' }).count()).resolves.toBeGreaterThan(0);
+    await expect(
+      page.locator('.opblock-summary-path').filter({ hasText: '/v1/services' }).count(),
+    ).resolves.toBeGreaterThan(0);
     await page.locator('.opblock-summary-path', { hasText: '/v1/services' }).first().click();
     await page.getByRole('button', { name: 'Execute' }).click();
     await page.locator('.responses-table .response-col_status').filter({ hasText: '200' }).first().waitFor();
-    await expect(page.locator('.responses-wrapper').first().textContent()).resolves.toContain('serviceFeeCents');
+    await expect(page.locator('.responses-wrapper').first().textContent()).resolves.toContain(
+      'serviceFeeCents',
+    );
     // Everything came from our own host: no CDN.
     expect(failed).toEqual([]);
   });

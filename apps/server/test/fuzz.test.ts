@@ -47,7 +47,12 @@ function outputProblem(operationId: string, body: unknown): string | null {
   const op = operations.find((o) => o.operationId === operationId);
   if (!op) return `no operation ${operationId}`;
   const result = op.output.safeParse(body);
-  return result.success ? null : fieldProblems(result.error).map((f) => `${f.field}: ${f.message}`).join('; ').slice(0, 300);
+  return result.success
+    ? null
+    : fieldProblems(result.error)
+        .map((f) => `${f.field}: ${f.message}`)
+        .join('; ')
+        .slice(0, 300);
 }
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -401,7 +406,14 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
       // operation's output schema (the one the OpenAPI document is made from).
       const problem = outputProblem(c.operationId, body);
       if (problem)
-        failures.add({ kind: 'output-schema', where, status, error: problem, sample: describeCase(c), size: sizeOf(c) });
+        failures.add({
+          kind: 'output-schema',
+          where,
+          status,
+          error: problem,
+          sample: describeCase(c),
+          size: sizeOf(c),
+        });
     }
     if (status >= 400) {
       const problem = errorShapeProblem(body);
@@ -545,8 +557,17 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
           }
           if (!answer.isError) {
             const op = operations.find((o) => o.toolName === tool.name);
-            const problem = op ? outputProblem(op.operationId, answer.structuredContent) : `no operation for tool ${tool.name}`;
-            if (problem) mcpFailures.add({ kind: 'output-schema', where: `tool:${tool.name}`, status: 'ok', error: problem, sample });
+            const problem = op
+              ? outputProblem(op.operationId, answer.structuredContent)
+              : `no operation for tool ${tool.name}`;
+            if (problem)
+              mcpFailures.add({
+                kind: 'output-schema',
+                where: `tool:${tool.name}`,
+                status: 'ok',
+                error: problem,
+                sample,
+              });
             continue;
           }
           let body: unknown;

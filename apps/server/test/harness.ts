@@ -5,15 +5,27 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Clock, createSandboxGateway } from '@nogpets/operations';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/platform';
-import { type Browser, createTestDatabase, type TestDatabase, type TestDatabaseOptions } from '@nogpets/test-utils';
+import {
+  type Browser,
+  createTestDatabase,
+  type TestDatabase,
+  type TestDatabaseOptions,
+} from '@nogpets/test-utils';
 import { allInOne } from '../src/parts.js';
 
 export interface TestServer {
   url: string;
   service: RunningService;
   db: TestDatabase;
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  get(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   mcp(): Promise<Client>;
   /** An MCP client sending a Bearer credential. */
   mcpAs(token: string): Promise<Client>;
@@ -46,7 +58,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock: options.clock,
   });
   const clients: Client[] = [];
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const res = await fetch(service.url + path, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -73,7 +90,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async mcpAs(token) {
       const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       clients.push(client);
       return client;
     },
@@ -109,13 +130,20 @@ export function signSandboxNotice(server: TestServer, notice: SandboxNotice): Pr
 
 /** Posts a notification body to the sandbox gateway's notify endpoint; the HTTP status. */
 export async function notifySandbox(server: TestServer, body: string): Promise<number> {
-  const res = await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const res = await fetch(`${server.url}/payments/sandbox/notify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   await res.body?.cancel();
   return res.status;
 }
 
 /** The newest open pay link of a booking: its payment id and amount. */
-export async function openPayment(server: TestServer, bookingId: string): Promise<{ id: string; amount: number }> {
+export async function openPayment(
+  server: TestServer,
+  bookingId: string,
+): Promise<{ id: string; amount: number }> {
   const [payment] = await server.db.sql<{ id: string; amount: number }[]>`
     select id, amount_cents as amount from payments where ${bookingId} = any(booking_ids) and status = 'OPEN' order by created_at desc limit 1`;
   if (!payment) throw new Error(`no open payment for ${bookingId}`);
@@ -125,7 +153,15 @@ export async function openPayment(server: TestServer, bookingId: string): Promis
 /** The gateway reports the card payment of a booking's open link (200 expected). */
 export async function payInSandbox(server: TestServer, bookingId: string): Promise<number> {
   const payment = await openPayment(server, bookingId);
-  return notifySandbox(server, await signSandboxNotice(server, { paymentId: payment.id, gatewayRef: `sbx_${bookingId}`, amountCents: payment.amount, outcome: 'COMPLETE' }));
+  return notifySandbox(
+    server,
+    await signSandboxNotice(server, {
+      paymentId: payment.id,
+      gatewayRef: `sbx_${bookingId}`,
+      amountCents: payment.amount,
+      outcome: 'COMPLETE',
+    }),
+  );
 }
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -134,18 +170,27 @@ const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
  * `pnpm --silent cli ...` as the operator runs it, against the test database. Asynchronous, so the
  * server in this process keeps serving (and its idle connections keep their timers) meanwhile.
  */
-export function cli(databaseUrl: string | undefined, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string; lastLine: string }> {
+export function cli(
+  databaseUrl: string | undefined,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string; lastLine: string }> {
   const e: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (databaseUrl) e.DATABASE_URL = databaseUrl;
   else delete e.DATABASE_URL;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: serverDir, env: e });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      cwd: serverDir,
+      env: e,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr, lastLine: stdout.trim().split('\n').at(-1) ?? '' }));
+    child.on('close', (status) =>
+      resolve({ status, stdout, stderr, lastLine: stdout.trim().split('\n').at(-1) ?? '' }),
+    );
   });
 }
 
@@ -156,7 +201,13 @@ export function cli(databaseUrl: string | undefined, args: string[], env: Record
 export async function consentInBrowser(
   browser: Browser,
   url: string,
-  options: { email: string; password: string; returnTo: string; decision?: 'Allow' | 'Deny'; expectClient?: string },
+  options: {
+    email: string;
+    password: string;
+    returnTo: string;
+    decision?: 'Allow' | 'Deny';
+    expectClient?: string;
+  },
 ) {
   const context = await browser.newContext();
   try {
@@ -195,17 +246,30 @@ export async function openForm(server: TestServer, path: string): Promise<FormSe
 }
 
 /** Posts a form as the page would (same-site unless headers say otherwise); the answer is not followed. */
-export function postForm(server: TestServer, path: string, fields: Record<string, string>, form?: FormSession, headers: Record<string, string> = {}): Promise<Response> {
+export function postForm(
+  server: TestServer,
+  path: string,
+  fields: Record<string, string>,
+  form?: FormSession,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(server.url + path, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(form ? { cookie: form.cookie } : {}), ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(form ? { cookie: form.cookie } : {}),
+      ...headers,
+    },
     body: new URLSearchParams({ ...(form ? { csrf: form.csrf } : {}), ...fields }).toString(),
   });
 }
 
 /** The sign-in link of the newest mail to `email`, read as the operator does: `pnpm cli mail list`. */
-export async function mailedLink(server: TestServer, email: string): Promise<{ link: string; subject: string; body: string }> {
+export async function mailedLink(
+  server: TestServer,
+  email: string,
+): Promise<{ link: string; subject: string; body: string }> {
   const out = await cli(server.db.url, ['mail', 'list', '--to', email, '--limit', '1']);
   if (out.status !== 0) throw new Error(out.stderr);
   const link = /https?:\/\/\S+\/signin\/email\?token=[A-Za-z0-9_-]+/.exec(out.stdout)?.[0];

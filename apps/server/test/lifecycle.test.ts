@@ -17,9 +17,20 @@ interface Started {
 
 /** Starts `src/main.ts` exactly as `pnpm start` does, with no DATABASE_URL: embedded PostgreSQL. */
 function startMain(dataDir: string): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_POINTS: '60' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_POINTS: '60',
+  };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000);
@@ -56,12 +67,20 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
 
   it('starts, serves, stops cleanly on SIGTERM, and a second start reuses the data; the CLI works on it running or not', async () => {
     // The operator CLI before anything runs: it starts the embedded cluster for itself, and stops it.
-    const before = await cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile'], { DATA_DIR: dataDir });
+    const before = await cli(
+      undefined,
+      ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile'],
+      { DATA_DIR: dataDir },
+    );
     expect(before.status, before.stderr).toBe(0);
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     const first = await startMain(dataDir);
     // While `pnpm start` runs, the CLI attaches to its cluster.
-    const during = await cli(undefined, ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile,pets'], { DATA_DIR: dataDir });
+    const during = await cli(
+      undefined,
+      ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile,pets'],
+      { DATA_DIR: dataDir },
+    );
     expect(during.status, during.stderr).toBe(0);
     const a = await fetch(`${first.url}/v1/services`);
     expect(a.status).toBe(200);

@@ -14,7 +14,11 @@ function smtpReceiver() {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo(_address, _session, callback) {
-      callback(state.refuse ? Object.assign(new Error('Mailbox unavailable (test)'), { responseCode: 450 }) : undefined);
+      callback(
+        state.refuse
+          ? Object.assign(new Error('Mailbox unavailable (test)'), { responseCode: 450 })
+          : undefined,
+      );
     },
     onData(stream, _session, callback) {
       simpleParser(stream).then(
@@ -35,7 +39,9 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
   beforeAll(async () => {
     await new Promise<void>((r) => smtp.server.listen(0, '127.0.0.1', () => r()));
     const port = (smtp.server.server.address() as { port: number }).port;
-    server = await startTestServer({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'NogPets <hello@nogpets.test>' } });
+    server = await startTestServer({
+      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'NogPets <hello@nogpets.test>' },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -44,7 +50,12 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
 
   it('delivers the sign-up mail at once, and keeps no copy of its link', async () => {
     const form = await openForm(server, '/signup');
-    const res = await postForm(server, '/signup', { name: 'Anele', email: 'anele@example.com', next: '/account' }, form);
+    const res = await postForm(
+      server,
+      '/signup',
+      { name: 'Anele', email: 'anele@example.com', next: '/account' },
+      form,
+    );
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain('pnpm cli mail list');
@@ -60,7 +71,12 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Continue as anele@example.com');
     await expect
-      .poll(async () => (await server.db.sql`select sent_at, body from mail_outbox where to_address = 'anele@example.com'`)[0])
+      .poll(
+        async () =>
+          (
+            await server.db.sql`select sent_at, body from mail_outbox where to_address = 'anele@example.com'`
+          )[0],
+      )
       .toMatchObject({ sent_at: expect.any(Date), body: null });
     const listed = await cli(server.db.url, ['mail', 'list', '--to', 'anele@example.com']);
     expect(listed.stdout).toContain('(text not kept after delivery)');
@@ -75,8 +91,18 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('We have sent a mail to <strong>later@example.com</strong>');
     await expect
-      .poll(async () => (await server.db.sql`select sent_at, attempts, last_error from mail_outbox where to_address = 'later@example.com'`)[0])
-      .toMatchObject({ sent_at: null, attempts: 1, last_error: expect.stringContaining('Mailbox unavailable') });
+      .poll(
+        async () =>
+          (
+            await server.db
+              .sql`select sent_at, attempts, last_error from mail_outbox where to_address = 'later@example.com'`
+          )[0],
+      )
+      .toMatchObject({
+        sent_at: null,
+        attempts: 1,
+        last_error: expect.stringContaining('Mailbox unavailable'),
+      });
     smtp.state.refuse = false;
     // The worker's deliver-mail job.
     expect(await deliverPendingMail(server.service.runtime.deps)).toBe(1);

@@ -3,7 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { hash } from '@node-rs/argon2';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, launchBrowser } from '@nogpets/test-utils';
@@ -18,7 +22,13 @@ class AssistantAuth implements OAuthClientProvider {
   authorizationUrl?: URL;
   constructor(readonly redirectUrl: string) {}
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Claude Test', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Claude Test',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.info;
@@ -71,10 +81,14 @@ describe('a real MCP client authorizes itself', () => {
     await client.connect(transport);
     // Anonymous: the tool list and a public tool.
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('list_pets');
-    expect(toolJson(await client.callTool({ name: 'list_services', arguments: {} })).lines.length).toBeGreaterThan(0);
+    expect(
+      toolJson(await client.callTool({ name: 'list_services', arguments: {} })).lines.length,
+    ).toBeGreaterThan(0);
 
     // A scoped tool: HTTP 401 with the challenge; the SDK follows the metadata, registers and asks to authorize.
-    await expect(client.callTool({ name: 'list_pets', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(client.callTool({ name: 'list_pets', arguments: {} })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(auth.info?.client_id).toMatch(/[0-9a-f-]{36}/);
     const url = auth.authorizationUrl!;
     expect(url.href.startsWith(`${server.url}/authorize`)).toBe(true);
@@ -82,14 +96,24 @@ describe('a real MCP client authorizes itself', () => {
     expect(url.searchParams.get('resource')).toBe(`${server.url}/mcp`);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
 
-    const { back, consent } = await consentInBrowser(browser, url.href, { email: 'lerato@example.com', password: 'correct horse battery', returnTo: redirectUri, expectClient: 'Claude Test' });
+    const { back, consent } = await consentInBrowser(browser, url.href, {
+      email: 'lerato@example.com',
+      password: 'correct horse battery',
+      returnTo: redirectUri,
+      expectClient: 'Claude Test',
+    });
     expect(consent).toContain('See and add your pets');
     await transport.finishAuth(back.searchParams.get('code')!);
     expect(auth.saved).toMatchObject({ scope: 'pets', token_type: 'Bearer' });
 
     // Authorized: the scoped tool answers, and what the assistant adds carries its name.
     expect(toolJson(await client.callTool({ name: 'list_pets', arguments: {} }))).toMatchObject({ pets: [] });
-    const added = toolJson(await client.callTool({ name: 'add_pet', arguments: { name: 'Biscuit', type: 'DOG', weightKg: 6, coat: 'SHORT' } }));
+    const added = toolJson(
+      await client.callTool({
+        name: 'add_pet',
+        arguments: { name: 'Biscuit', type: 'DOG', weightKg: 6, coat: 'SHORT' },
+      }),
+    );
     expect(added).toMatchObject({ name: 'Biscuit' });
     const [audit] = await server.db.sql<{ clientName: string; action: string }[]>`
       select client_name as "clientName", action from audit_log where target = ${added.id}`;
@@ -98,14 +122,27 @@ describe('a real MCP client authorizes itself', () => {
     // Too narrow for another tool: 403 insufficient_scope with the scopes to ask for (those held and the one missing).
     const narrow = await fetch(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${auth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_addresses', arguments: {} } }),
+      headers: {
+        authorization: `Bearer ${auth.saved!.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'list_addresses', arguments: {} },
+      }),
     });
     expect(narrow.status).toBe(403);
-    expect(narrow.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="pets addresses"/);
+    expect(narrow.headers.get('www-authenticate')).toMatch(
+      /error="insufficient_scope", scope="pets addresses"/,
+    );
 
     // A token for /mcp is not accepted by /v1 (audience).
-    expect((await server.get('/v1/pets', { authorization: `Bearer ${auth.saved!.access_token}` })).status).toBe(401);
+    expect(
+      (await server.get('/v1/pets', { authorization: `Bearer ${auth.saved!.access_token}` })).status,
+    ).toBe(401);
     await client.close();
   });
 });

@@ -29,7 +29,9 @@ describe('the OpenAPI document', () => {
       expect(entry.operationId).toBe(op.operationId);
       expect(entry.tags).toEqual([op.tag]);
       expect(entry['x-mcp-tool']).toBe(op.toolName);
-      expect(entry.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+      expect(entry.responses['400'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/Error',
+      });
       expect(entry.responses['429']).toBeDefined();
     }
     expect(doc.components.schemas.Error).toBeDefined();

@@ -28,7 +28,9 @@ describe('account pages in real Chromium', () => {
     await page.getByLabel('Email').fill('lerato@example.com');
     await page.getByRole('button', { name: 'Create account' }).click();
     // No account yet: the address is proven first, by the link mailed to it (here, the outbox).
-    await expect.poll(() => page.locator('main').innerText()).toContain('We have sent a mail to lerato@example.com');
+    await expect
+      .poll(() => page.locator('main').innerText())
+      .toContain('We have sent a mail to lerato@example.com');
     const { link, subject } = await mailedLink(server, 'lerato@example.com');
     expect(subject).toBe('Confirm your email to finish your NogPets account');
     await page.goto(link);
@@ -66,7 +68,10 @@ describe('account pages in real Chromium', () => {
       clientId: 'cli_test',
       expiresAt: new Date(Date.now() + 3_600_000),
     });
-    expect((await server.get('/v1/me', { authorization: `Bearer ${token}` })).body.client).toEqual({ id: 'cli_test', name: 'Claude' });
+    expect((await server.get('/v1/me', { authorization: `Bearer ${token}` })).body.client).toEqual({
+      id: 'cli_test',
+      name: 'Claude',
+    });
     await page.goto(`${server.url}/account`);
     const row = page.locator('#connections tr', { hasText: 'Claude' });
     await expect(row.textContent()).resolves.toContain('See your bookings and find times to move them');
@@ -87,12 +92,25 @@ describe('account pages in real Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${server.url}/account`);
 
-    const audit = (await server.db.sql`select action from audit_log where user_id = ${user!.id} order by id`).map((r) => r.action);
-    expect(audit).toEqual(['account.signup', 'account.password_set', 'apikey.create', 'apikey.revoke', 'connection.remove']);
+    const audit = (
+      await server.db.sql`select action from audit_log where user_id = ${user!.id} order by id`
+    ).map((r) => r.action);
+    expect(audit).toEqual([
+      'account.signup',
+      'account.password_set',
+      'apikey.create',
+      'apikey.revoke',
+      'connection.remove',
+    ]);
   });
 
-  it('refuses a form posted without the session\'s token', async () => {
-    const res = await fetch(`${server.url}/account/keys`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=x&scopes=profile', redirect: 'manual' });
+  it("refuses a form posted without the session's token", async () => {
+    const res = await fetch(`${server.url}/account/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=x&scopes=profile',
+      redirect: 'manual',
+    });
     // No session at all: sent to sign in, nothing made.
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toMatch(/^\/signin/);
@@ -102,8 +120,10 @@ describe('account pages in real Chromium', () => {
     const user = await findOrCreateUser(server.db.sql, 'thabo@example.com', 'Thabo');
     await setPassword(server.db.sql, user.id, await hash('the right password'));
     const form = await openForm(server, '/signin');
-    const signIn = (email: string, password: string) => postForm(server, '/signin', { email, password, next: '/account' }, form);
-    for (let i = 0; i < SIGN_IN_TRIES; i++) expect((await signIn('thabo@example.com', `guess ${i}`)).status).toBe(401);
+    const signIn = (email: string, password: string) =>
+      postForm(server, '/signin', { email, password, next: '/account' }, form);
+    for (let i = 0; i < SIGN_IN_TRIES; i++)
+      expect((await signIn('thabo@example.com', `guess ${i}`)).status).toBe(401);
     const blocked = await signIn('THABO@example.com', 'the right password');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(SIGN_IN_WINDOW_SEC - 60);
@@ -117,7 +137,11 @@ describe('account pages in real Chromium', () => {
   });
 
   it('counts the OAuth endpoints in the shared request limit', async () => {
-    const res = await fetch(`${server.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code' });
+    const res = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('ratelimit-limit')).toBe('10000');
   });

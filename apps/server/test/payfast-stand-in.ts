@@ -29,7 +29,17 @@ const urlencode = (v: string) =>
     .join('');
 const paramString = (pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${urlencode(v)}`).join('&');
 
-const CHECKOUT_ORDER = ['merchant_id', 'merchant_key', 'return_url', 'cancel_url', 'notify_url', 'email_address', 'm_payment_id', 'amount', 'item_name'];
+const CHECKOUT_ORDER = [
+  'merchant_id',
+  'merchant_key',
+  'return_url',
+  'cancel_url',
+  'notify_url',
+  'email_address',
+  'm_payment_id',
+  'amount',
+  'item_name',
+];
 
 export interface StandIn {
   url: string;
@@ -39,7 +49,10 @@ export interface StandIn {
   /** `reset`: the confirmation call's connection is dropped (PayFast unreachable). */
   validate: 'answer' | 'reset';
   /** The ITN it would send for a checkout, signed; `tweak` changes fields before signing. */
-  itn(checkout: Record<string, string>, tweak?: Partial<Record<string, string>>): { body: string; params: string };
+  itn(
+    checkout: Record<string, string>,
+    tweak?: Partial<Record<string, string>>,
+  ): { body: string; params: string };
   close(): Promise<void>;
 }
 
@@ -54,7 +67,8 @@ export async function startPayFastStandIn(passphrase: string | null = PASSPHRASE
   const sent = new Set<string>();
   const checkouts: Record<string, string>[] = [];
   let n = 0;
-  const sign = (params: string) => md5(passphrase === null ? params : `${params}&passphrase=${urlencode(passphrase)}`);
+  const sign = (params: string) =>
+    md5(passphrase === null ? params : `${params}&passphrase=${urlencode(passphrase)}`);
   const itn = (c: Record<string, string>, tweak: Partial<Record<string, string>> = {}) => {
     const fields: Record<string, string> = {
       m_payment_id: c.m_payment_id!,
@@ -88,15 +102,25 @@ export async function startPayFastStandIn(passphrase: string | null = PASSPHRASE
     if (req.url === '/eng/process') {
       const form = Object.fromEntries(pairs);
       const mine = CHECKOUT_ORDER.filter((k) => form[k]).map((k): [string, string] => [k, form[k]!.trim()]);
-      if (form.signature !== sign(paramString(mine)) || form.merchant_id !== MERCHANT_ID || form.merchant_key !== MERCHANT_KEY) {
-        res.writeHead(400, { 'content-type': 'text/plain' }).end('Generated signature does not match submitted signature.');
+      if (
+        form.signature !== sign(paramString(mine)) ||
+        form.merchant_id !== MERCHANT_ID ||
+        form.merchant_key !== MERCHANT_KEY
+      ) {
+        res
+          .writeHead(400, { 'content-type': 'text/plain' })
+          .end('Generated signature does not match submitted signature.');
         return;
       }
       checkouts.push(form);
       // The buyer paid: PayFast posts the ITN, then sends the browser to return_url.
       const note = itn(form);
       sent.add(note.params);
-      const answer = await fetch(form.notify_url!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: note.body });
+      const answer = await fetch(form.notify_url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: note.body,
+      });
       await answer.text();
       res.writeHead(302, { location: form.return_url! }).end();
       return;
@@ -106,7 +130,9 @@ export async function startPayFastStandIn(passphrase: string | null = PASSPHRASE
         req.socket.destroy();
         return;
       }
-      res.writeHead(200, { 'content-type': 'text/plain' }).end(sent.has(paramString(pairs)) ? 'VALID' : 'INVALID');
+      res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(sent.has(paramString(pairs)) ? 'VALID' : 'INVALID');
       return;
     }
     res.writeHead(404).end();
@@ -117,11 +143,24 @@ export async function startPayFastStandIn(passphrase: string | null = PASSPHRASE
 }
 
 /** Posts a notification from a chosen loopback address (so the source check can be tried); the HTTP status. */
-export function notifyFrom(url: string, body: string, localAddress = '127.0.0.1', headers: Record<string, string> = {}): Promise<number> {
+export function notifyFrom(
+  url: string,
+  body: string,
+  localAddress = '127.0.0.1',
+  headers: Record<string, string> = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: 'POST', localAddress, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), ...headers } },
+      {
+        method: 'POST',
+        localAddress,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -144,7 +183,9 @@ export interface Notice {
 /** Waits (polling the database) until the notification kept as `id` has been checked. */
 export async function checked(server: TestServer, id: string): Promise<Notice> {
   for (let i = 0; i < 400; i++) {
-    const [row] = await server.db.sql<Notice[]>`select id, state, outcome, gateway_ref, amount_cents, error from payment_notices where id = ${id}`;
+    const [row] = await server.db.sql<
+      Notice[]
+    >`select id, state, outcome, gateway_ref, amount_cents, error from payment_notices where id = ${id}`;
     if (row && row.state !== 'RECEIVED') return row;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -152,21 +193,36 @@ export async function checked(server: TestServer, id: string): Promise<Notice> {
 }
 
 /** Posts a notification as PayFast does: answered 200 at once; then waits for its check. */
-export async function notifyAndCheck(server: TestServer, body: string, localAddress = '127.0.0.1', headers: Record<string, string> = {}): Promise<Notice> {
-  const before = new Set((await server.db.sql<{ id: string }[]>`select id from payment_notices where body = ${body}`).map((r) => r.id));
+export async function notifyAndCheck(
+  server: TestServer,
+  body: string,
+  localAddress = '127.0.0.1',
+  headers: Record<string, string> = {},
+): Promise<Notice> {
+  const before = new Set(
+    (await server.db.sql<{ id: string }[]>`select id from payment_notices where body = ${body}`).map(
+      (r) => r.id,
+    ),
+  );
   expect(await notifyFrom(`${server.url}/payments/payfast/notify`, body, localAddress, headers)).toBe(200);
   // Kept before the answer: it is there now.
-  const kept = (await server.db.sql<{ id: string }[]>`select id from payment_notices where body = ${body}`).filter((r) => !before.has(r.id));
+  const kept = (
+    await server.db.sql<{ id: string }[]>`select id from payment_notices where body = ${body}`
+  ).filter((r) => !before.has(r.id));
   expect(kept).toHaveLength(1);
   return checked(server, kept[0]!.id);
 }
 
 const unescapeHtml = (s: string) =>
-  s.replace(/&(amp|quot|#39|lt|gt|#96);/g, (_, e: string) => ({ amp: '&', quot: '"', '#39': "'", lt: '<', gt: '>', '#96': '`' })[e]!);
+  s.replace(
+    /&(amp|quot|#39|lt|gt|#96);/g,
+    (_, e: string) => ({ amp: '&', quot: '"', '#39': "'", lt: '<', gt: '>', '#96': '`' })[e]!,
+  );
 
 /** The checkout form our pay page would post, read off the page's hidden fields. */
 export async function checkoutForm(payUrl: string): Promise<Record<string, string>> {
   const html = await (await fetch(payUrl)).text();
-  return Object.fromEntries([...html.matchAll(/name="([a-z_]+)" value="([^"]*)"/g)].map((m) => [m[1]!, unescapeHtml(m[2]!)]));
+  return Object.fromEntries(
+    [...html.matchAll(/name="([a-z_]+)" value="([^"]*)"/g)].map((m) => [m[1]!, unescapeHtml(m[2]!)]),
+  );
 }
-

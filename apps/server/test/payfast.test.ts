@@ -2,7 +2,16 @@ import { createApiKey, receiveNotification, recheckNotices } from '@nogpets/oper
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTestServer, type TestServer } from './harness.js';
-import { checked, checkoutForm, MERCHANT_ID, MERCHANT_KEY, notifyAndCheck, PASSPHRASE, type StandIn, startPayFastStandIn } from './payfast-stand-in.js';
+import {
+  checked,
+  checkoutForm,
+  MERCHANT_ID,
+  MERCHANT_KEY,
+  notifyAndCheck,
+  PASSPHRASE,
+  type StandIn,
+  startPayFastStandIn,
+} from './payfast-stand-in.js';
 
 /**
  * PayFast end to end over HTTP, against a stand-in for PayFast's servers (`payfast-stand-in.ts`).
@@ -35,9 +44,17 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
       },
     });
     browser = await launchBrowser();
-    key = (await createApiKey(server.db.sql, { email: 'lindiwe@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
-    petId = (await server.post('/v1/pets', { name: 'Max', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id;
-    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '8 Dorp Street', suburb: 'Die Boord' }, as())).body.id;
+    key = (
+      await createApiKey(server.db.sql, {
+        email: 'lindiwe@example.com',
+        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+      })
+    ).key;
+    petId = (await server.post('/v1/pets', { name: 'Max', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as()))
+      .body.id;
+    addressId = (
+      await server.post('/v1/addresses', { label: 'Home', line1: '8 Dorp Street', suburb: 'Die Boord' }, as())
+    ).body.id;
   });
   afterAll(async () => {
     await browser?.close();
@@ -46,18 +63,27 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
   });
 
   async function bookCard(date: string, pets: string[] = [petId]) {
-    const body = { category: 'grooming', addressId, pets: pets.map((id) => ({ petId: id, serviceIds: ['groom-dog-bath'] })) };
+    const body = {
+      category: 'grooming',
+      addressId,
+      pets: pets.map((id) => ({ petId: id, serviceIds: ['groom-dog-bath'] })),
+    };
     const found = await server.post('/v1/availability', { ...body, from: date, to: date }, as());
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     const slot = found.body.days[0].slots[0];
-    const res = await server.post('/v1/bookings', { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body as { bookingId: string; payUrl: string; totalCents: number };
   }
   const state = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
   const notifyUrl = () => `${server.url}/payments/payfast/notify`;
   const until = async (id: string, paymentStatus: string) => {
-    for (let i = 0; i < 200 && (await state(id)).paymentStatus !== paymentStatus; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && (await state(id)).paymentStatus !== paymentStatus; i++)
+      await new Promise((r) => setTimeout(r, 25));
     return state(id);
   };
   const operator = async (args: string[]) => {
@@ -74,13 +100,17 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     await page.getByRole('button', { name: 'Continue to PayFast' }).click();
     await page.waitForURL(/\/done$/);
     // PayFast had its 200 before the check ran: the booking is confirmed once the check is done.
-    expect(await until(booked.bookingId, 'PAID')).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    expect(await until(booked.bookingId, 'PAID')).toMatchObject({
+      status: 'ACCEPTED',
+      paymentStatus: 'PAID',
+    });
     await page.reload();
     await expect(page.locator('#outcome').textContent()).resolves.toContain('confirmed');
     await page.close();
     const checkout = payfast.checkouts.at(-1)!;
     expect(checkout).toMatchObject({ amount: '390.00', notify_url: notifyUrl() });
-    const [row] = await server.db.sql`select status, gateway_ref from payments where id = ${checkout.m_payment_id!}`;
+    const [row] = await server.db
+      .sql`select status, gateway_ref from payments where id = ${checkout.m_payment_id!}`;
     expect(row).toMatchObject({ status: 'PAID', gateway_ref: expect.stringMatching(/^10892/) });
   });
 
@@ -88,24 +118,41 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     const booked = await bookCard('2026-12-02');
     const checkout = await checkoutForm(booked.payUrl);
     expect(checkout.m_payment_id).toMatch(/^pay_/);
-    const unchanged = async () => expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
+    const unchanged = async () =>
+      expect(await state(booked.bookingId)).toMatchObject({
+        status: 'PENDING',
+        paymentStatus: 'PENDING',
+        canPay: true,
+      });
 
     // Forged: correctly signed (the passphrase leaked, say) but PayFast never sent it: the operator looks it up.
     const forged = payfast.itn(checkout);
-    expect(await notifyAndCheck(server, forged.body)).toMatchObject({ state: 'PROBLEM', outcome: 'REJECTED: PayFast did not confirm it' });
+    expect(await notifyAndCheck(server, forged.body)).toMatchObject({
+      state: 'PROBLEM',
+      outcome: 'REJECTED: PayFast did not confirm it',
+    });
     await unchanged();
     // Tampered: a real one with the amount changed after signing: not ours, nothing to look at.
     const real = payfast.itn(checkout);
     payfast.sent.add(real.params);
-    expect(await notifyAndCheck(server, real.body.replace('amount_gross=390.00', 'amount_gross=39.00'))).toMatchObject({ state: 'DONE', outcome: 'REJECTED: bad signature' });
+    expect(
+      await notifyAndCheck(server, real.body.replace('amount_gross=390.00', 'amount_gross=39.00')),
+    ).toMatchObject({ state: 'DONE', outcome: 'REJECTED: bad signature' });
     await unchanged();
     // Amount mismatch: PayFast really took less than the booking costs: that money is owed back.
     const cheap = payfast.itn(checkout, { amount_gross: '39.00' });
     payfast.sent.add(cheap.params);
-    expect(await notifyAndCheck(server, cheap.body)).toMatchObject({ state: 'REFUND_DUE', outcome: 'AMOUNT_MISMATCH: 3900 for 39000', amount_cents: 3900 });
+    expect(await notifyAndCheck(server, cheap.body)).toMatchObject({
+      state: 'REFUND_DUE',
+      outcome: 'AMOUNT_MISMATCH: 3900 for 39000',
+      amount_cents: 3900,
+    });
     await unchanged();
     // From an address outside PAYFAST_SOURCES (and not one of PayFast's hosts).
-    expect(await notifyAndCheck(server, real.body, '127.0.0.2')).toMatchObject({ state: 'PROBLEM', outcome: 'REJECTED: not from PayFast (127.0.0.2)' });
+    expect(await notifyAndCheck(server, real.body, '127.0.0.2')).toMatchObject({
+      state: 'PROBLEM',
+      outcome: 'REJECTED: not from PayFast (127.0.0.2)',
+    });
     await unchanged();
 
     // The real one applies once; its replay changes nothing.
@@ -114,21 +161,40 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     const cancel = await server.post(`/v1/bookings/${booked.bookingId}/cancel`, { confirm: true }, as());
     expect(cancel.body.refundRequested).toEqual([booked.bookingId]);
     expect(await notifyAndCheck(server, real.body)).toMatchObject({ state: 'DONE', outcome: 'DUPLICATE' });
-    expect(await state(booked.bookingId)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
+    expect(await state(booked.bookingId)).toMatchObject({
+      status: 'CANCELLED',
+      paymentStatus: 'REFUND_REQUESTED',
+    });
 
-    const outcomes = (await server.db.sql<{ outcome: string }[]>`select outcome from payment_notifications where payment_id = ${checkout.m_payment_id!} order by received_at, id`).map((r) => r.outcome);
+    const outcomes = (
+      await server.db.sql<
+        { outcome: string }[]
+      >`select outcome from payment_notifications where payment_id = ${checkout.m_payment_id!} order by received_at, id`
+    ).map((r) => r.outcome);
     expect(outcomes.filter((o) => o === 'APPLIED')).toHaveLength(1);
     expect(outcomes.filter((o) => o === 'DUPLICATE')).toHaveLength(1);
-    expect(outcomes.filter((o) => o.startsWith('REJECTED') || o.startsWith('AMOUNT_MISMATCH'))).toHaveLength(4);
+    expect(outcomes.filter((o) => o.startsWith('REJECTED') || o.startsWith('AMOUNT_MISMATCH'))).toHaveLength(
+      4,
+    );
 
     // The operator sees the two to look up at PayFast, and the money to return.
     const problems = await operator(['payments', 'problems']);
     const forgedRef = /pf_payment_id=(\d+)/.exec(forged.body)![1]!;
-    expect(problems).toMatch(new RegExp(`^ntc_\\w+\\t\\S+\\t127\\.0\\.0\\.1\\t${checkout.m_payment_id}\\tpayfast ${forgedRef}\\tR390\\tREJECTED: PayFast did not confirm it$`, 'm'));
+    expect(problems).toMatch(
+      new RegExp(
+        `^ntc_\\w+\\t\\S+\\t127\\.0\\.0\\.1\\t${checkout.m_payment_id}\\tpayfast ${forgedRef}\\tR390\\tREJECTED: PayFast did not confirm it$`,
+        'm',
+      ),
+    );
     expect(problems).toContain('REJECTED: not from PayFast (127.0.0.2)');
     expect(problems).not.toContain('bad signature');
     const cheapRef = /pf_payment_id=(\d+)/.exec(cheap.body)![1]!;
-    expect(await operator(['refund', 'list'])).toMatch(new RegExp(`^ntc_\\w+\\tREFUND_DUE\\tR39\\tpayfast ${cheapRef}\\tAMOUNT_MISMATCH: 3900 for 39000$`, 'm'));
+    expect(await operator(['refund', 'list'])).toMatch(
+      new RegExp(
+        `^ntc_\\w+\\tREFUND_DUE\\tR39\\tpayfast ${cheapRef}\\tAMOUNT_MISMATCH: 3900 for 39000$`,
+        'm',
+      ),
+    );
   });
 
   it('takes FAILED, PENDING and CANCELLED as news, not money: 200, the booking still payable, nothing for the operator', async () => {
@@ -137,8 +203,15 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     for (const status of ['PENDING', 'CANCELLED', 'FAILED']) {
       const note = payfast.itn(checkout, { payment_status: status });
       payfast.sent.add(note.params);
-      expect(await notifyAndCheck(server, note.body), status).toMatchObject({ state: 'DONE', outcome: `NOT_PAID: ${status}` });
-      expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING', canPay: true });
+      expect(await notifyAndCheck(server, note.body), status).toMatchObject({
+        state: 'DONE',
+        outcome: `NOT_PAID: ${status}`,
+      });
+      expect(await state(booked.bookingId)).toMatchObject({
+        status: 'PENDING',
+        paymentStatus: 'PENDING',
+        canPay: true,
+      });
     }
     const [payment] = await server.db.sql`select status from payments where id = ${checkout.m_payment_id!}`;
     expect(payment!.status).toBe('FAILED');
@@ -161,7 +234,10 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     try {
       const late = payfast.itn(checkout);
       payfast.sent.add(late.params);
-      expect(await notifyAndCheck(server, late.body)).toMatchObject({ state: 'PROBLEM', outcome: 'REJECTED: PayFast could not confirm it (validate unreachable)' });
+      expect(await notifyAndCheck(server, late.body)).toMatchObject({
+        state: 'PROBLEM',
+        outcome: 'REJECTED: PayFast could not confirm it (validate unreachable)',
+      });
     } finally {
       payfast.validate = 'answer';
     }
@@ -170,7 +246,9 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     expect(problems).toContain(`${foreign.id}\t`);
     expect(problems).toContain('validate unreachable');
 
-    expect(await operator(['payments', 'resolve', foreign.id, '--note', 'not ours: PayFast support'])).toBe(`${foreign.id}\tRESOLVED\n`);
+    expect(await operator(['payments', 'resolve', foreign.id, '--note', 'not ours: PayFast support'])).toBe(
+      `${foreign.id}\tRESOLVED\n`,
+    );
     expect(await operator(['payments', 'problems'])).not.toContain(foreign.id);
     const again = await cli(server.db.url, ['payments', 'resolve', foreign.id]);
     expect(again.status).toBe(1);
@@ -183,12 +261,26 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     const stray = payfast.itn({ ...checkout, m_payment_id: 'pay_nope' });
     payfast.sent.add(stray.params);
     const notice = await notifyAndCheck(server, stray.body);
-    expect(notice).toMatchObject({ state: 'REFUND_DUE', outcome: 'UNKNOWN_PAYMENT: no payfast payment pay_nope', amount_cents: 39000 });
-    expect(await operator(['refund', 'list'])).toMatch(new RegExp(`^${notice.id}\\tREFUND_DUE\\tR390\\tpayfast ${notice.gateway_ref}\\tUNKNOWN_PAYMENT: no payfast payment pay_nope$`, 'm'));
-    expect(await operator(['refund', 'done', notice.id, '--note', 'PayFast refund 5521'])).toBe(`${notice.id}\tREFUNDED\tR390\n`);
+    expect(notice).toMatchObject({
+      state: 'REFUND_DUE',
+      outcome: 'UNKNOWN_PAYMENT: no payfast payment pay_nope',
+      amount_cents: 39000,
+    });
+    expect(await operator(['refund', 'list'])).toMatch(
+      new RegExp(
+        `^${notice.id}\\tREFUND_DUE\\tR390\\tpayfast ${notice.gateway_ref}\\tUNKNOWN_PAYMENT: no payfast payment pay_nope$`,
+        'm',
+      ),
+    );
+    expect(await operator(['refund', 'done', notice.id, '--note', 'PayFast refund 5521'])).toBe(
+      `${notice.id}\tREFUNDED\tR390\n`,
+    );
     expect(await operator(['refund', 'list'])).not.toContain(notice.id);
     // The same ITN again is not a second refund.
-    expect(await notifyAndCheck(server, stray.body)).toMatchObject({ state: 'DONE', outcome: 'DUPLICATE: UNKNOWN_PAYMENT already owed back' });
+    expect(await notifyAndCheck(server, stray.body)).toMatchObject({
+      state: 'DONE',
+      outcome: 'DUPLICATE: UNKNOWN_PAYMENT already owed back',
+    });
     expect(await state(booked.bookingId)).toMatchObject({ status: 'PENDING', paymentStatus: 'PENDING' });
   });
 
@@ -197,30 +289,53 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     const checkout = await checkoutForm(booked.payUrl);
     // Two tabs: the person pays the same checkout twice on PayFast; each payment has its own ITN.
     for (let tab = 0; tab < 2; tab++) {
-      const res = await fetch(`${payfast.url}/eng/process`, { method: 'POST', redirect: 'manual', body: new URLSearchParams(checkout) });
+      const res = await fetch(`${payfast.url}/eng/process`, {
+        method: 'POST',
+        redirect: 'manual',
+        body: new URLSearchParams(checkout),
+      });
       expect(res.status).toBe(302);
     }
-    expect(await until(booked.bookingId, 'PAID')).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    expect(await until(booked.bookingId, 'PAID')).toMatchObject({
+      status: 'ACCEPTED',
+      paymentStatus: 'PAID',
+    });
     // Both ITNs were kept before PayFast had its answer (the stand-in waited for it).
-    const kept = await server.db.sql<{ id: string }[]>`select id from payment_notices where payment_id = ${checkout.m_payment_id!} or body like ${`m_payment_id=${checkout.m_payment_id}&%`}`;
+    const kept = await server.db.sql<
+      { id: string }[]
+    >`select id from payment_notices where payment_id = ${checkout.m_payment_id!} or body like ${`m_payment_id=${checkout.m_payment_id}&%`}`;
     expect(kept).toHaveLength(2);
     const both = await Promise.all(kept.map((k) => checked(server, k.id)));
     const applied = both.find((n) => n.outcome === 'APPLIED');
     const again = both.find((n) => n !== applied);
     expect(applied).toMatchObject({ state: 'DONE' });
-    const [payment] = await server.db.sql`select status, gateway_ref from payments where id = ${checkout.m_payment_id!}`;
+    const [payment] = await server.db
+      .sql`select status, gateway_ref from payments where id = ${checkout.m_payment_id!}`;
     expect(payment).toMatchObject({ status: 'PAID', gateway_ref: applied!.gateway_ref });
-    expect(again).toMatchObject({ state: 'REFUND_DUE', outcome: `REFUND_DUE: charged again for ${checkout.m_payment_id} (first ${applied!.gateway_ref})`, amount_cents: 39000 });
+    expect(again).toMatchObject({
+      state: 'REFUND_DUE',
+      outcome: `REFUND_DUE: charged again for ${checkout.m_payment_id} (first ${applied!.gateway_ref})`,
+      amount_cents: 39000,
+    });
     expect(again!.gateway_ref).not.toBe(applied!.gateway_ref);
 
     const list = await operator(['refund', 'list']);
-    expect(list).toMatch(new RegExp(`^${again!.id}\\tREFUND_DUE\\tR390\\tpayfast ${again!.gateway_ref}\\tREFUND_DUE: charged again for ${checkout.m_payment_id}`, 'm'));
-    expect(await operator(['refund', 'done', again!.id, '--note', 'reversed'])).toBe(`${again!.id}\tREFUNDED\tR390\n`);
+    expect(list).toMatch(
+      new RegExp(
+        `^${again!.id}\\tREFUND_DUE\\tR390\\tpayfast ${again!.gateway_ref}\\tREFUND_DUE: charged again for ${checkout.m_payment_id}`,
+        'm',
+      ),
+    );
+    expect(await operator(['refund', 'done', again!.id, '--note', 'reversed'])).toBe(
+      `${again!.id}\tREFUNDED\tR390\n`,
+    );
     expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
   });
 
   it('pays in Chromium for pets named with emoji and punctuation: item_name cut by characters, without what PayFast refuses', async () => {
-    const pet = async (name: string) => (await server.post('/v1/pets', { name, type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id as string;
+    const pet = async (name: string) =>
+      (await server.post('/v1/pets', { name, type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body
+        .id as string;
     const first = await pet(`O'Brien & Co. "Zoë" <Rex>`);
     // Long enough that the old cut at 100 UTF-16 units fell inside an emoji of the second name.
     const candidates = [await pet('🐶'.repeat(29)), await pet(`x${'🐶'.repeat(29)}`)];
@@ -243,7 +358,10 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     await page.getByRole('button', { name: 'Continue to PayFast' }).click();
     await page.waitForURL(/\/done$/);
     await page.close();
-    expect(await until(booked!.bookingId, 'PAID')).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    expect(await until(booked!.bookingId, 'PAID')).toMatchObject({
+      status: 'ACCEPTED',
+      paymentStatus: 'PAID',
+    });
     const itemName = payfast.checkouts.at(-1)!.item_name!;
     expect(itemName).toMatch(/^NogPets: O'Brien & Co\. "Zoë" <Rex>: /);
     expect(itemName).not.toMatch(/\p{Extended_Pictographic}/u);
@@ -251,12 +369,18 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
   });
 
   it('tells the gateway apart: the sandbox notify endpoint is not served when PayFast is configured', async () => {
-    const res = await fetch(`${server.url}/payments/sandbox/notify`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payment_id=x' });
+    const res = await fetch(`${server.url}/payments/sandbox/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'payment_id=x',
+    });
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.any(String), details: {} } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 'NOT_FOUND', message: expect.any(String), details: {} },
+    });
   });
 
-  it('applies a notice kept but never checked (the process stopped after answering 200) on the worker\'s next pass', async () => {
+  it("applies a notice kept but never checked (the process stopped after answering 200) on the worker's next pass", async () => {
     const booked = await bookCard('2026-12-09');
     const checkout = await checkoutForm(booked.payUrl);
     const real = payfast.itn(checkout);

@@ -15,7 +15,11 @@ describe('errors in the spec shape', () => {
     const res = await server.get('/v1/no-such-thing');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({
-      error: { code: 'NOT_FOUND', message: expect.any(String), details: { method: 'GET', path: '/v1/no-such-thing' } },
+      error: {
+        code: 'NOT_FOUND',
+        message: expect.any(String),
+        details: { method: 'GET', path: '/v1/no-such-thing' },
+      },
     });
   });
 
@@ -54,8 +58,12 @@ describe('errors in the spec shape', () => {
     await server.get('/v1/services');
     const metrics = await server.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` });
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/services",status="200"\}/);
-    expect(metrics.body).toMatch(/nogpets_operation_calls_total\{operation="listServices",transport="http",outcome="ok"\}/);
+    expect(metrics.body).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/v1\/services",status="200"\}/,
+    );
+    expect(metrics.body).toMatch(
+      /nogpets_operation_calls_total\{operation="listServices",transport="http",outcome="ok"\}/,
+    );
   });
 });
 
@@ -70,7 +78,10 @@ describe('rate limiting', () => {
       await server.get('/v1/services');
       const refused = await server.get('/v1/services');
       expect(refused.status).toBe(429);
-      expect(refused.body.error).toMatchObject({ code: 'RateLimited', details: { limit: 3, windowSeconds: 60 } });
+      expect(refused.body.error).toMatchObject({
+        code: 'RateLimited',
+        details: { limit: 3, windowSeconds: 60 },
+      });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     } finally {

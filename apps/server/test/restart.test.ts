@@ -18,7 +18,7 @@ describe('starting again after the server was killed', () => {
     await tmp?.rm();
   });
 
-  it('refuses a second server on a live one\'s data, then after SIGKILL stops the cluster left running and serves', async () => {
+  it("refuses a second server on a live one's data, then after SIGKILL stops the cluster left running and serves", async () => {
     const env = { DATA_DIR: tmp.dir, RUN_WORKER: 'false' };
     const first = await spawnServer(env);
     started.push(first);
@@ -30,7 +30,11 @@ describe('starting again after the server was killed', () => {
       (err: Error) => err.message,
     );
     expect(second).toMatch(/exited \(1\)/);
-    expect(second).toMatch(new RegExp(`failed to start: PostgreSQL \\(pid \\d+, port \\d+\\) already runs on .*started by process ${first.pid}`));
+    expect(second).toMatch(
+      new RegExp(
+        `failed to start: PostgreSQL \\(pid \\d+, port \\d+\\) already runs on .*started by process ${first.pid}`,
+      ),
+    );
 
     first.child.kill('SIGKILL');
     await first.exited;

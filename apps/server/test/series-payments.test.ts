@@ -1,7 +1,15 @@
 import { createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, notifySandbox, openPayment, payInSandbox, signSandboxNotice, startTestServer, type TestServer } from './harness.js';
+import {
+  cli,
+  notifySandbox,
+  openPayment,
+  payInSandbox,
+  signSandboxNotice,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
 
@@ -16,9 +24,17 @@ describe('payments of a weekly series', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
-    key = (await createApiKey(server.db.sql, { email: 'thandi@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
-    petId = (await server.post('/v1/pets', { name: 'Bongo', type: 'DOG', weightKg: 14, coat: 'SHORT' }, as())).body.id;
-    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '3 Dorp Street', suburb: 'Die Boord' }, as())).body.id;
+    key = (
+      await createApiKey(server.db.sql, {
+        email: 'thandi@example.com',
+        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+      })
+    ).key;
+    petId = (await server.post('/v1/pets', { name: 'Bongo', type: 'DOG', weightKg: 14, coat: 'SHORT' }, as()))
+      .body.id;
+    addressId = (
+      await server.post('/v1/addresses', { label: 'Home', line1: '3 Dorp Street', suburb: 'Die Boord' }, as())
+    ).body.id;
   });
   afterAll(() => server?.stop());
 
@@ -34,7 +50,17 @@ describe('payments of a weekly series', () => {
     const found = await server.post('/v1/availability', { ...walking(), from: date, to: date }, as());
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     const slot = found.body.days[0].slots[0];
-    const res = await server.post('/v1/bookings', { ...walking(), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD', repeat: { freq: 'WEEKLY', days: [day] } }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      {
+        ...walking(),
+        start: slot.start,
+        resourceId: slot.resourceId,
+        paymentMethod: 'CARD',
+        repeat: { freq: 'WEEKLY', days: [day] },
+      },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const ids = res.body.bookingIds as string[];
     expect(ids.length).toBeGreaterThanOrEqual(3);
@@ -45,7 +71,15 @@ describe('payments of a weekly series', () => {
   }
   /** The gateway confirms a payment of `shared` (a checkout the person began before): the notify endpoint's status. */
   const payShared = async (shared: { id: string; amount: number }, gatewayRef: string) =>
-    notifySandbox(server, await signSandboxNotice(server, { paymentId: shared.id, gatewayRef, amountCents: shared.amount, outcome: 'COMPLETE' }));
+    notifySandbox(
+      server,
+      await signSandboxNotice(server, {
+        paymentId: shared.id,
+        gatewayRef,
+        amountCents: shared.amount,
+        outcome: 'COMPLETE',
+      }),
+    );
 
   it('pays the other weeks when the shared link is paid after one week was paid through its own, and owes back only that week', async () => {
     const { ids, weeks, shared } = await series('2026-11-24', 'tue');
@@ -57,12 +91,27 @@ describe('payments of a weekly series', () => {
 
     // The person had begun paying the series' link at the gateway too, and finishes there.
     expect(await payShared(shared, 'sbx_series_tue')).toBe(200);
-    for (const id of ids) expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
-    expect((await server.db.sql`select status from payments where id = ${shared.id}`)[0]!.status).toBe('PAID');
+    for (const id of ids)
+      expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    expect((await server.db.sql`select status from payments where id = ${shared.id}`)[0]!.status).toBe(
+      'PAID',
+    );
     const owed = await refundsDue(ids);
-    expect(owed).toEqual([{ id: expect.stringMatching(/^pay_/), bookingIds: [ids[0]], amount: weeks[0].totalCents, gatewayRef: 'sbx_series_tue', status: 'REFUND_DUE' }]);
-    const [notice] = await server.db.sql`select state, outcome from payment_notices where gateway_ref = 'sbx_series_tue'`;
-    expect(notice).toMatchObject({ state: 'DONE', outcome: expect.stringContaining(`owed back as ${owed[0]!.id}`) });
+    expect(owed).toEqual([
+      {
+        id: expect.stringMatching(/^pay_/),
+        bookingIds: [ids[0]],
+        amount: weeks[0].totalCents,
+        gatewayRef: 'sbx_series_tue',
+        status: 'REFUND_DUE',
+      },
+    ]);
+    const [notice] = await server.db
+      .sql`select state, outcome from payment_notices where gateway_ref = 'sbx_series_tue'`;
+    expect(notice).toMatchObject({
+      state: 'DONE',
+      outcome: expect.stringContaining(`owed back as ${owed[0]!.id}`),
+    });
     // A replay changes nothing more.
     expect(await payShared(shared, 'sbx_series_tue')).toBe(200);
     expect(await refundsDue(ids)).toHaveLength(1);
@@ -70,7 +119,13 @@ describe('payments of a weekly series', () => {
     // The operator sees exactly that week's amount against the gateway's reference, and closes it.
     const list = await cli(server.db.url, ['refund', 'list']);
     const line = list.stdout.split('\n').find((l) => l.startsWith(owed[0]!.id));
-    expect(line?.split('\t')).toEqual([owed[0]!.id, 'REFUND_DUE', weeks[0].total, 'sandbox sbx_series_tue', `paid twice: ${ids[0]}`]);
+    expect(line?.split('\t')).toEqual([
+      owed[0]!.id,
+      'REFUND_DUE',
+      weeks[0].total,
+      'sandbox sbx_series_tue',
+      `paid twice: ${ids[0]}`,
+    ]);
     const done = await cli(server.db.url, ['refund', 'done', owed[0]!.id, '--note', 'partial refund 55']);
     expect(done.status, done.stderr).toBe(0);
     expect((await refundsDue(ids))[0]!.status).toBe('REFUNDED');
@@ -86,8 +141,16 @@ describe('payments of a weekly series', () => {
     expect(await payShared(shared, 'sbx_series_thu')).toBe(200);
     expect(await state(ids[0]!)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     expect(await state(ids[1]!)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
-    for (const id of ids.slice(2)) expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
-    expect(await refundsDue(ids)).toEqual([expect.objectContaining({ bookingIds: [ids[0]], amount: weeks[0].totalCents, gatewayRef: 'sbx_series_thu', status: 'REFUND_DUE' })]);
+    for (const id of ids.slice(2))
+      expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    expect(await refundsDue(ids)).toEqual([
+      expect.objectContaining({
+        bookingIds: [ids[0]],
+        amount: weeks[0].totalCents,
+        gatewayRef: 'sbx_series_thu',
+        status: 'REFUND_DUE',
+      }),
+    ]);
   });
 
   it('gives one week of a series a link of its own while the shared link keeps working for the other weeks, without it', async () => {
@@ -113,12 +176,23 @@ describe('payments of a weekly series', () => {
     expect((await state(ids[2]!)).holdUntil).toBe(holdBefore);
 
     // Paid through that page (as its TEST button posts), then the week through its own link: nothing twice.
-    const posted = await fetch(`${payUrl}/sandbox`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=pay', redirect: 'manual' });
+    const posted = await fetch(`${payUrl}/sandbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=pay',
+      redirect: 'manual',
+    });
     expect(posted.status).toBe(303);
     await posted.body?.cancel();
-    for (const [i, id] of ids.entries()) expect(await state(id)).toMatchObject(i === 1 ? { status: 'PENDING', paymentStatus: 'PENDING', canPay: true } : { status: 'ACCEPTED', paymentStatus: 'PAID' });
+    for (const [i, id] of ids.entries())
+      expect(await state(id)).toMatchObject(
+        i === 1
+          ? { status: 'PENDING', paymentStatus: 'PENDING', canPay: true }
+          : { status: 'ACCEPTED', paymentStatus: 'PAID' },
+      );
     expect(await payInSandbox(server, ids[1]!)).toBe(200);
-    for (const id of ids) expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    for (const id of ids)
+      expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     expect(await refundsDue(ids)).toEqual([]);
     const after = await fetch(payUrl);
     expect(after.status).toBe(200);
@@ -130,12 +204,31 @@ describe('payments of a weekly series', () => {
     expect((await server.post(`/v1/bookings/${ids[1]}/pay`, {}, as())).status).toBe(200);
     // The gateway echoes the payment and amount of the page the person opened earlier.
     expect(await payShared(shared, 'sbx_series_fri')).toBe(200);
-    for (const id of ids) expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+    for (const id of ids)
+      expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     expect(await refundsDue(ids)).toEqual([]);
     // The week's own link has nothing left to ask for; paid anyway (an open tab), it is owed back whole.
     const week = await openPayment(server, ids[1]!);
     expect(week.amount).toBe(weeks[1].totalCents);
-    expect(await notifySandbox(server, await signSandboxNotice(server, { paymentId: week.id, gatewayRef: 'sbx_week_fri', amountCents: week.amount, outcome: 'COMPLETE' }))).toBe(200);
-    expect(await refundsDue(ids)).toEqual([{ id: week.id, bookingIds: [ids[1]], amount: weeks[1].totalCents, gatewayRef: 'sbx_week_fri', status: 'REFUND_DUE' }]);
+    expect(
+      await notifySandbox(
+        server,
+        await signSandboxNotice(server, {
+          paymentId: week.id,
+          gatewayRef: 'sbx_week_fri',
+          amountCents: week.amount,
+          outcome: 'COMPLETE',
+        }),
+      ),
+    ).toBe(200);
+    expect(await refundsDue(ids)).toEqual([
+      {
+        id: week.id,
+        bookingIds: [ids[1]],
+        amount: weeks[1].totalCents,
+        gatewayRef: 'sbx_week_fri',
+        status: 'REFUND_DUE',
+      },
+    ]);
   });
 });

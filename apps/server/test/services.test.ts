@@ -69,9 +69,16 @@ describe('listServices / list_services', () => {
     const client = await server.mcp();
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === 'list_services')!;
-    expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+    expect(tool.annotations).toMatchObject({
+      readOnlyHint: true,
+      idempotentHint: true,
+      destructiveHint: false,
+    });
     expect(tool.description).toMatch(/get_quote/);
-    const [viaMcp, viaHttp] = await Promise.all([client.callTool({ name: 'list_services', arguments: {} }), server.get('/v1/services')]);
+    const [viaMcp, viaHttp] = await Promise.all([
+      client.callTool({ name: 'list_services', arguments: {} }),
+      server.get('/v1/services'),
+    ]);
     expect(viaMcp.isError).toBeFalsy();
     expect(toolJson(viaMcp)).toEqual(viaHttp.body);
   });
@@ -79,7 +86,10 @@ describe('listServices / list_services', () => {
   it('refuses an unknown query parameter on HTTP and an unknown argument on MCP with the same error', async () => {
     const http = await server.get('/v1/services?colour=blue');
     expect(http.status).toBe(400);
-    expect(http.body.error).toMatchObject({ code: 'BAD_REQUEST', details: { fields: [{ field: 'colour' }] } });
+    expect(http.body.error).toMatchObject({
+      code: 'BAD_REQUEST',
+      details: { fields: [{ field: 'colour' }] },
+    });
     const client = await server.mcp();
     const mcp = await client.callTool({ name: 'list_services', arguments: { colour: 'blue' } });
     expect(mcp.isError).toBe(true);

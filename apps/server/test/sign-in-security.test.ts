@@ -5,7 +5,10 @@ import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, mailedLink, openForm, postForm, startTestServer, type TestServer } from './harness.js';
 
-const hasSession = (res: Response) => res.headers.getSetCookie().some((c) => c.startsWith('nogpets_session=') && !c.startsWith('nogpets_session=;'));
+const hasSession = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .some((c) => c.startsWith('nogpets_session=') && !c.startsWith('nogpets_session=;'));
 
 describe('sign-up and sign-in links: nobody takes over an account', () => {
   const clock = fixedClock('2026-11-23T08:00:00Z');
@@ -22,22 +25,37 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
 
   it('a sign-up with the email of an account without a password signs nobody in and changes nothing', async () => {
     // The account an assistant's API key made: no password, a pet with a gate code in its notes.
-    const key = (await cli(server.db.url, ['key', 'create', '--email', 'victim@example.com', '--scopes', 'profile,pets'])).lastLine;
-    const pet = await server.post('/v1/pets', { name: 'Bella', type: 'DOG', weightKg: 20, coat: 'LONG', notes: 'Gate code 4321' }, { authorization: `Bearer ${key}` });
+    const key = (
+      await cli(server.db.url, ['key', 'create', '--email', 'victim@example.com', '--scopes', 'profile,pets'])
+    ).lastLine;
+    const pet = await server.post(
+      '/v1/pets',
+      { name: 'Bella', type: 'DOG', weightKg: 20, coat: 'LONG', notes: 'Gate code 4321' },
+      { authorization: `Bearer ${key}` },
+    );
     expect(pet.status).toBe(201);
     const before = await findUserByEmail(server.db.sql, 'victim@example.com');
 
     const form = await openForm(server, '/signup');
-    const res = await postForm(server, '/signup', { name: 'Mallory', email: 'victim@example.com', next: '/account' }, form);
+    const res = await postForm(
+      server,
+      '/signup',
+      { name: 'Mallory', email: 'victim@example.com', next: '/account' },
+      form,
+    );
     expect(res.status).toBe(200);
     expect(hasSession(res)).toBe(false);
     expect(await res.text()).toContain('We have sent a mail to <strong>victim@example.com</strong>');
     expect(await findUserByEmail(server.db.sql, 'victim@example.com')).toEqual(before);
     // Nothing behind the account opens with the form's cookies.
-    const account = await fetch(`${server.url}/account`, { headers: { cookie: form.cookie }, redirect: 'manual' });
+    const account = await fetch(`${server.url}/account`, {
+      headers: { cookie: form.cookie },
+      redirect: 'manual',
+    });
     expect(account.status).toBe(303);
     expect(account.headers.get('location')).toMatch(/^\/signin/);
-    const audit = await server.db.sql`select action from audit_log where user_id = ${before!.id} and action like 'account.%'`;
+    const audit = await server.db
+      .sql`select action from audit_log where user_id = ${before!.id} and action like 'account.%'`;
     expect(audit).toEqual([]);
 
     // The owner is told, in the mail, that nothing changed and how to sign in if it was them.
@@ -60,7 +78,9 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
     }
     expect(new Set(answers).size).toBe(1);
     expect(await findUserByEmail(server.db.sql, 'fresh@example.com')).toBeNull();
-    expect((await mailedLink(server, 'fresh@example.com')).subject).toBe('Confirm your email to finish your NogPets account');
+    expect((await mailedLink(server, 'fresh@example.com')).subject).toBe(
+      'Confirm your email to finish your NogPets account',
+    );
     expect((await mailedLink(server, 'owner@example.com')).body).toContain('Your password is unchanged');
   });
 
@@ -71,7 +91,9 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
     // Opening it (as a mail scanner would, too) uses nothing up.
     await page.goto(link);
     await page.goto(link);
-    await expect(page.locator('main').innerText()).resolves.toContain('Sign in to NogPets as victim@example.com.');
+    await expect(page.locator('main').innerText()).resolves.toContain(
+      'Sign in to NogPets as victim@example.com.',
+    );
     await page.getByLabel(/Choose a password/).fill('the victim chose this');
     await page.getByRole('button', { name: 'Continue as victim@example.com' }).click();
     await page.waitForURL(`${server.url}/account`);
@@ -81,18 +103,27 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
     expect(user).toMatchObject({ name: '', passwordHash: expect.stringMatching(/^\$argon2id\$/) });
     // Used: the same link again is refused, in any browser.
     await page.goto(link);
-    await expect(page.locator('main').innerText()).resolves.toContain('This sign-in link has expired or was already used.');
+    await expect(page.locator('main').innerText()).resolves.toContain(
+      'This sign-in link has expired or was already used.',
+    );
     await context.close();
     // The password chosen on the link's page signs in.
     const form = await openForm(server, '/signin');
-    const signIn = await postForm(server, '/signin', { email: 'victim@example.com', password: 'the victim chose this', next: '/account' }, form);
+    const signIn = await postForm(
+      server,
+      '/signin',
+      { email: 'victim@example.com', password: 'the victim chose this', next: '/account' },
+      form,
+    );
     expect(signIn.status).toBe(303);
     expect(hasSession(signIn)).toBe(true);
   });
 
   it('keeps only a hash of the link, and refuses it once its 30 minutes are over', async () => {
     const form = await openForm(server, '/signin/link');
-    expect((await postForm(server, '/signin/link', { email: 'owner@example.com', next: '/account' }, form)).status).toBe(200);
+    expect(
+      (await postForm(server, '/signin/link', { email: 'owner@example.com', next: '/account' }, form)).status,
+    ).toBe(200);
     const { link } = await mailedLink(server, 'owner@example.com');
     const token = new URL(link).searchParams.get('token')!;
     const rows = await server.db.sql`select token_hash from email_links`;
@@ -124,14 +155,21 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
     expect((await mailedLink(server, 'nopassword@example.com')).subject).toBe('Your NogPets sign-in link');
   });
 
-  it.each(['ceo.example.com<a@evil.example>', 'a,b,victim@example.com', 'victim@example.com (boss)', '"x"@example.com'])(
+  it.each([
+    'ceo.example.com<a@evil.example>',
+    'a,b,victim@example.com',
+    'victim@example.com (boss)',
+    '"x"@example.com',
+  ])(
     'refuses %s: one plain mailbox or nothing, so no mail goes to an address the account does not name',
     async (email) => {
       const form = await openForm(server, '/signup');
       const res = await postForm(server, '/signup', { name: 'Someone', email }, form);
       expect(res.status).toBe(400);
       expect(await res.text()).toContain('That is not an email address.');
-      expect((await server.db.sql`select count(*)::int as n from mail_outbox where to_address = ${email}`)[0]!.n).toBe(0);
+      expect(
+        (await server.db.sql`select count(*)::int as n from mail_outbox where to_address = ${email}`)[0]!.n,
+      ).toBe(0);
     },
   );
 
@@ -140,7 +178,9 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
     const refused = async (path: string, fields: Record<string, string>, field: string) => {
       const res = await postForm(server, path, fields, form);
       expect(res.status).toBe(400);
-      expect(await res.text()).toContain(`The ${field} field was not accepted. Text may not contain the NUL character`);
+      expect(await res.text()).toContain(
+        `The ${field} field was not accepted. Text may not contain the NUL character`,
+      );
     };
     await refused('/signup', { name: 'Nul\u0000Name', email: 'nul@example.com' }, 'name');
     expect(await server.db.sql`select 1 from email_links where email = 'nul@example.com'`).toHaveLength(0);
@@ -149,19 +189,28 @@ describe('sign-up and sign-in links: nobody takes over an account', () => {
     await refused('/signin/link', { email: 'a\u0000@example.com' }, 'email');
     await refused('/signin/email', { token: 'x\u0000y' }, 'token');
     // Other control characters in a name are still only blanked.
-    expect((await postForm(server, '/signup', { name: 'Tab\u0001Name', email: 'ctl@example.com' }, form)).status).toBe(200);
-    expect((await server.db.sql`select name from email_links where email = 'ctl@example.com'`)[0]?.name).toBe('Tab Name');
+    expect(
+      (await postForm(server, '/signup', { name: 'Tab\u0001Name', email: 'ctl@example.com' }, form)).status,
+    ).toBe(200);
+    expect((await server.db.sql`select name from email_links where email = 'ctl@example.com'`)[0]?.name).toBe(
+      'Tab Name',
+    );
   });
 
   it('mails at most 5 links an hour to one address, with the same answer after', async () => {
-    const before = (await server.db.sql`select count(*)::int as n from mail_outbox where to_address = 'flood@example.com'`)[0]!.n;
+    const before = (
+      await server.db.sql`select count(*)::int as n from mail_outbox where to_address = 'flood@example.com'`
+    )[0]!.n;
     expect(before).toBe(0);
     await findOrCreateUser(server.db.sql, 'flood@example.com');
     for (let i = 0; i < 7; i++) {
       const form = await openForm(server, '/signin/link');
       expect((await postForm(server, '/signin/link', { email: 'flood@example.com' }, form)).status).toBe(200);
     }
-    const [{ n }] = (await server.db.sql`select count(*)::int as n from mail_outbox where to_address = 'flood@example.com'`) as unknown as [{ n: number }];
+    const [{ n }] = (await server.db
+      .sql`select count(*)::int as n from mail_outbox where to_address = 'flood@example.com'`) as unknown as [
+      { n: number },
+    ];
     expect(n).toBe(5);
   });
 });
@@ -199,7 +248,9 @@ describe('login CSRF: forms from other sites are refused', () => {
     await page.goto(`${server.url}/signin`);
     await page.goto(evilUrl);
     await page.waitForURL(`${server.url}/signin`);
-    await expect.poll(() => page.locator('main').innerText()).toContain('This form was sent from another site, so it was refused.');
+    await expect
+      .poll(() => page.locator('main').innerText())
+      .toContain('This form was sent from another site, so it was refused.');
     expect((await context.cookies()).find((c) => c.name === 'nogpets_session')).toBeUndefined();
     await context.close();
   });
@@ -214,7 +265,12 @@ describe('login CSRF: forms from other sites are refused', () => {
     const theirs = await openForm(server, '/signin');
     const mixed = await postForm(server, '/signin', credentials, { cookie: mine.cookie, csrf: theirs.csrf });
     expect(mixed.status).toBe(403);
-    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' }];
+    const foreign: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+    ];
     for (const headers of foreign) {
       for (const path of ['/signin', '/signup', '/signin/link', '/signin/email']) {
         const res = await postForm(server, path, { ...credentials, name: 'x' }, mine, headers);
@@ -223,7 +279,10 @@ describe('login CSRF: forms from other sites are refused', () => {
       }
     }
     // The same form, same-site and with its token, works.
-    const ok = await postForm(server, '/signin', credentials, mine, { 'sec-fetch-site': 'same-origin', origin: server.url });
+    const ok = await postForm(server, '/signin', credentials, mine, {
+      'sec-fetch-site': 'same-origin',
+      origin: server.url,
+    });
     expect(ok.status).toBe(303);
     expect(hasSession(ok)).toBe(true);
     expect((await server.db.sql`select count(*)::int as n from mail_outbox`)[0]!.n).toBe(0);
@@ -231,13 +290,29 @@ describe('login CSRF: forms from other sites are refused', () => {
 
   it('refuses a signed-in form (a new key) posted from another site, even with the session cookie', async () => {
     const form = await openForm(server, '/signin');
-    const signedIn = await postForm(server, '/signin', { email: 'attacker@example.com', password: 'attacker password', next: '/account' }, form);
-    const cookie = signedIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const signedIn = await postForm(
+      server,
+      '/signin',
+      { email: 'attacker@example.com', password: 'attacker password', next: '/account' },
+      form,
+    );
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const page = await fetch(`${server.url}/account`, { headers: { cookie } });
     const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
-    const res = await postForm(server, '/account/keys', { name: 'evil', scopes: 'profile' }, { cookie, csrf }, { 'sec-fetch-site': 'cross-site' });
+    const res = await postForm(
+      server,
+      '/account/keys',
+      { name: 'evil', scopes: 'profile' },
+      { cookie, csrf },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     expect(res.status).toBe(403);
-    expect((await server.db.sql`select count(*)::int as n from credentials where name = 'evil'`)[0]!.n).toBe(0);
+    expect((await server.db.sql`select count(*)::int as n from credentials where name = 'evil'`)[0]!.n).toBe(
+      0,
+    );
   });
 });
 
@@ -249,10 +324,14 @@ describe('the sandbox pay form', () => {
   afterAll(() => server?.stop());
 
   it('refuses a post from another site before looking at the link', async () => {
-    const res = await postForm(server, '/pay/npl_unknown/sandbox', { decision: 'pay' }, undefined, { 'sec-fetch-site': 'cross-site' });
+    const res = await postForm(server, '/pay/npl_unknown/sandbox', { decision: 'pay' }, undefined, {
+      'sec-fetch-site': 'cross-site',
+    });
     expect(res.status).toBe(403);
     // Same-site, the unknown link is simply sent back to its page.
-    const same = await postForm(server, '/pay/npl_unknown/sandbox', { decision: 'pay' }, undefined, { 'sec-fetch-site': 'same-origin' });
+    const same = await postForm(server, '/pay/npl_unknown/sandbox', { decision: 'pay' }, undefined, {
+      'sec-fetch-site': 'same-origin',
+    });
     expect(same.status).toBe(303);
   });
 });

@@ -20,25 +20,45 @@ describe('moving a stay or a visit', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
-    key = (await createApiKey(server.db.sql, { email: 'thandeka@example.com', scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'] })).key;
-    petId = (await server.post('/v1/pets', { name: 'Kwezi', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as())).body.id;
-    addressId = (await server.post('/v1/addresses', { label: 'Home', line1: '9 Bird Street', suburb: 'Die Boord' }, as())).body.id;
+    key = (
+      await createApiKey(server.db.sql, {
+        email: 'thandeka@example.com',
+        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+      })
+    ).key;
+    petId = (await server.post('/v1/pets', { name: 'Kwezi', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as()))
+      .body.id;
+    addressId = (
+      await server.post('/v1/addresses', { label: 'Home', line1: '9 Bird Street', suburb: 'Die Boord' }, as())
+    ).body.id;
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  const sitting = (serviceId: string) => ({ category: 'sitting', addressId, pets: [{ petId, serviceIds: [serviceId] }], paymentMethod: 'CARD' });
+  const sitting = (serviceId: string) => ({
+    category: 'sitting',
+    addressId,
+    pets: [{ petId, serviceIds: [serviceId] }],
+    paymentMethod: 'CARD',
+  });
   async function bookStay(startDate: string, nights: number) {
-    const res = await server.post('/v1/bookings', { ...sitting('sit-overnight'), stay: { startDate, nights } }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      { ...sitting('sit-overnight'), stay: { startDate, nights } },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return (await server.get(`/v1/bookings/${res.body.bookingId}`, as())).body;
   }
-  const times = (id: string, from: string, to: string) => server.post(`/v1/bookings/${id}/times`, { from, to }, as());
-  const move = (id: string, body: Record<string, unknown>) => server.post(`/v1/bookings/${id}/reschedule`, body, as());
+  const times = (id: string, from: string, to: string) =>
+    server.post(`/v1/bookings/${id}/times`, { from, to }, as());
+  const move = (id: string, body: Record<string, unknown>) =>
+    server.post(`/v1/bookings/${id}/reschedule`, body, as());
   const booking = async (id: string) => (await server.get(`/v1/bookings/${id}`, as())).body;
   type Slot = { start: string; time: string; resourceId: string; end?: string; when?: string };
-  const slotsOn = (body: { days: { date: string; slots: Slot[] }[] }, date: string) => body.days.find((d) => d.date === date)!.slots;
+  const slotsOn = (body: { days: { date: string; slots: Slot[] }[] }, date: string) =>
+    body.days.find((d) => d.date === date)!.slots;
 
   it('moves a stay whole to free dates: the same nights, the end moves with it, price and sitter kept', async () => {
     const stay = await bookStay('2027-01-04', 3);
@@ -47,7 +67,12 @@ describe('moving a stay or a visit', () => {
     const offered = await times(stay.id, '2027-01-11', '2027-01-11');
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);
     // What each start means for a stay: one night lasts 17:30 to 07:30, and the whole span is said.
-    expect(offered.body).toMatchObject({ bookingId: stay.id, durationMin: 840, mode: 'STAY', stay: { nights: 3, arriveAt: '17:30', leaveAt: '07:30' } });
+    expect(offered.body).toMatchObject({
+      bookingId: stay.id,
+      durationMin: 840,
+      mode: 'STAY',
+      stay: { nights: 3, arriveAt: '17:30', leaveAt: '07:30' },
+    });
     const slot = slotsOn(offered.body, '2027-01-11').find((s) => s.resourceId === stay.resourceId)!;
     expect(slot).toEqual({
       start: '2027-01-11T15:30:00.000Z',
@@ -59,8 +84,19 @@ describe('moving a stay or a visit', () => {
 
     const moved = await move(stay.id, { start: slot.start });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(moved.body).toMatchObject({ start: slot.start, resourceId: stay.resourceId, when: slot.when, status: 'PENDING' });
-    expect(await booking(stay.id)).toMatchObject({ start: slot.start, end: slot.end, resourceId: stay.resourceId, totalCents: stay.totalCents, paymentStatus: 'PENDING' });
+    expect(moved.body).toMatchObject({
+      start: slot.start,
+      resourceId: stay.resourceId,
+      when: slot.when,
+      status: 'PENDING',
+    });
+    expect(await booking(stay.id)).toMatchObject({
+      start: slot.start,
+      end: slot.end,
+      resourceId: stay.resourceId,
+      totalCents: stay.totalCents,
+      paymentStatus: 'PENDING',
+    });
   });
 
   it('refuses to move a stay onto dates where the second night is taken on every sitter, and offers only starts where the whole stay fits', async () => {
@@ -72,21 +108,36 @@ describe('moving a stay or a visit', () => {
     const offered = await times(stay.id, '2027-01-24', '2027-01-27');
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);
     // Arriving the 24th, 25th or 26th would need a sitter on the night of the 26th.
-    for (const date of ['2027-01-24', '2027-01-25', '2027-01-26']) expect(slotsOn(offered.body, date), date).toEqual([]);
-    expect(slotsOn(offered.body, '2027-01-27').map((s) => s.resourceId).sort()).toEqual(['sitter-1', 'sitter-2']);
-    expect(slotsOn(offered.body, '2027-01-27')[0]).toMatchObject({ time: '17:30', end: '2027-01-30T05:30:00.000Z' });
+    for (const date of ['2027-01-24', '2027-01-25', '2027-01-26'])
+      expect(slotsOn(offered.body, date), date).toEqual([]);
+    expect(
+      slotsOn(offered.body, '2027-01-27')
+        .map((s) => s.resourceId)
+        .sort(),
+    ).toEqual(['sitter-1', 'sitter-2']);
+    expect(slotsOn(offered.body, '2027-01-27')[0]).toMatchObject({
+      time: '17:30',
+      end: '2027-01-30T05:30:00.000Z',
+    });
 
     // The first night (the 25th) is free on both sitters: only the second one is taken.
     const refused = await move(stay.id, { start: '2027-01-25T15:30:00.000Z' });
     expect(refused.status, JSON.stringify(refused.body)).toBe(409);
     expect(refused.body.error.code).toBe('NO_AVAILABILITY');
-    expect(refused.body.error.message).toMatch(/No sitter is free for every night of the stay \(3 nights from 2027-01-25 .*2027-01-28.*\).*find_reschedule_times/);
+    expect(refused.body.error.message).toMatch(
+      /No sitter is free for every night of the stay \(3 nights from 2027-01-25 .*2027-01-28.*\).*find_reschedule_times/,
+    );
     expect(refused.body.error.details).toMatchObject({ reason: 'FULLY_BOOKED', alternatives: [] });
     expect(refused.body.error.details.unplanned).toHaveLength(3);
     const named = await move(stay.id, { start: '2027-01-25T15:30:00.000Z', resourceId: stay.resourceId });
     expect(named.status).toBe(409);
     expect(named.body.error.code).toBe('NO_AVAILABILITY');
-    expect(await booking(stay.id)).toMatchObject({ start: stay.start, end: stay.end, resourceId: stay.resourceId, status: 'PENDING' });
+    expect(await booking(stay.id)).toMatchObject({
+      start: stay.start,
+      end: stay.end,
+      resourceId: stay.resourceId,
+      status: 'PENDING',
+    });
   });
 
   it('re-plans a moved stay onto the sitter free for every night when its own is taken on the second', async () => {
@@ -102,13 +153,19 @@ describe('moving a stay or a visit', () => {
     const named = await move(stay.id, { start: '2027-02-08T15:30:00.000Z', resourceId: stay.resourceId });
     expect(named.status, JSON.stringify(named.body)).toBe(409);
     expect(named.body.error.code).toBe('SLOT_TAKEN');
-    expect(named.body.error.message).toMatch(/not free for every night of the stay.*another sitter is.*find_reschedule_times/);
+    expect(named.body.error.message).toMatch(
+      /not free for every night of the stay.*another sitter is.*find_reschedule_times/,
+    );
     expect((await booking(stay.id)).start).toBe(stay.start);
 
     const moved = await move(stay.id, { start: '2027-02-08T15:30:00.000Z' });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body.resourceId).toBe(other);
-    expect(await booking(stay.id)).toMatchObject({ start: '2027-02-08T15:30:00.000Z', end: '2027-02-11T05:30:00.000Z', resourceId: other });
+    expect(await booking(stay.id)).toMatchObject({
+      start: '2027-02-08T15:30:00.000Z',
+      end: '2027-02-11T05:30:00.000Z',
+      resourceId: other,
+    });
   });
 
   it("checks the sitters' time off across the whole span of a moved stay", async () => {
@@ -139,7 +196,11 @@ describe('moving a stay or a visit', () => {
   });
 
   it('moves one visit as its own slot: its duration, the other visits counted', async () => {
-    const res = await server.post('/v1/bookings', { ...sitting('sit-dropin-30'), visits: { startDate: '2027-04-05', days: 1, perDay: 2 } }, as());
+    const res = await server.post(
+      '/v1/bookings',
+      { ...sitting('sit-dropin-30'), visits: { startDate: '2027-04-05', days: 1, perDay: 2 } },
+      as(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const [morning, evening] = await Promise.all(res.body.bookingIds.map(booking));
     expect(morning.resourceId).toBe(evening.resourceId);
@@ -150,8 +211,12 @@ describe('moving a stay or a visit', () => {
     expect(offered.body.mode).toBeUndefined();
     const slots = slotsOn(offered.body, '2027-04-05');
     // The morning visit still holds its sitter; the evening visit's own time does not block.
-    expect(slots).not.toContainEqual(expect.objectContaining({ start: morning.start, resourceId: morning.resourceId }));
-    expect(slots).toContainEqual(expect.objectContaining({ start: evening.start, resourceId: evening.resourceId }));
+    expect(slots).not.toContainEqual(
+      expect.objectContaining({ start: morning.start, resourceId: morning.resourceId }),
+    );
+    expect(slots).toContainEqual(
+      expect.objectContaining({ start: evening.start, resourceId: evening.resourceId }),
+    );
     expect(slots.every((s) => s.end === undefined)).toBe(true);
 
     const clash = await move(evening.id, { start: morning.start, resourceId: morning.resourceId });
@@ -161,7 +226,10 @@ describe('moving a stay or a visit', () => {
     const target = slots.find((s) => s.time === '12:00' && s.resourceId === evening.resourceId)!;
     const moved = await move(evening.id, { start: target.start, resourceId: target.resourceId });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(await booking(evening.id)).toMatchObject({ start: target.start, end: new Date(Date.parse(target.start) + 30 * 60_000).toISOString() });
+    expect(await booking(evening.id)).toMatchObject({
+      start: target.start,
+      end: new Date(Date.parse(target.start) + 30 * 60_000).toISOString(),
+    });
     expect(await booking(morning.id)).toMatchObject({ start: morning.start, end: morning.end });
   });
 });

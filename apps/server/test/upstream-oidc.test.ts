@@ -26,7 +26,14 @@ describe('sign-in through an upstream OpenID Connect provider (oidc-provider on 
     issuerServer = createServer();
     await new Promise<void>((r) => issuerServer.listen(0, '127.0.0.1', () => r()));
     issuer = `http://127.0.0.1:${(issuerServer.address() as { port: number }).port}`;
-    server = await startTestServer({ env: { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'nogpets', OIDC_CLIENT_SECRET: 'a-client-secret', OIDC_NAME: 'Example ID' } });
+    server = await startTestServer({
+      env: {
+        OIDC_ISSUER: issuer,
+        OIDC_CLIENT_ID: 'nogpets',
+        OIDC_CLIENT_SECRET: 'a-client-secret',
+        OIDC_NAME: 'Example ID',
+      },
+    });
     const provider = new Provider(issuer, {
       clients: [
         {
@@ -38,7 +45,8 @@ describe('sign-in through an upstream OpenID Connect provider (oidc-provider on 
         },
       ],
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-      findAccount: (_ctx, id) => (PEOPLE[id] ? { accountId: id, claims: () => ({ sub: id, ...PEOPLE[id] }) } : undefined),
+      findAccount: (_ctx, id) =>
+        PEOPLE[id] ? { accountId: id, claims: () => ({ sub: id, ...PEOPLE[id] }) } : undefined,
       cookies: { keys: ['test-cookie-key'] },
       pkce: { required: () => true },
     });
@@ -75,7 +83,9 @@ describe('sign-in through an upstream OpenID Connect provider (oidc-provider on 
     const [link] = await server.db.sql<{ userId: string; email: string }[]>`
       select user_id as "userId", email from user_identities where issuer = ${issuer} and subject = 'naledi'`;
     expect(link).toEqual({ userId: nalediId, email: 'naledi@example.com' });
-    const [audit] = await server.db.sql<{ action: string }[]>`select action from audit_log where user_id = ${nalediId} and action = 'account.link'`;
+    const [audit] = await server.db.sql<
+      { action: string }[]
+    >`select action from audit_log where user_id = ${nalediId} and action = 'account.link'`;
     expect(audit).toBeDefined();
     // The password still works too: linking added a way in, it took nothing away.
     await context.clearCookies();
@@ -105,7 +115,9 @@ describe('sign-in through an upstream OpenID Connect provider (oidc-provider on 
     const context = await browser.newContext();
     const page = await context.newPage();
     await signInUpstream(page, 'mallory');
-    await expect.poll(() => page.locator('main').textContent()).toContain('has not verified naledi@example.com');
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain('has not verified naledi@example.com');
     expect((await context.cookies()).find((c) => c.name === 'nogpets_session')).toBeUndefined();
     const [link] = await server.db.sql`select 1 from user_identities where subject = 'mallory'`;
     expect(link).toBeUndefined();
@@ -121,11 +133,14 @@ describe('sign-in through an upstream OpenID Connect provider (oidc-provider on 
     await context.close();
   });
 
-  it('refuses a sign-in another browser started: the attacker\'s callback does not sign the victim in', async () => {
+  it("refuses a sign-in another browser started: the attacker's callback does not sign the victim in", async () => {
     // The attacker starts a sign-in (their client keeps our state cookie) ...
     const begin = await fetch(`${server.url}/signin/oidc?next=/account`, { redirect: 'manual' });
     expect(begin.status).toBe(303);
-    const attackerCookie = begin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const attackerCookie = begin.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     // ... and gets the victim's browser to finish it at the provider (as the attacker, pieter).
     const victim = await browser.newContext();
     const page = await victim.newPage();
@@ -135,7 +150,9 @@ describe('sign-in through an upstream OpenID Connect provider (oidc-provider on 
     await page.getByRole('button', { name: 'Sign-in' }).click();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL((u) => u.href.startsWith(`${server.url}/signin/oidc/callback`));
-    await expect.poll(() => page.locator('main').innerText()).toContain('This sign-in was not started in this browser.');
+    await expect
+      .poll(() => page.locator('main').innerText())
+      .toContain('This sign-in was not started in this browser.');
     expect((await victim.cookies()).find((c) => c.name === 'nogpets_session')).toBeUndefined();
     // The browser that started it can still finish it: the refusal used nothing up.
     const finish = await fetch(page.url(), { redirect: 'manual', headers: { cookie: attackerCookie } });

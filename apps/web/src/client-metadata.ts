@@ -33,7 +33,26 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
  * runs script, reads files or leaves the web. (Dot-less app schemes such as cursor: are in real use
  * by MCP clients, so app schemes are refused by this list rather than by RFC 8252's '.' advice.)
  */
-const NOT_APP_SCHEMES = new Set(['javascript', 'data', 'file', 'vbscript', 'about', 'blob', 'filesystem', 'ftp', 'ws', 'wss', 'mailto', 'tel', 'sms', 'view-source', 'intent', 'chrome', 'chrome-extension', 'moz-extension']);
+const NOT_APP_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'file',
+  'vbscript',
+  'about',
+  'blob',
+  'filesystem',
+  'ftp',
+  'ws',
+  'wss',
+  'mailto',
+  'tel',
+  'sms',
+  'view-source',
+  'intent',
+  'chrome',
+  'chrome-extension',
+  'moz-extension',
+]);
 
 /**
  * Why a client may not use this redirect URI, or null when it may: https; http only on loopback
@@ -159,7 +178,8 @@ export async function fetchClientMetadataDocument(
   }
   // Text we could not store (NUL, a lone surrogate) makes the document unusable, as bad JSON would.
   const unstorable = findUnstorableText(json);
-  if (unstorable) throw new ClientDocumentError(`The metadata document's ${unstorable.field}: ${unstorable.message}`);
+  if (unstorable)
+    throw new ClientDocumentError(`The metadata document's ${unstorable.field}: ${unstorable.message}`);
   const parsed = OAuthClientMetadataSchema.safeParse(json);
   if (!parsed.success)
     throw new ClientDocumentError(

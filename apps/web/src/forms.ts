@@ -33,7 +33,12 @@ export function refuseCrossSitePosts(runtime: Runtime): RequestHandler {
     res
       .status(403)
       .type('html')
-      .send(page('Not sent', html`<p class="error">This form was sent from another site, so it was refused. Open NogPets yourself and try again.</p>`));
+      .send(
+        page(
+          'Not sent',
+          html`<p class="error">This form was sent from another site, so it was refused. Open NogPets yourself and try again.</p>`,
+        ),
+      );
   };
 }
 
@@ -67,7 +72,12 @@ export const refuseUnstorableFormText: RequestHandler = (req, res, next) => {
   res
     .status(400)
     .type('html')
-    .send(page('Not sent', html`<p class="error">The ${problem.field} field was not accepted. ${problem.message} Check what was typed or pasted, and try again.</p>`));
+    .send(
+      page(
+        'Not sent',
+        html`<p class="error">The ${problem.field} field was not accepted. ${problem.message} Check what was typed or pasted, and try again.</p>`,
+      ),
+    );
 };
 
 export interface FormTokens {
@@ -89,13 +99,18 @@ export interface FormTokens {
 export function formTokens(runtime: Runtime): FormTokens {
   let key: Promise<string> | undefined;
   const keyOf = () => {
-    key ??= settingOrCreate(runtime.deps.sql, 'form_token_key', () => randomBytes(32).toString('hex')).catch((err: unknown) => {
-      key = undefined; // a database hiccup must not break every form until restart
-      throw err;
-    });
+    key ??= settingOrCreate(runtime.deps.sql, 'form_token_key', () => randomBytes(32).toString('hex')).catch(
+      (err: unknown) => {
+        key = undefined; // a database hiccup must not break every form until restart
+        throw err;
+      },
+    );
     return key;
   };
-  const tokenFor = async (secret: string) => createHmac('sha256', await keyOf()).update(`form:${secret}`).digest('base64url');
+  const tokenFor = async (secret: string) =>
+    createHmac('sha256', await keyOf())
+      .update(`form:${secret}`)
+      .digest('base64url');
   const presessionOf = (req: Request) => {
     const header = req.headers.cookie;
     const value = header ? parseCookie(header)[PRESESSION_COOKIE] : undefined;
@@ -114,7 +129,10 @@ export function formTokens(runtime: Runtime): FormTokens {
       const known = presessionOf(req);
       if (known) return known;
       const made = randomBytes(32).toString('base64url');
-      res.append('Set-Cookie', serializeCookie(PRESESSION_COOKIE, made, { httpOnly: true, sameSite: 'lax', secure, path: '/' }));
+      res.append(
+        'Set-Cookie',
+        serializeCookie(PRESESSION_COOKIE, made, { httpOnly: true, sameSite: 'lax', secure, path: '/' }),
+      );
       return made;
     },
   };

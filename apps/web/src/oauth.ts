@@ -31,7 +31,16 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { authenticate, cutText, DATABASE_RETRY_AFTER_SECONDS, hashSecret, newSecret, SCOPE_NAMES, ServiceError, toServiceError } from '@nogpets/operations';
+import {
+  authenticate,
+  cutText,
+  DATABASE_RETRY_AFTER_SECONDS,
+  hashSecret,
+  newSecret,
+  SCOPE_NAMES,
+  ServiceError,
+  toServiceError,
+} from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import {
   findCredentialFull,
@@ -426,7 +435,8 @@ function authorizationHandler(runtime: Runtime, provider: OAuthServerProvider): 
       );
     } catch (err) {
       const away = !(err instanceof OAuthError) && toServiceError(err).status === 503;
-      if (!(err instanceof OAuthError) && !away) runtime.logger.error({ err }, 'authorization request failed');
+      if (!(err instanceof OAuthError) && !away)
+        runtime.logger.error({ err }, 'authorization request failed');
       const error =
         err instanceof OAuthError
           ? err
@@ -470,7 +480,8 @@ const refuseUnstorableOAuthText: RequestHandler = (req, res, next) => {
   const registering = req.baseUrl.endsWith('/register');
   res.setHeader('Cache-Control', 'no-store');
   // As the SDK's handlers do: browser-based clients must be able to read the refusal.
-  if (registering || req.baseUrl.endsWith('/token') || req.baseUrl.endsWith('/revoke')) res.setHeader('Access-Control-Allow-Origin', '*');
+  if (registering || req.baseUrl.endsWith('/token') || req.baseUrl.endsWith('/revoke'))
+    res.setHeader('Access-Control-Allow-Origin', '*');
   res.status(400).json({
     error: registering ? 'invalid_client_metadata' : 'invalid_request',
     error_description: `${problem.field}: ${problem.message}`,
@@ -492,7 +503,11 @@ const unavailableNot500: RequestHandler = (_req, res, next) => {
   res.json = (body: unknown) => {
     if (request.away && res.statusCode === 500) {
       res.status(503).setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-      return json(new TemporarilyUnavailableError('The service is unavailable for a moment; try again shortly.').toResponseObject());
+      return json(
+        new TemporarilyUnavailableError(
+          'The service is unavailable for a moment; try again shortly.',
+        ).toResponseObject(),
+      );
     }
     return json(body);
   };
@@ -509,7 +524,8 @@ export function reportingProvider(runtime: Runtime, provider: OAuthServerProvide
     new Proxy(target, {
       get(obj, prop, receiver) {
         const value = Reflect.get(obj, prop, receiver);
-        if (prop === 'clientsStore' && value && typeof value === 'object') return report(value as object, 'clientsStore');
+        if (prop === 'clientsStore' && value && typeof value === 'object')
+          return report(value as object, 'clientsStore');
         if (typeof value !== 'function') return value;
         return async (...args: unknown[]) => {
           try {

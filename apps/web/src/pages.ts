@@ -80,7 +80,15 @@ function scopeList(scopes: string[]): string {
 }
 
 /** Where the pages live (the router is mounted last; other paths pass through to the 404). */
-const PAGE_PATHS = ['/signin', '/signin/*path', '/signup', '/signout', '/oauth/consent', '/account', '/account/*path'];
+const PAGE_PATHS = [
+  '/signin',
+  '/signin/*path',
+  '/signup',
+  '/signout',
+  '/oauth/consent',
+  '/account',
+  '/account/*path',
+];
 
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
 export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
@@ -93,11 +101,23 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
   // Text that cannot be stored, in a page's path, query or form, is a 400 page before anything runs.
   router.use(PAGE_PATHS, refuseUnstorableFormText);
-  const FORM_PATHS = ['/signin', '/signup', '/signin/link', SIGN_IN_LINK_PATH, '/signout', '/oauth/consent', '/account/*path'];
+  const FORM_PATHS = [
+    '/signin',
+    '/signup',
+    '/signin/link',
+    SIGN_IN_LINK_PATH,
+    '/signout',
+    '/oauth/consent',
+    '/account/*path',
+  ];
   // Forms share the service's request limit; a refusal is a page, not JSON.
   router.post(FORM_PATHS, (req, res, next) =>
     runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
-      if (err instanceof ServiceError) res.status(err.status).type('html').send(page('Slow down', html`<p class="error">${err.message}</p>`));
+      if (err instanceof ServiceError)
+        res
+          .status(err.status)
+          .type('html')
+          .send(page('Slow down', html`<p class="error">${err.message}</p>`));
       else next(err);
     }),
   );
@@ -105,7 +125,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
   });
   router.use((_req, res, next) => {
-    res.setHeader('Content-Security-Policy', "default-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'");
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'",
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // Pages show keys, links and personal details: never kept by a browser or proxy cache.
     res.setHeader('Cache-Control', 'no-store');
@@ -116,12 +139,18 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.post(FORM_PATHS, refuseCrossSitePosts(runtime));
 
   /** The pre-session form token for the forms people use before signing in (login CSRF). */
-  const preToken = async (req: Request, res: Response) => tokens.tokenFor(tokens.presession(req, res, options.secureCookies));
+  const preToken = async (req: Request, res: Response) =>
+    tokens.tokenFor(tokens.presession(req, res, options.secureCookies));
 
   /** A pre-session form whose token does not match: refused with a page, nothing done. */
   async function refusedPresession(req: Request, res: Response): Promise<boolean> {
     if (await tokens.matches(tokens.presessionOf(req), req.body?.csrf)) return false;
-    res.status(403).type('html').send(page('Try again', html`<p class="error">This form has expired. Reload the page and try again.</p>`));
+    res
+      .status(403)
+      .type('html')
+      .send(
+        page('Try again', html`<p class="error">This form has expired. Reload the page and try again.</p>`),
+      );
     return true;
   }
 
@@ -134,10 +163,21 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
 
   async function startSession(res: Response, userId: string): Promise<void> {
     const token = randomBytes(32).toString('base64url');
-    await insertSession(sql, userId, hashSecret(token), new Date(clock.now().getTime() + SESSION_DAYS * 86_400_000));
+    await insertSession(
+      sql,
+      userId,
+      hashSecret(token),
+      new Date(clock.now().getTime() + SESSION_DAYS * 86_400_000),
+    );
     res.append(
       'Set-Cookie',
-      serializeCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: options.secureCookies, path: '/', maxAge: SESSION_DAYS * 86_400 }),
+      serializeCookie(SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: options.secureCookies,
+        path: '/',
+        maxAge: SESSION_DAYS * 86_400,
+      }),
     );
   }
 
@@ -158,12 +198,18 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     );
 
   const upstreamProblem = (message: string) =>
-    page('Sign-in did not work', html`<p class="error">${message}</p><p><a href="/signin">Back to sign in</a></p>`);
+    page(
+      'Sign-in did not work',
+      html`<p class="error">${message}</p><p><a href="/signin">Back to sign in</a></p>`,
+    );
 
   router.get('/signin/oidc', async (req, res, next) => {
     try {
       if (!upstream) {
-        res.status(404).type('html').send(upstreamProblem('Sign-in through another provider is not set up here.'));
+        res
+          .status(404)
+          .type('html')
+          .send(upstreamProblem('Sign-in through another provider is not set up here.'));
         return;
       }
       const to = await upstream.begin(safeNext(req.query.next));
@@ -171,7 +217,13 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       // (an attacker's half-finished sign-in would otherwise sign the victim in as the attacker).
       res.setHeader(
         'Set-Cookie',
-        serializeCookie(OIDC_STATE_COOKIE, to.searchParams.get('state') ?? '', { httpOnly: true, sameSite: 'lax', secure: options.secureCookies, path: CALLBACK_PATH, maxAge: 600 }),
+        serializeCookie(OIDC_STATE_COOKIE, to.searchParams.get('state') ?? '', {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: options.secureCookies,
+          path: CALLBACK_PATH,
+          maxAge: 600,
+        }),
       );
       res.redirect(303, to.href);
     } catch (err) {
@@ -183,19 +235,48 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.get(CALLBACK_PATH, async (req, res, next) => {
     try {
       if (!upstream) {
-        res.status(404).type('html').send(upstreamProblem('Sign-in through another provider is not set up here.'));
+        res
+          .status(404)
+          .type('html')
+          .send(upstreamProblem('Sign-in through another provider is not set up here.'));
         return;
       }
       const started = req.headers.cookie ? parseCookie(req.headers.cookie)[OIDC_STATE_COOKIE] : undefined;
       if (!started || started !== req.query.state) {
-        res.status(400).type('html').send(upstreamProblem('This sign-in was not started in this browser. Start again from the sign-in page.'));
+        res
+          .status(400)
+          .type('html')
+          .send(
+            upstreamProblem(
+              'This sign-in was not started in this browser. Start again from the sign-in page.',
+            ),
+          );
         return;
       }
-      res.append('Set-Cookie', serializeCookie(OIDC_STATE_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: CALLBACK_PATH, maxAge: 0 }));
+      res.append(
+        'Set-Cookie',
+        serializeCookie(OIDC_STATE_COOKIE, '', {
+          httpOnly: true,
+          sameSite: 'lax',
+          path: CALLBACK_PATH,
+          maxAge: 0,
+        }),
+      );
       const identity = await upstream.finish(new URL(req.originalUrl, runtime.publicUrl()));
       const { user, linked } = await linkUpstreamIdentity(sql, identity, clock.now());
       if (linked) {
-        await appendAudit(sql, { userId: user.id, clientId: null, clientName: null, action: 'account.link', target: user.id, details: { issuer: identity.issuer } }, clock.now());
+        await appendAudit(
+          sql,
+          {
+            userId: user.id,
+            clientId: null,
+            clientName: null,
+            action: 'account.link',
+            target: user.id,
+            details: { issuer: identity.issuer },
+          },
+          clock.now(),
+        );
       }
       await startSession(res, user.id);
       res.redirect(303, safeNext(identity.next));
@@ -225,16 +306,25 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const wait = await signInFailures.blockedFor(attempt);
       if (wait) {
         res.status(429).setHeader('Retry-After', String(wait));
-        res.type('html').send(signInForm(csrf, target, `Too many tries. Try again in ${Math.ceil(wait / 60)} minutes.`, email));
+        res
+          .type('html')
+          .send(
+            signInForm(csrf, target, `Too many tries. Try again in ${Math.ceil(wait / 60)} minutes.`, email),
+          );
         return;
       }
       // Not an address at all (NUL, say) is an unknown email: no query, the same answer.
       const user = isEmailAddress(email) ? await findUserByEmail(sql, email) : null;
       // The same answer, in the same time, for an unknown email and a wrong password.
-      const matches = user?.passwordHash ? await verify(user.passwordHash, password) : (await verify(await dummyHash(), password), false);
+      const matches = user?.passwordHash
+        ? await verify(user.passwordHash, password)
+        : (await verify(await dummyHash(), password), false);
       if (!matches || !user) {
         await signInFailures.fail(attempt);
-        res.status(401).type('html').send(signInForm(csrf, target, 'That email and password do not match.', email));
+        res
+          .status(401)
+          .type('html')
+          .send(signInForm(csrf, target, 'That email and password do not match.', email));
         return;
       }
       await signInFailures.clear(attempt);
@@ -264,7 +354,11 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
    * Mails a sign-in link, at most LINK_MAILS_PER_HOUR per address, and answers with the same page
    * whoever owns the address: the mail, not the page, says whether an account exists.
    */
-  async function mailLinkAndAnswer(req: Request, res: Response, request: { email: string; reason: SignInLinkReason; next: string; name?: string }) {
+  async function mailLinkAndAnswer(
+    req: Request,
+    res: Response,
+    request: { email: string; reason: SignInLinkReason; next: string; name?: string },
+  ) {
     const key = request.email.toLowerCase();
     if (await linkMails.blockedFor(key)) {
       req.log?.warn({ reason: request.reason }, 'sign-in link mail held back: too many for this address');
@@ -298,11 +392,19 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const email = String(req.body?.email ?? '').trim();
       // Control characters (NUL would fail in PostgreSQL) are not part of a name.
-      const name = cutText(Array.from(String(req.body?.name ?? ''), (c) => (c < ' ' || c === '\u007f' ? ' ' : c)).join('').trim(), 120);
+      const name = cutText(
+        Array.from(String(req.body?.name ?? ''), (c) => (c < ' ' || c === '\u007f' ? ' ' : c))
+          .join('')
+          .trim(),
+        120,
+      );
       const target = safeNext(req.body?.next);
       if (await refusedPresession(req, res)) return;
       if (!isEmailAddress(email)) {
-        res.status(400).type('html').send(signUpForm(await preToken(req, res), target, 'That is not an email address.', email, name));
+        res
+          .status(400)
+          .type('html')
+          .send(signUpForm(await preToken(req, res), target, 'That is not an email address.', email, name));
         return;
       }
       // Nobody is signed in and no account is made or changed here: the mailed link proves the
@@ -340,7 +442,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const target = safeNext(req.body?.next);
       if (await refusedPresession(req, res)) return;
       if (!isEmailAddress(email)) {
-        res.status(400).type('html').send(linkRequestForm(await preToken(req, res), target, 'That is not an email address.', email));
+        res
+          .status(400)
+          .type('html')
+          .send(linkRequestForm(await preToken(req, res), target, 'That is not an email address.', email));
         return;
       }
       await mailLinkAndAnswer(req, res, { email, reason: 'signin', next: target });
@@ -350,7 +455,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   });
 
   const linkGone = () =>
-    page('Link expired', html`<p class="error">This sign-in link has expired or was already used.</p><p><a href="/signin/link">Ask for a new one</a></p>`);
+    page(
+      'Link expired',
+      html`<p class="error">This sign-in link has expired or was already used.</p><p><a href="/signin/link">Ask for a new one</a></p>`,
+    );
 
   const linkPage = (csrf: string, token: string, email: string, error?: string) =>
     page(
@@ -392,7 +500,18 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       if (password && (password.length < MIN_PASSWORD || password.length > 200)) {
         const link = await peekSignInLink(runtime.deps, token);
         if (!link) res.status(400).type('html').send(linkGone());
-        else res.status(400).type('html').send(linkPage(await preToken(req, res), token, link.email, `Choose a password of ${MIN_PASSWORD} to 200 characters, or leave it empty.`));
+        else
+          res
+            .status(400)
+            .type('html')
+            .send(
+              linkPage(
+                await preToken(req, res),
+                token,
+                link.email,
+                `Choose a password of ${MIN_PASSWORD} to 200 characters, or leave it empty.`,
+              ),
+            );
         return;
       }
       // A made-up token costs no password hashing.
@@ -419,7 +538,15 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       return null;
     }
     if (req.method === 'POST' && !(await tokens.matches(s.token, req.body?.csrf))) {
-      res.status(403).type('html').send(page('Try again', html`<p class="error">This form has expired. <a href="/account">Go back</a> and try again.</p>`));
+      res
+        .status(403)
+        .type('html')
+        .send(
+          page(
+            'Try again',
+            html`<p class="error">This form has expired. <a href="/account">Go back</a> and try again.</p>`,
+          ),
+        );
       return null;
     }
     return s;
@@ -430,16 +557,26 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const s = await requireSession(req, res);
       if (!s) return;
       await deleteSession(sql, hashSecret(s.token));
-      res.setHeader('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0 }));
+      res.setHeader(
+        'Set-Cookie',
+        serializeCookie(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0 }),
+      );
       res.redirect(303, '/signin');
     } catch (err) {
       next(err);
     }
   });
 
-  async function accountPage(s: { user: UserRow; csrf: string }, created?: { key: string; scopes: string[] }, error?: string) {
+  async function accountPage(
+    s: { user: UserRow; csrf: string },
+    created?: { key: string; scopes: string[] },
+    error?: string,
+  ) {
     const now = clock.now();
-    const [keys, connections] = await Promise.all([listCredentials(sql, s.user.id, 'API_KEY'), listConnections(sql, s.user.id, now)]);
+    const [keys, connections] = await Promise.all([
+      listCredentials(sql, s.user.id, 'API_KEY'),
+      listConnections(sql, s.user.id, now),
+    ]);
     const liveKeys = keys.filter((k) => !k.revokedAt);
     return page(
       'Your account',
@@ -451,7 +588,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
           ? html`<table id="connections"><tr><th>Assistant</th><th>What it may do</th><th>Connected</th><th>Last used</th><th></th></tr>
           $${connections
             .map(
-              (c) => html`<tr><td>${c.clientName}</td><td>$${scopeList(c.scopes)}</td><td>${when(c.connectedAt)}</td><td>${when(c.lastUsedAt)}</td>
+              (
+                c,
+              ) => html`<tr><td>${c.clientName}</td><td>$${scopeList(c.scopes)}</td><td>${when(c.connectedAt)}</td><td>${when(c.lastUsedAt)}</td>
               <td><form method="post" action="/account/connections/${c.clientId}/remove"><input type="hidden" name="csrf" value="${s.csrf}"><button class="secondary" type="submit">Remove</button></form></td></tr>`,
             )
             .join('')}</table>`
@@ -469,7 +608,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
           ? html`<table id="keys"><tr><th>Name</th><th>What it may do</th><th>Created</th><th>Last used</th><th></th></tr>
           $${liveKeys
             .map(
-              (k) => html`<tr><td>${k.name}</td><td>$${scopeList(k.scopes)}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
+              (
+                k,
+              ) => html`<tr><td>${k.name}</td><td>$${scopeList(k.scopes)}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
               <td><form method="post" action="/account/keys/${k.id}/revoke"><input type="hidden" name="csrf" value="${s.csrf}"><button class="secondary" type="submit">Revoke</button></form></td></tr>`,
             )
             .join('')}</table>`
@@ -493,7 +634,16 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       if (!s) return;
       const request = await findOAuthRequest(sql, String(req.query.request ?? ''), clock.now());
       if (!request) {
-        res.status(400).type('html').send(page('Link expired', html`<p class="error">This request has expired or was already answered. Go back to your assistant and connect again.</p>`, { email: s.user.email, csrf: s.csrf }));
+        res
+          .status(400)
+          .type('html')
+          .send(
+            page(
+              'Link expired',
+              html`<p class="error">This request has expired or was already answered. Go back to your assistant and connect again.</p>`,
+              { email: s.user.email, csrf: s.csrf },
+            ),
+          );
         return;
       }
       const client = await findOAuthClient(sql, request.clientId);
@@ -528,7 +678,15 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const request = await findOAuthRequest(sql, String(req.body?.request ?? ''), clock.now());
       // One answer per request: deleting it is what makes a second click do nothing.
       if (!request || !(await deleteOAuthRequest(sql, request.id))) {
-        res.status(400).type('html').send(page('Link expired', html`<p class="error">This request has expired or was already answered.</p>`));
+        res
+          .status(400)
+          .type('html')
+          .send(
+            page(
+              'Link expired',
+              html`<p class="error">This request has expired or was already answered.</p>`,
+            ),
+          );
         return;
       }
       const to = new URL(request.redirectUri);
@@ -551,7 +709,18 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         familyId: randomUUID(),
         expiresAt: new Date(clock.now().getTime() + CODE_SECONDS * 1000),
       });
-      await appendAudit(sql, { userId: s.user.id, clientId: request.clientId, clientName: null, action: 'connection.approve', target: request.clientId, details: { scopes: request.scopes } }, clock.now());
+      await appendAudit(
+        sql,
+        {
+          userId: s.user.id,
+          clientId: request.clientId,
+          clientName: null,
+          action: 'connection.approve',
+          target: request.clientId,
+          details: { scopes: request.scopes },
+        },
+        clock.now(),
+      );
       to.searchParams.set('code', code);
       res.redirect(303, to.href);
     } catch (err) {
@@ -576,11 +745,31 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const name = cutText(String(req.body?.name ?? '').trim(), 80) || 'API key';
       try {
         const created = await createApiKey(sql, { email: s.user.email, scopes, name });
-        await appendAudit(sql, { userId: s.user.id, clientId: null, clientName: null, action: 'apikey.create', target: created.id, details: { scopes } }, clock.now());
+        await appendAudit(
+          sql,
+          {
+            userId: s.user.id,
+            clientId: null,
+            clientName: null,
+            action: 'apikey.create',
+            target: created.id,
+            details: { scopes },
+          },
+          clock.now(),
+        );
         res.type('html').send(await accountPage(s, created));
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
-        res.status(400).type('html').send(await accountPage(s, undefined, scopes.length ? err.message : 'Choose at least one thing the key may do.'));
+        res
+          .status(400)
+          .type('html')
+          .send(
+            await accountPage(
+              s,
+              undefined,
+              scopes.length ? err.message : 'Choose at least one thing the key may do.',
+            ),
+          );
       }
     } catch (err) {
       next(err);
@@ -592,7 +781,17 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const s = await requireSession(req, res);
       if (!s) return;
       if (await revokeCredential(sql, s.user.id, String(req.params.id), clock.now())) {
-        await appendAudit(sql, { userId: s.user.id, clientId: null, clientName: null, action: 'apikey.revoke', target: String(req.params.id) }, clock.now());
+        await appendAudit(
+          sql,
+          {
+            userId: s.user.id,
+            clientId: null,
+            clientName: null,
+            action: 'apikey.revoke',
+            target: String(req.params.id),
+          },
+          clock.now(),
+        );
       }
       res.redirect(303, '/account');
     } catch (err) {
@@ -606,7 +805,18 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       if (!s) return;
       const revoked = await revokeConnection(sql, s.user.id, String(req.params.clientId), clock.now());
       if (revoked) {
-        await appendAudit(sql, { userId: s.user.id, clientId: String(req.params.clientId), clientName: null, action: 'connection.remove', target: String(req.params.clientId), details: { tokens: revoked } }, clock.now());
+        await appendAudit(
+          sql,
+          {
+            userId: s.user.id,
+            clientId: String(req.params.clientId),
+            clientName: null,
+            action: 'connection.remove',
+            target: String(req.params.clientId),
+            details: { tokens: revoked },
+          },
+          clock.now(),
+        );
       }
       res.redirect(303, '/account');
     } catch (err) {

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type Booking, checkNotification, type createSandboxGateway, hashSecret, receiveNotification, ServiceError, toBooking } from '@nogpets/operations';
+import {
+  type Booking,
+  checkNotification,
+  type createSandboxGateway,
+  hashSecret,
+  receiveNotification,
+  ServiceError,
+  toBooking,
+} from '@nogpets/operations';
 import type { Runtime } from '@nogpets/platform';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
@@ -13,7 +21,8 @@ type Sandbox = ReturnType<typeof createSandboxGateway>;
 const money = (cents: number) => formatMoney(cents, 'ZAR');
 
 /** The pay pages' policy: our own resources only, but the checkout form may post to the gateway's host. */
-const PAY_CSP = "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'self' https: http:; frame-ancestors 'none'";
+const PAY_CSP =
+  "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'self' https: http:; frame-ancestors 'none'";
 
 /**
  * The pages a person pays on, and the gateway's notification endpoint. The pay link is
@@ -32,7 +41,11 @@ export function paymentsRouter(runtime: Runtime): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Security-Policy', PAY_CSP);
     runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
-      if (err instanceof ServiceError) res.status(err.status).type('html').send(page('Slow down', html`<p class="error">${err.message}</p>`));
+      if (err instanceof ServiceError)
+        res
+          .status(err.status)
+          .type('html')
+          .send(page('Slow down', html`<p class="error">${err.message}</p>`));
       else next(err);
     });
   });
@@ -40,48 +53,81 @@ export function paymentsRouter(runtime: Runtime): Router {
   // Notifications: the raw body is needed as sent (PayFast signs the fields in the order received).
   // Each one is kept before it is answered; PayFast is answered 200 at once and checked after
   // (it wants a quick reply and retries otherwise), the sandbox's own page waits for the outcome.
-  router.post('/payments/:gateway/notify', runtime.rateLimiter.middleware, express.text({ type: 'application/x-www-form-urlencoded', limit: '20kb' }), async (req, res) => {
-    if (req.params.gateway !== gateway.name) {
-      res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No such gateway here.', details: {} } });
-      return;
-    }
-    const body = typeof req.body === 'string' ? req.body : '';
-    let notice: Awaited<ReturnType<typeof receiveNotification>>;
-    try {
-      notice = await receiveNotification(runtime.deps, body, { ip: req.ip ?? req.socket.remoteAddress ?? '' });
-    } catch (err) {
-      // Not kept, so not answered 200: the gateway sends it again later.
-      runtime.logger.error({ err }, 'payment notification not kept');
-      res.status(503).json({ error: { code: 'UNAVAILABLE', message: 'Notification not taken now; send it again later.', details: {} } });
-      return;
-    }
-    const check = checkNotification(runtime.deps, notice).then(
-      (result) => {
-        runtime.logger.info({ notice: notice.id, payment: result }, 'payment notification');
-        return result;
-      },
-      (err: Error) => {
-        // Kept with its error for `pnpm cli payments problems`.
-        runtime.logger.error({ err, cause: err.cause, notice: notice.id }, 'payment notification check failed');
-        return null;
-      },
-    );
-    if (gateway.answerFirst) {
-      res.status(200).type('text/plain').send('OK');
-      await check;
-      return;
-    }
-    const result = await check;
-    if (!result) {
-      res.status(503).json({ error: { code: 'UNAVAILABLE', message: 'Notification kept but not checked; it is listed for the operator.', details: { notice: notice.id } } });
-      return;
-    }
-    if (result.outcome === 'APPLIED' || result.outcome === 'DUPLICATE' || result.outcome === 'NOT_PAID' || result.outcome === 'REFUND_DUE') {
-      res.status(200).type('text/plain').send('OK');
-      return;
-    }
-    res.status(400).json({ error: { code: 'BAD_REQUEST', message: 'Notification refused; nothing changed.', details: { outcome: result.outcome, reason: result.reason ?? null } } });
-  });
+  router.post(
+    '/payments/:gateway/notify',
+    runtime.rateLimiter.middleware,
+    express.text({ type: 'application/x-www-form-urlencoded', limit: '20kb' }),
+    async (req, res) => {
+      if (req.params.gateway !== gateway.name) {
+        res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No such gateway here.', details: {} } });
+        return;
+      }
+      const body = typeof req.body === 'string' ? req.body : '';
+      let notice: Awaited<ReturnType<typeof receiveNotification>>;
+      try {
+        notice = await receiveNotification(runtime.deps, body, {
+          ip: req.ip ?? req.socket.remoteAddress ?? '',
+        });
+      } catch (err) {
+        // Not kept, so not answered 200: the gateway sends it again later.
+        runtime.logger.error({ err }, 'payment notification not kept');
+        res.status(503).json({
+          error: {
+            code: 'UNAVAILABLE',
+            message: 'Notification not taken now; send it again later.',
+            details: {},
+          },
+        });
+        return;
+      }
+      const check = checkNotification(runtime.deps, notice).then(
+        (result) => {
+          runtime.logger.info({ notice: notice.id, payment: result }, 'payment notification');
+          return result;
+        },
+        (err: Error) => {
+          // Kept with its error for `pnpm cli payments problems`.
+          runtime.logger.error(
+            { err, cause: err.cause, notice: notice.id },
+            'payment notification check failed',
+          );
+          return null;
+        },
+      );
+      if (gateway.answerFirst) {
+        res.status(200).type('text/plain').send('OK');
+        await check;
+        return;
+      }
+      const result = await check;
+      if (!result) {
+        res.status(503).json({
+          error: {
+            code: 'UNAVAILABLE',
+            message: 'Notification kept but not checked; it is listed for the operator.',
+            details: { notice: notice.id },
+          },
+        });
+        return;
+      }
+      if (
+        result.outcome === 'APPLIED' ||
+        result.outcome === 'DUPLICATE' ||
+        result.outcome === 'NOT_PAID' ||
+        result.outcome === 'REFUND_DUE'
+      ) {
+        res.status(200).type('text/plain').send('OK');
+        return;
+      }
+      res.status(400).json({
+        error: {
+          code: 'BAD_REQUEST',
+          message: 'Notification refused; nothing changed.',
+          details: { outcome: result.outcome, reason: result.reason ?? null },
+        },
+      });
+    },
+  );
 
   async function load(token: string) {
     const payment = await findPaymentByLink(sql, hashSecret(token));
@@ -96,7 +142,8 @@ export function paymentsRouter(runtime: Runtime): Router {
   function state(payment: PaymentRow, bookings: Booking[]): 'paid' | 'expired' | 'nothing' | 'open' {
     if (payment.status === 'PAID') return 'paid';
     // A declined attempt (FAILED) may be tried again on the same link while it is valid.
-    if ((payment.status !== 'OPEN' && payment.status !== 'FAILED') || payment.expiresAt <= clock.now()) return 'expired';
+    if ((payment.status !== 'OPEN' && payment.status !== 'FAILED') || payment.expiresAt <= clock.now())
+      return 'expired';
     if (!bookings.some((b) => b.canPay)) return 'nothing';
     return 'open';
   }
@@ -105,7 +152,15 @@ export function paymentsRouter(runtime: Runtime): Router {
     try {
       const found = await load(req.params.token);
       if (!found) {
-        res.status(404).type('html').send(page('Payment not found', html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`));
+        res
+          .status(404)
+          .type('html')
+          .send(
+            page(
+              'Payment not found',
+              html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`,
+            ),
+          );
         return;
       }
       const { payment, bookings } = found;
@@ -113,10 +168,14 @@ export function paymentsRouter(runtime: Runtime): Router {
       if (now !== 'open') {
         const text = {
           paid: 'This is paid. Thank you: the booking is confirmed.',
-          expired: 'This pay link has expired or was replaced by a newer one. Ask your assistant for a new link.',
+          expired:
+            'This pay link has expired or was replaced by a newer one. Ask your assistant for a new link.',
           nothing: 'Nothing is left to pay on this link.',
         }[now];
-        res.status(now === 'paid' ? 200 : 410).type('html').send(page('Pay', html`<p>${text}</p>$${summary(bookings)}`));
+        res
+          .status(now === 'paid' ? 200 : 410)
+          .type('html')
+          .send(page('Pay', html`<p>${text}</p>$${summary(bookings)}`));
         return;
       }
       if (gateway.name === 'sandbox') {
@@ -165,48 +224,63 @@ export function paymentsRouter(runtime: Runtime): Router {
   // The sandbox's "gateway": it signs a notification and posts it to the notification endpoint,
   // as a real gateway would, then sends the browser back.
   // The pay link's token is the form's secret; a post from another site's page is refused as well.
-  router.post('/pay/:token/sandbox', refuseCrossSitePosts(runtime), express.urlencoded({ extended: false, limit: '2kb' }), async (req, res, next) => {
-    const token = String(req.params.token);
-    try {
-      if (gateway.name !== 'sandbox') {
-        res.status(404).type('html').send(page('Not here', html`<p class="error">The sandbox gateway is not in use.</p>`));
-        return;
+  router.post(
+    '/pay/:token/sandbox',
+    refuseCrossSitePosts(runtime),
+    express.urlencoded({ extended: false, limit: '2kb' }),
+    async (req, res, next) => {
+      const token = String(req.params.token);
+      try {
+        if (gateway.name !== 'sandbox') {
+          res
+            .status(404)
+            .type('html')
+            .send(page('Not here', html`<p class="error">The sandbox gateway is not in use.</p>`));
+          return;
+        }
+        const found = await load(token);
+        if (!found || state(found.payment, found.bookings) !== 'open') {
+          res.redirect(303, `/pay/${encodeURIComponent(token)}`);
+          return;
+        }
+        const body = await (gateway as Sandbox).sign({
+          paymentId: found.payment.id,
+          gatewayRef: `sbx_${randomBytes(12).toString('hex')}`,
+          amountCents: found.payment.amountCents,
+          outcome: req.body?.decision === 'pay' ? 'COMPLETE' : 'FAILED',
+        });
+        const answer = await fetch(`${runtime.publicUrl()}/payments/sandbox/notify`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await answer.body?.cancel();
+        res.redirect(303, `/pay/${encodeURIComponent(token)}/done`);
+      } catch (err) {
+        next(err);
       }
-      const found = await load(token);
-      if (!found || state(found.payment, found.bookings) !== 'open') {
-        res.redirect(303, `/pay/${encodeURIComponent(token)}`);
-        return;
-      }
-      const body = await (gateway as Sandbox).sign({
-        paymentId: found.payment.id,
-        gatewayRef: `sbx_${randomBytes(12).toString('hex')}`,
-        amountCents: found.payment.amountCents,
-        outcome: req.body?.decision === 'pay' ? 'COMPLETE' : 'FAILED',
-      });
-      const answer = await fetch(`${runtime.publicUrl()}/payments/sandbox/notify`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      await answer.body?.cancel();
-      res.redirect(303, `/pay/${encodeURIComponent(token)}/done`);
-    } catch (err) {
-      next(err);
-    }
-  });
+    },
+  );
 
   router.get('/pay/:token/done', async (req, res, next) => {
     try {
       const found = await load(req.params.token);
       if (!found) {
-        res.status(404).type('html').send(page('Payment not found', html`<p class="error">This pay link is not known.</p>`));
+        res
+          .status(404)
+          .type('html')
+          .send(page('Payment not found', html`<p class="error">This pay link is not known.</p>`));
         return;
       }
       const paid = found.payment.status === 'PAID';
       // PayFast sends the browser here only after a payment, often before its notification is
       // checked: the page waits for it rather than inviting a second payment.
-      const waiting = !paid && gateway.name !== 'sandbox' && found.payment.status === 'OPEN' && found.payment.expiresAt > clock.now();
+      const waiting =
+        !paid &&
+        gateway.name !== 'sandbox' &&
+        found.payment.status === 'OPEN' &&
+        found.payment.expiresAt > clock.now();
       if (waiting) res.setHeader('Refresh', '5');
       const text = paid
         ? 'Payment received: your booking is confirmed.'

@@ -43,10 +43,18 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
   let configuration: Promise<oidc.Configuration> | undefined;
   const config = () => {
     configuration ??= oidc
-      .discovery(issuer, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_CLIENT_SECRET ? undefined : oidc.None(), insecure ? { execute: [oidc.allowInsecureRequests] } : undefined)
+      .discovery(
+        issuer,
+        OIDC_CLIENT_ID,
+        OIDC_CLIENT_SECRET,
+        OIDC_CLIENT_SECRET ? undefined : oidc.None(),
+        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      )
       .catch((err: unknown) => {
         configuration = undefined; // try discovery again next time
-        throw new UpstreamSignInError(`The sign-in provider could not be reached (${(err as Error).message}).`);
+        throw new UpstreamSignInError(
+          `The sign-in provider could not be reached (${(err as Error).message}).`,
+        );
       });
     return configuration;
   };
@@ -60,7 +68,12 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
-      await insertOidcLogin(sql, hashSecret(state), { codeVerifier, nonce, next }, new Date(clock.now().getTime() + UPSTREAM_LOGIN_MINUTES * 60_000));
+      await insertOidcLogin(
+        sql,
+        hashSecret(state),
+        { codeVerifier, nonce, next },
+        new Date(clock.now().getTime() + UPSTREAM_LOGIN_MINUTES * 60_000),
+      );
       return oidc.buildAuthorizationUrl(c, {
         redirect_uri: redirectUri(),
         scope: 'openid email profile',
@@ -74,9 +87,15 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
     async finish(callbackUrl) {
       const state = callbackUrl.searchParams.get('state');
       const login = state ? await takeOidcLogin(sql, hashSecret(state), clock.now()) : null;
-      if (!login || !state) throw new UpstreamSignInError('This sign-in has expired or was already used. Start again.');
+      if (!login || !state)
+        throw new UpstreamSignInError('This sign-in has expired or was already used. Start again.');
       const error = callbackUrl.searchParams.get('error');
-      if (error) throw new UpstreamSignInError(error === 'access_denied' ? 'Sign-in was cancelled at the provider.' : `The provider refused the sign-in (${error}).`);
+      if (error)
+        throw new UpstreamSignInError(
+          error === 'access_denied'
+            ? 'Sign-in was cancelled at the provider.'
+            : `The provider refused the sign-in (${error}).`,
+        );
       const c = await config();
       let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
       try {
@@ -87,7 +106,9 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
           idTokenExpected: true,
         });
       } catch (err) {
-        throw new UpstreamSignInError(`The provider's answer could not be verified (${(err as Error).message}).`);
+        throw new UpstreamSignInError(
+          `The provider's answer could not be verified (${(err as Error).message}).`,
+        );
       }
       const claims = tokens.claims()!;
       let email = typeof claims.email === 'string' ? claims.email : undefined;
@@ -100,10 +121,25 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
         verified = info.email_verified === true;
         name ||= typeof info.name === 'string' ? info.name : '';
       }
-      if (!email) throw new UpstreamSignInError('The provider did not share an email address, so no account can be linked.');
-      if (!verified) throw new UpstreamSignInError(`The provider has not verified ${email}, so it cannot sign in to the account with that email.`);
-      if (unstorableReason(email) || unstorableReason(claims.sub)) throw new UpstreamSignInError('The provider sent an email address or user id that cannot be read, so no account can be linked.');
-      return { issuer: c.serverMetadata().issuer, subject: claims.sub, email, name: cutText(toStorableText(name), 120), next: login.next };
+      if (!email)
+        throw new UpstreamSignInError(
+          'The provider did not share an email address, so no account can be linked.',
+        );
+      if (!verified)
+        throw new UpstreamSignInError(
+          `The provider has not verified ${email}, so it cannot sign in to the account with that email.`,
+        );
+      if (unstorableReason(email) || unstorableReason(claims.sub))
+        throw new UpstreamSignInError(
+          'The provider sent an email address or user id that cannot be read, so no account can be linked.',
+        );
+      return {
+        issuer: c.serverMetadata().issuer,
+        subject: claims.sub,
+        email,
+        name: cutText(toStorableText(name), 120),
+        next: login.next,
+      };
     },
   };
 }

@@ -1,2 +1,11 @@
-export { completeFinishedBookings, expireUnpaidHolds, type JobContext, type JobDefinition, jobs, keepSeriesBooked, purgeExpiredRateLimits, purgeOldIdempotencyKeys } from './jobs.js';
+export {
+  completeFinishedBookings,
+  expireUnpaidHolds,
+  type JobContext,
+  type JobDefinition,
+  jobs,
+  keepSeriesBooked,
+  purgeExpiredRateLimits,
+  purgeOldIdempotencyKeys,
+} from './jobs.js';
 export { startWorker, type Worker, type WorkerOptions } from './worker.js';

@@ -1,4 +1,11 @@
-import { completeBookings, deliverPendingMail, type Deps, expireHolds, extendSeries, recheckNotices } from '@nogpets/operations';
+import {
+  completeBookings,
+  deliverPendingMail,
+  type Deps,
+  expireHolds,
+  extendSeries,
+  recheckNotices,
+} from '@nogpets/operations';
 import { purgeDonePaymentNotices, purgeEmailLinks, purgeIdempotencyKeys, type Sql } from '@nogpets/store';
 
 export interface JobContext {

@@ -5,7 +5,12 @@ import { startWorker } from './worker.js';
 await runMain({
   name: 'worker',
   background: async (runtime) => {
-    const worker = await startWorker({ databaseUrl: runtime.db.url, sql: runtime.db.sql, logger: runtime.logger, deps: runtime.deps });
+    const worker = await startWorker({
+      databaseUrl: runtime.db.url,
+      sql: runtime.db.sql,
+      logger: runtime.logger,
+      deps: runtime.deps,
+    });
     return () => worker.stop();
   },
 });

@@ -47,11 +47,23 @@ describe('worker', () => {
     ]);
     try {
       expect(await workers[0]!.runNow('purge-expired-rate-limits')).toBeTruthy();
-      await expect.poll(async () => (await db.sql`select count(*)::int as n from rate_limits where key = 'stale'`)[0]?.n, { timeout: 15_000 }).toBe(0);
+      await expect
+        .poll(
+          async () => (await db.sql`select count(*)::int as n from rate_limits where key = 'stale'`)[0]?.n,
+          { timeout: 15_000 },
+        )
+        .toBe(0);
       // Every timed job is scheduled once, however many workers start.
       const schedules = await db.sql`select name, cron from pgboss.schedule order by name`;
-      expect(schedules).toEqual(jobs.filter((j) => j.cron).map((j) => ({ name: j.name, cron: j.cron })).sort((a, b) => a.name.localeCompare(b.name)));
-      expect(schedules.map((s) => s.name)).toEqual(expect.arrayContaining(['expire-unpaid-holds', 'keep-series-booked', 'purge-idempotency-keys']));
+      expect(schedules).toEqual(
+        jobs
+          .filter((j) => j.cron)
+          .map((j) => ({ name: j.name, cron: j.cron }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      );
+      expect(schedules.map((s) => s.name)).toEqual(
+        expect.arrayContaining(['expire-unpaid-holds', 'keep-series-booked', 'purge-idempotency-keys']),
+      );
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
     }

@@ -31,7 +31,12 @@ export interface Worker {
 export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const jobs = options.jobs ?? allJobs;
   const now = options.now ?? (options.deps ? () => options.deps!.clock.now() : () => new Date());
-  const boss = new PgBoss({ connectionString: options.databaseUrl, schema: 'pgboss', max: 3, application_name: 'nogpets-worker' });
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    schema: 'pgboss',
+    max: 3,
+    application_name: 'nogpets-worker',
+  });
   boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
   // Workers starting together on a fresh database deadlock in pg-boss's queue creation; one at a
   // time sets up, under a session advisory lock.

@@ -18,7 +18,12 @@ import type { WeeklyRepeat } from './types.js';
  *   until: new Date('2026-04-06T00:00:00Z'),
  * }) // [2026-03-23T09:00Z, 2026-03-30T08:00Z]: 09:00 BST after the clocks go forward
  */
-export function expandWeekly(input: { start: Date; timeZone: string; repeat: WeeklyRepeat; until: Date }): Date[] {
+export function expandWeekly(input: {
+  start: Date;
+  timeZone: string;
+  repeat: WeeklyRepeat;
+  until: Date;
+}): Date[] {
   const { start, timeZone, repeat, until } = input;
   const startMs = start.getTime();
   const untilMs = until.getTime();

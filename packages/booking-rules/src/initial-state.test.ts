@@ -45,7 +45,9 @@ describe('initialState', () => {
   });
 
   it('accepts a booking 1 ms long', () => {
-    expect(initialState({ paymentMethod: 'CARD', confirm: false, start: START, end: at(START, 1) }).ok).toBe(true);
+    expect(initialState({ paymentMethod: 'CARD', confirm: false, start: START, end: at(START, 1) }).ok).toBe(
+      true,
+    );
   });
 
   it('returns its own Date objects, so changing the input later changes nothing', () => {

@@ -10,7 +10,9 @@ const DAY_LIST = WEEKDAYS.join(', ');
  * @example parseRepeat({ freq: 'WEEKLY', days: ['thu', 'mon'] }) // { ok: true, repeat: { freq: 'WEEKLY', days: ['thu', 'mon'] } }
  * @example parseRepeat({ freq: 'WEEKLY', days: ['Mon'] })        // { ok: false, message: 'repeat.days[0] must be ...' }
  */
-export function parseRepeat(value: unknown): { ok: true; repeat: WeeklyRepeat } | { ok: false; message: string } {
+export function parseRepeat(
+  value: unknown,
+): { ok: true; repeat: WeeklyRepeat } | { ok: false; message: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail(`repeat must be an object {freq: 'WEEKLY', days: [...]}, got ${describe(value)}.`);
   }

@@ -13,7 +13,16 @@ describe('payLinkExpiresAt', () => {
       fc.property(fc.integer({ min: 0, max: 10 * 365 * 24 }), (hours) => {
         const now = new Date(Date.UTC(2026, 0, 1) + hours * 3_600_000);
         const start = new Date(now.getTime() + 72 * 3_600_000);
-        const link = payLink({ status: 'PENDING', paymentStatus: 'PENDING', paymentMethod: 'CARD', start, end: new Date(start.getTime() + 3_600_000) }, now);
+        const link = payLink(
+          {
+            status: 'PENDING',
+            paymentStatus: 'PENDING',
+            paymentMethod: 'CARD',
+            start,
+            end: new Date(start.getTime() + 3_600_000),
+          },
+          now,
+        );
         expect(link.ok && link.expiresAt.getTime()).toBe(payLinkExpiresAt(now).getTime());
       }),
     );

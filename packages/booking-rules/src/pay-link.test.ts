@@ -85,9 +85,16 @@ describe('payLink', () => {
     expect(outcome.ok ? '' : outcome.message).toMatch(message);
   });
   it('refuses a link once the start has come: the unpaid hold lapsed there', () => {
-    const booking = aBooking({ start: new Date('2026-04-10T08:00:00Z'), end: new Date('2026-04-10T09:00:00Z') });
+    const booking = aBooking({
+      start: new Date('2026-04-10T08:00:00Z'),
+      end: new Date('2026-04-10T09:00:00Z'),
+    });
     const atStart = payLink(booking, new Date('2026-04-10T08:00:00Z'));
-    expect(atStart).toMatchObject({ ok: false, code: 'NOTHING_TO_PAY', message: expect.stringMatching(/started/) });
+    expect(atStart).toMatchObject({
+      ok: false,
+      code: 'NOTHING_TO_PAY',
+      message: expect.stringMatching(/started/),
+    });
     expect(payLink(booking, new Date('2026-04-10T07:59:59.999Z')).ok).toBe(true);
   });
 });

@@ -18,7 +18,10 @@ export function payLink(
 ): { ok: true; expiresAt: Date; holdUntil: Date } | Refusal {
   if (canPay(state)) {
     if (now.getTime() >= state.start.getTime()) {
-      return refuse('NOTHING_TO_PAY', 'This booking has started without being paid, so its hold has lapsed; book again for a new time.');
+      return refuse(
+        'NOTHING_TO_PAY',
+        'This booking has started without being paid, so its hold has lapsed; book again for a new time.',
+      );
     }
     const expiresAt = payLinkExpiresAt(now);
     return { ok: true, expiresAt, holdUntil: holdUntil(expiresAt, state.start) };

@@ -11,7 +11,10 @@ import type { BookingState, Refusal } from './types.js';
  */
 export function rescheduleAllowed(state: BookingState, now: Date): { ok: true } | Refusal {
   if (!isActive(state)) {
-    return refuse('NOT_ACTIVE', `This booking is ${state.status.toLowerCase()}, so it can no longer be moved.`);
+    return refuse(
+      'NOT_ACTIVE',
+      `This booking is ${state.status.toLowerCase()}, so it can no longer be moved.`,
+    );
   }
   // Spec: "allowed until 12 hours before start"; measured from the booking's current start.
   if (state.start.getTime() - now.getTime() <= RESCHEDULE_CUTOFF_HOURS * HOUR_MS) {

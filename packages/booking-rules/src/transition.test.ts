@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { aBooking, at, EARLY, HOUR, START } from './test-utils.js';
 import { transition } from './transition.js';
-import type { BookingState, BookingStatus, PaymentMethod, PaymentStatus, RefusalCode, Trigger } from './types.js';
+import type {
+  BookingState,
+  BookingStatus,
+  PaymentMethod,
+  PaymentStatus,
+  RefusalCode,
+  Trigger,
+} from './types.js';
 
 type Given = [BookingStatus, PaymentStatus, PaymentMethod];
 const given = ([status, paymentStatus, paymentMethod]: Given): BookingState =>
   aBooking({ status, paymentStatus, paymentMethod });
 
 /** Runs `trigger` and expects the given status and payment status, everything else unchanged. */
-function expectMove(from: BookingState, trigger: Trigger, now: Date, to: [BookingStatus, PaymentStatus]): void {
+function expectMove(
+  from: BookingState,
+  trigger: Trigger,
+  now: Date,
+  to: [BookingStatus, PaymentStatus],
+): void {
   const before = structuredClone(from);
   const outcome = transition(from, trigger, now);
   expect(outcome).toEqual({ ok: true, state: { ...before, status: to[0], paymentStatus: to[1] } });
@@ -33,14 +45,46 @@ describe('transition: PAYMENT_SUCCEEDED', () => {
 
   it.each<[string, Given, [BookingStatus, PaymentStatus]]>([
     ['confirms an unpaid card booking', ['PENDING', 'PENDING', 'CARD'], ['ACCEPTED', 'PAID']],
-    ['marks paid a card booking the business accepted first', ['ACCEPTED', 'PENDING', 'CARD'], ['ACCEPTED', 'PAID']],
-    ['asks a refund for a late payment on an expired hold', ['EXPIRED', 'VOID', 'CARD'], ['EXPIRED', 'REFUND_REQUESTED']],
-    ['asks a refund for a payment on a cancelled booking', ['CANCELLED', 'VOID', 'CARD'], ['CANCELLED', 'REFUND_REQUESTED']],
-    ['asks a refund on an expired booking still marked PENDING', ['EXPIRED', 'PENDING', 'CARD'], ['EXPIRED', 'REFUND_REQUESTED']],
-    ['asks a refund on a cancelled booking still marked PENDING', ['CANCELLED', 'PENDING', 'CARD'], ['CANCELLED', 'REFUND_REQUESTED']],
-    ['keeps a payment for a booking already done (the work was delivered)', ['DONE', 'PENDING', 'CARD'], ['DONE', 'PAID']],
-    ['ignores a repeated report of a payment already made', ['ACCEPTED', 'PAID', 'CARD'], ['ACCEPTED', 'PAID']],
-    ['ignores a report once a refund is asked', ['CANCELLED', 'REFUND_REQUESTED', 'CARD'], ['CANCELLED', 'REFUND_REQUESTED']],
+    [
+      'marks paid a card booking the business accepted first',
+      ['ACCEPTED', 'PENDING', 'CARD'],
+      ['ACCEPTED', 'PAID'],
+    ],
+    [
+      'asks a refund for a late payment on an expired hold',
+      ['EXPIRED', 'VOID', 'CARD'],
+      ['EXPIRED', 'REFUND_REQUESTED'],
+    ],
+    [
+      'asks a refund for a payment on a cancelled booking',
+      ['CANCELLED', 'VOID', 'CARD'],
+      ['CANCELLED', 'REFUND_REQUESTED'],
+    ],
+    [
+      'asks a refund on an expired booking still marked PENDING',
+      ['EXPIRED', 'PENDING', 'CARD'],
+      ['EXPIRED', 'REFUND_REQUESTED'],
+    ],
+    [
+      'asks a refund on a cancelled booking still marked PENDING',
+      ['CANCELLED', 'PENDING', 'CARD'],
+      ['CANCELLED', 'REFUND_REQUESTED'],
+    ],
+    [
+      'keeps a payment for a booking already done (the work was delivered)',
+      ['DONE', 'PENDING', 'CARD'],
+      ['DONE', 'PAID'],
+    ],
+    [
+      'ignores a repeated report of a payment already made',
+      ['ACCEPTED', 'PAID', 'CARD'],
+      ['ACCEPTED', 'PAID'],
+    ],
+    [
+      'ignores a report once a refund is asked',
+      ['CANCELLED', 'REFUND_REQUESTED', 'CARD'],
+      ['CANCELLED', 'REFUND_REQUESTED'],
+    ],
     ['ignores a report once refunded', ['CANCELLED', 'REFUNDED', 'CARD'], ['CANCELLED', 'REFUNDED']],
     ['ignores a repeated report on a booking done and paid', ['DONE', 'PAID', 'CARD'], ['DONE', 'PAID']],
   ])('%s', (_, from, to) => {
@@ -79,8 +123,14 @@ describe('transition: HOLD_EXPIRED', () => {
   const lapse: Trigger = { type: 'HOLD_EXPIRED' };
 
   it.each<[Given, [BookingStatus, PaymentStatus]]>([
-    [['PENDING', 'PENDING', 'CARD'], ['EXPIRED', 'VOID']],
-    [['ACCEPTED', 'PENDING', 'CARD'], ['EXPIRED', 'VOID']],
+    [
+      ['PENDING', 'PENDING', 'CARD'],
+      ['EXPIRED', 'VOID'],
+    ],
+    [
+      ['ACCEPTED', 'PENDING', 'CARD'],
+      ['EXPIRED', 'VOID'],
+    ],
   ])('expires an unpaid card hold (%j)', (from, to) => {
     expectMove(given(from), lapse, START, to);
   });
@@ -165,7 +215,12 @@ describe('transition: RESCHEDULE', () => {
   it('measures the window from the current start, not the new one', () => {
     const now = at(START, -6 * HOUR);
     const farAhead = at(START, 30 * 24 * HOUR);
-    expectRefusal(aBooking(), { type: 'RESCHEDULE', start: farAhead, end: at(farAhead, HOUR) }, now, 'TOO_LATE');
+    expectRefusal(
+      aBooking(),
+      { type: 'RESCHEDULE', start: farAhead, end: at(farAhead, HOUR) },
+      now,
+      'TOO_LATE',
+    );
   });
 
   it.each([
@@ -191,9 +246,9 @@ describe('transition: RESCHEDULE', () => {
   });
 
   it('throws a RangeError when the new end is not after the new start', () => {
-    expect(() => transition(aBooking(), { type: 'RESCHEDULE', start: newStart, end: newStart }, EARLY)).toThrow(
-      RangeError,
-    );
+    expect(() =>
+      transition(aBooking(), { type: 'RESCHEDULE', start: newStart, end: newStart }, EARLY),
+    ).toThrow(RangeError);
   });
 });
 
@@ -220,7 +275,12 @@ describe('transition: CANCEL', () => {
     ['after the start', HOUR / 2],
     ['after the end', 2 * HOUR],
   ])('is TOO_LATE %s', (_, offset) => {
-    expectRefusal(aBooking({ status: 'ACCEPTED', paymentStatus: 'PAID' }), cancel, at(START, offset), 'TOO_LATE');
+    expectRefusal(
+      aBooking({ status: 'ACCEPTED', paymentStatus: 'PAID' }),
+      cancel,
+      at(START, offset),
+      'TOO_LATE',
+    );
   });
 
   it.each([false, undefined, 'true', 1])('needs confirm to be exactly true, not %j', (confirm) => {
@@ -229,7 +289,12 @@ describe('transition: CANCEL', () => {
   });
 
   it('asks for confirmation first, even on a closed booking', () => {
-    expectRefusal(aBooking({ status: 'CANCELLED', paymentStatus: 'VOID' }), { type: 'CANCEL', confirm: false }, EARLY, 'CONFIRM_REQUIRED');
+    expectRefusal(
+      aBooking({ status: 'CANCELLED', paymentStatus: 'VOID' }),
+      { type: 'CANCEL', confirm: false },
+      EARLY,
+      'CONFIRM_REQUIRED',
+    );
   });
 
   it.each<Given>([
@@ -254,7 +319,10 @@ describe('transition: COMPLETE', () => {
   });
 
   it('leaves it unchanged 1 ms before the end', () => {
-    expectMove(aBooking({ status: 'ACCEPTED', paymentStatus: 'PAID' }), complete, at(end, -1), ['ACCEPTED', 'PAID']);
+    expectMove(aBooking({ status: 'ACCEPTED', paymentStatus: 'PAID' }), complete, at(end, -1), [
+      'ACCEPTED',
+      'PAID',
+    ]);
   });
 
   it.each<Given>([
@@ -268,10 +336,12 @@ describe('transition: COMPLETE', () => {
 
 describe('transition: REFUND_DONE', () => {
   it('marks a requested refund REFUNDED', () => {
-    expectMove(aBooking({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' }), { type: 'REFUND_DONE' }, EARLY, [
-      'CANCELLED',
-      'REFUNDED',
-    ]);
+    expectMove(
+      aBooking({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' }),
+      { type: 'REFUND_DONE' },
+      EARLY,
+      ['CANCELLED', 'REFUNDED'],
+    );
   });
 
   it.each<Given>([

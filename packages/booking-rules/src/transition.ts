@@ -28,7 +28,8 @@ export function transition(state: BookingState, trigger: Trigger, now: Date): Ou
       }
       return accept(state);
     case 'ACCEPT':
-      if (state.status === 'PENDING' || state.status === 'ACCEPTED') return accept(state, { status: 'ACCEPTED' });
+      if (state.status === 'PENDING' || state.status === 'ACCEPTED')
+        return accept(state, { status: 'ACCEPTED' });
       return refuse('NOT_ACTIVE', `This booking is ${state.status.toLowerCase()}, so it cannot be accepted.`);
     case 'RESCHEDULE':
       return reschedule(state, trigger.start, trigger.end, now);
@@ -39,13 +40,19 @@ export function transition(state: BookingState, trigger: Trigger, now: Date): Ou
       return accept(state);
     case 'REFUND_DONE':
       if (state.paymentStatus === 'REFUND_REQUESTED') return accept(state, { paymentStatus: 'REFUNDED' });
-      return refuse('NOT_ACTIVE', 'No refund is waiting on this booking, so there is nothing to mark as refunded.');
+      return refuse(
+        'NOT_ACTIVE',
+        'No refund is waiting on this booking, so there is nothing to mark as refunded.',
+      );
   }
 }
 
 function paymentSucceeded(state: BookingState): Outcome {
   if (state.paymentMethod === 'CASH') {
-    return refuse('NOTHING_TO_PAY', 'This is a cash booking: it is paid to the crew on the day, not by card.');
+    return refuse(
+      'NOTHING_TO_PAY',
+      'This is a cash booking: it is paid to the crew on the day, not by card.',
+    );
   }
   switch (state.paymentStatus) {
     case 'PAID':
@@ -89,11 +96,17 @@ function cancel(state: BookingState, confirm: boolean, now: Date): Outcome {
     );
   }
   if (!isActive(state)) {
-    return refuse('NOT_ACTIVE', `This booking is already ${state.status.toLowerCase()}, so it cannot be cancelled.`);
+    return refuse(
+      'NOT_ACTIVE',
+      `This booking is already ${state.status.toLowerCase()}, so it cannot be cancelled.`,
+    );
   }
   // Spec cancel window: before the booking starts; at the start itself it is too late.
   if (now.getTime() >= state.start.getTime()) {
-    return refuse('TOO_LATE', 'The booking has already started, so it cannot be cancelled here; please phone the operator.');
+    return refuse(
+      'TOO_LATE',
+      'The booking has already started, so it cannot be cancelled here; please phone the operator.',
+    );
   }
   switch (state.paymentStatus) {
     case 'PAID':

@@ -45,7 +45,7 @@ export class TownGrid {
 
   /** The nearest town within `maxKm`, or null. */
   nearest(point: LatLng, maxKm: number): { town: Town; distanceKm: number } | null {
-    const latSpan = Math.ceil(maxKm / 111) ;
+    const latSpan = Math.ceil(maxKm / 111);
     const cos = Math.max(Math.cos((point.lat * Math.PI) / 180), 0.01);
     const lngSpan = Math.min(180, Math.ceil(maxKm / (111 * cos)));
     const latCell = Math.floor(point.lat);

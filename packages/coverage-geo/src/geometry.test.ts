@@ -4,7 +4,10 @@ import { haversineKm } from './haversine-km.js';
 import { normalizePlaceText } from './normalize-place-text.js';
 import { parseLatLng } from './parse-lat-lng.js';
 
-const point = fc.record({ lat: fc.double({ min: -90, max: 90, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) });
+const point = fc.record({
+  lat: fc.double({ min: -90, max: 90, noNaN: true }),
+  lng: fc.double({ min: -180, max: 180, noNaN: true }),
+});
 
 describe('haversineKm', () => {
   it('measures Stellenbosch Central to Die Boord as about 1.6 km', () => {
@@ -35,9 +38,12 @@ describe('parseLatLng', () => {
     expect(parseLatLng(text)).toEqual(expected);
   });
 
-  it.each([['90.0001,0'], ['0,180.0001'], ['12 34'], ['Die Boord'], ['1,2,3'], [''], ['-33.9 18.8']])('refuses %j', (text) => {
-    expect(parseLatLng(text)).toBeNull();
-  });
+  it.each([['90.0001,0'], ['0,180.0001'], ['12 34'], ['Die Boord'], ['1,2,3'], [''], ['-33.9 18.8']])(
+    'refuses %j',
+    (text) => {
+      expect(parseLatLng(text)).toBeNull();
+    },
+  );
 });
 
 describe('normalizePlaceText', () => {

@@ -23,9 +23,17 @@ function areasOf(place: ResolvedPlace): HomeArea[] {
  * @example lineCoverage(resolveText(g, 'Jonkershoek'), lines, areas).lines
  * // [{ id: 'grooming', covered: true }, { id: 'walking', covered: false }, ...]
  */
-export function lineCoverage(place: ResolvedPlace, lines: readonly LineAreas[], areas: readonly HomeArea[]): LineCoverage {
+export function lineCoverage(
+  place: ResolvedPlace,
+  lines: readonly LineAreas[],
+  areas: readonly HomeArea[],
+): LineCoverage {
   const ids = new Set(areasOf(place).map((a) => a.id));
-  const result = lines.map((l) => ({ id: l.id, label: l.label, covered: l.areaIds.some((id) => ids.has(id)) }));
+  const result = lines.map((l) => ({
+    id: l.id,
+    label: l.label,
+    covered: l.areaIds.some((id) => ids.has(id)),
+  }));
   const covered = result.some((l) => l.covered);
   let nearest: LineCoverage['nearest'] = null;
   const at = 'lat' in place && place.lat !== null ? { lat: place.lat, lng: place.lng } : null;

@@ -12,6 +12,7 @@ export function parseLatLng(text: string): LatLng | null {
   if (!m) return null;
   const lat = Number(m[1]);
   const lng = Number(m[2]);
-  if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180) return null;
+  if (!Number.isFinite(lat) || !Number.isFinite(lng) || Math.abs(lat) > 90 || Math.abs(lng) > 180)
+    return null;
   return { lat, lng };
 }

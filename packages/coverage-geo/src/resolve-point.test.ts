@@ -16,17 +16,27 @@ describe('resolvePoint', () => {
       fc.property(fc.constantFrom(...areas), (area) => {
         const place = resolvePoint(g, area.lat, area.lng);
         expect(place.kind).toBe('area');
-        if (place.kind === 'area') expect(place.area.lat === area.lat && place.area.lng === area.lng).toBe(true);
+        if (place.kind === 'area')
+          expect(place.area.lat === area.lat && place.area.lng === area.lng).toBe(true);
       }),
     );
   });
 
   it('puts a point in Somerset West in that town', () => {
-    expect(resolvePoint(g, -34.079, 18.849)).toMatchObject({ kind: 'town', town: 'Somerset West', country: 'ZA' });
+    expect(resolvePoint(g, -34.079, 18.849)).toMatchObject({
+      kind: 'town',
+      town: 'Somerset West',
+      country: 'ZA',
+    });
   });
 
   it('puts a point in Lisbon in Portugal', () => {
-    expect(resolvePoint(g, 38.72, -9.14)).toMatchObject({ kind: 'town', country: 'PT', lat: 38.72, lng: -9.14 });
+    expect(resolvePoint(g, 38.72, -9.14)).toMatchObject({
+      kind: 'town',
+      country: 'PT',
+      lat: 38.72,
+      lng: -9.14,
+    });
   });
 
   it('does not name a town for a point in the middle of the Atlantic', () => {
@@ -52,6 +62,10 @@ describe('resolvePostalCode', () => {
   });
 
   it('does not guess a code it does not know', () => {
-    expect(resolvePostalCode(g, '10115')).toEqual({ kind: 'unknown', reason: 'UNKNOWN_POSTAL_CODE', query: '10115' });
+    expect(resolvePostalCode(g, '10115')).toEqual({
+      kind: 'unknown',
+      reason: 'UNKNOWN_POSTAL_CODE',
+      query: '10115',
+    });
   });
 });

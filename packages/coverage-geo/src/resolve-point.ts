@@ -23,11 +23,27 @@ export function resolvePoint(g: Gazetteer, lat: number, lng: number): ResolvedPl
     }
   }
   if (best) {
-    return { kind: 'area', area: best, suburb: best.name, postalCode: best.postalCode, lat, lng, town: best.town, country: g.country };
+    return {
+      kind: 'area',
+      area: best,
+      suburb: best.name,
+      postalCode: best.postalCode,
+      lat,
+      lng,
+      town: best.town,
+      country: g.country,
+    };
   }
   const town = g.grid.nearest(point, MAX_TOWN_DISTANCE_KM);
   if (town) {
-    return { kind: 'town', town: town.town.name, country: town.town.country, lat, lng, postalCode: town.town.postalCode ?? null };
+    return {
+      kind: 'town',
+      town: town.town.name,
+      country: town.town.country,
+      lat,
+      lng,
+      postalCode: town.town.postalCode ?? null,
+    };
   }
   return { kind: 'unknown', reason: 'FAR_FROM_ANY_TOWN', query: `${lat},${lng}` };
 }

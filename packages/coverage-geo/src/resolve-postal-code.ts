@@ -9,7 +9,16 @@ function round4(n: number): number {
 export function placeOfAreas(g: Gazetteer, code: string, areas: readonly HomeArea[]): ResolvedPlace {
   if (areas.length === 1) {
     const a = areas[0]!;
-    return { kind: 'area', area: a, suburb: a.name, postalCode: a.postalCode, lat: a.lat, lng: a.lng, town: a.town, country: g.country };
+    return {
+      kind: 'area',
+      area: a,
+      suburb: a.name,
+      postalCode: a.postalCode,
+      lat: a.lat,
+      lng: a.lng,
+      town: a.town,
+      country: g.country,
+    };
   }
   const towns = new Set(areas.map((a) => a.town));
   return {
@@ -35,6 +44,14 @@ export function resolvePostalCode(g: Gazetteer, code: string): ResolvedPlace {
   const areas = g.areasByPostalCode.get(key);
   if (areas) return placeOfAreas(g, key, areas);
   const town = g.nearbyByPostalCode.get(key);
-  if (town) return { kind: 'town', town: town.name, country: town.country, lat: town.lat, lng: town.lng, postalCode: key };
+  if (town)
+    return {
+      kind: 'town',
+      town: town.name,
+      country: town.country,
+      lat: town.lat,
+      lng: town.lng,
+      postalCode: key,
+    };
   return { kind: 'unknown', reason: 'UNKNOWN_POSTAL_CODE', query: code };
 }

@@ -26,7 +26,12 @@ describe('resolveText', () => {
 
   it('reads a postal code several suburbs share as that code, suburb unknown', () => {
     const place = resolveText(g, '7600');
-    expect(place).toMatchObject({ kind: 'postal-code', postalCode: '7600', town: 'Stellenbosch', country: 'ZA' });
+    expect(place).toMatchObject({
+      kind: 'postal-code',
+      postalCode: '7600',
+      town: 'Stellenbosch',
+      country: 'ZA',
+    });
     expect(place.kind === 'postal-code' && place.areas.length).toBeGreaterThan(10);
   });
 
@@ -34,12 +39,24 @@ describe('resolveText', () => {
     expect(resolveText(g, 'Main Road 7681')).toMatchObject({ kind: 'area', suburb: 'Pniel' });
   });
 
-  it.each([['Somerset West'], ['7130'], ['5 Main Road, Somerset West 7130']])('finds the nearby town in %j', (text) => {
-    expect(resolveText(g, text)).toMatchObject({ kind: 'town', town: 'Somerset West', country: 'ZA', postalCode: '7130' });
-  });
+  it.each([['Somerset West'], ['7130'], ['5 Main Road, Somerset West 7130']])(
+    'finds the nearby town in %j',
+    (text) => {
+      expect(resolveText(g, text)).toMatchObject({
+        kind: 'town',
+        town: 'Somerset West',
+        country: 'ZA',
+        postalCode: '7130',
+      });
+    },
+  );
 
   it('takes the home town named alone as the town, suburb unknown', () => {
-    expect(resolveText(g, 'Stellenbosch')).toMatchObject({ kind: 'home-town', town: 'Stellenbosch', country: 'ZA' });
+    expect(resolveText(g, 'Stellenbosch')).toMatchObject({
+      kind: 'home-town',
+      town: 'Stellenbosch',
+      country: 'ZA',
+    });
     expect(resolveText(g, 'Stellenbosch, South Africa')).toMatchObject({ kind: 'home-town' });
   });
 
@@ -60,12 +77,15 @@ describe('resolveText', () => {
     expect(resolveText(g, 'Portugal')).toEqual({ kind: 'country', country: 'PT' });
   });
 
-  it.each([['asdfgh'], ['asdfgh qwerty'], ['12 Main Road'], ['the house on the corner'], ['Flat 4, 12 North Street']])(
-    'does not guess a place in %j',
-    (text) => {
-      expect(resolveText(g, text)).toMatchObject({ kind: 'unknown', reason: 'NO_PLACE_FOUND', query: text });
-    },
-  );
+  it.each([
+    ['asdfgh'],
+    ['asdfgh qwerty'],
+    ['12 Main Road'],
+    ['the house on the corner'],
+    ['Flat 4, 12 North Street'],
+  ])('does not guess a place in %j', (text) => {
+    expect(resolveText(g, text)).toMatchObject({ kind: 'unknown', reason: 'NO_PLACE_FOUND', query: text });
+  });
 
   it('reads "lat,lng" text as a point', () => {
     expect(resolveText(g, '-33.9477, 18.8502')).toMatchObject({ kind: 'area', suburb: 'Die Boord' });

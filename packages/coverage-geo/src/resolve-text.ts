@@ -59,11 +59,23 @@ export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
   for (const p of all) if (g.areaPhrases.has(p.key) && better(p, area)) area = p;
   if (area) {
     const a = g.areaPhrases.get(area.key)!;
-    return { kind: 'area', area: a, suburb: a.name, postalCode: a.postalCode, lat: a.lat, lng: a.lng, town: a.town, country: g.country };
+    return {
+      kind: 'area',
+      area: a,
+      suburb: a.name,
+      postalCode: a.postalCode,
+      lat: a.lat,
+      lng: a.lng,
+      town: a.town,
+      country: g.country,
+    };
   }
 
   // 2. A home postal code (the last one given wins: it follows the street number).
-  const upper = text.toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  const upper = text
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean);
   for (let i = upper.length - 1; i >= 0; i--) {
     const areas = g.areasByPostalCode.get(upper[i]!);
     if (areas) return placeOfAreas(g, upper[i]!, areas);
@@ -72,7 +84,9 @@ export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
   // 3. A town near the territory, by name or postal code.
   let nearby: (Match & { key: string }) | null = null;
   for (const p of all) if (g.nearbyByName.has(p.key) && better(p, nearby)) nearby = p;
-  const nearbyTown = nearby ? g.nearbyByName.get(nearby.key)! : upper.map((t) => g.nearbyByPostalCode.get(t)).find(Boolean);
+  const nearbyTown = nearby
+    ? g.nearbyByName.get(nearby.key)!
+    : upper.map((t) => g.nearbyByPostalCode.get(t)).find(Boolean);
   if (nearbyTown) {
     return {
       kind: 'town',
@@ -95,7 +109,14 @@ export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
   if (tokens.join(' ').includes(g.homeTownKey) && (countries.size === 0 || countries.has(g.country))) {
     const homeMatch = all.find((p) => p.key === g.homeTownKey);
     if (homeMatch) {
-      return { kind: 'home-town', town: g.homeTown, centre: g.centreArea, lat: g.homeCentre.lat, lng: g.homeCentre.lng, country: g.country };
+      return {
+        kind: 'home-town',
+        town: g.homeTown,
+        centre: g.centreArea,
+        lat: g.homeCentre.lat,
+        lng: g.homeCentre.lng,
+        country: g.country,
+      };
     }
   }
 
@@ -114,14 +135,23 @@ export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
     if (
       !best ||
       better(p, best.match) ||
-      (p.length === best.match.length && p.start === best.match.start && (town.population ?? 0) > (best.town.population ?? 0))
+      (p.length === best.match.length &&
+        p.start === best.match.start &&
+        (town.population ?? 0) > (best.town.population ?? 0))
     ) {
       best = candidate;
     }
   }
   if (best) {
     const t = best.town;
-    return { kind: 'town', town: t.name, country: t.country, lat: t.lat, lng: t.lng, postalCode: t.postalCode ?? null };
+    return {
+      kind: 'town',
+      town: t.name,
+      country: t.country,
+      lat: t.lat,
+      lng: t.lng,
+      postalCode: t.postalCode ?? null,
+    };
   }
   if (countries.size === 1) return { kind: 'country', country: [...countries][0]! };
   return { kind: 'unknown', reason: 'NO_PLACE_FOUND', query: text };

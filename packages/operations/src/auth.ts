@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { findCredentialFull, findOrCreateUser, insertCredential, type Sql, touchCredential } from '@nogpets/store';
+import {
+  findCredentialFull,
+  findOrCreateUser,
+  insertCredential,
+  type Sql,
+  touchCredential,
+} from '@nogpets/store';
 import type { Scope } from './define.js';
 import { ServiceError } from './errors.js';
 
@@ -33,11 +39,18 @@ export interface AuthContext {
  * keeps what it had (MCP step-up; docs/decisions.md).
  * @example throw insufficientScope(ctx.auth, ['pets'])
  */
-export function insufficientScope(auth: Pick<AuthContext, 'scopes'>, missing: readonly Scope[]): ServiceError {
-  return new ServiceError('FORBIDDEN', `The credential does not allow this: it needs scope ${missing.join(' ')}.`, {
-    error: 'insufficient_scope',
-    scope: [...new Set([...auth.scopes, ...missing])].join(' '),
-  });
+export function insufficientScope(
+  auth: Pick<AuthContext, 'scopes'>,
+  missing: readonly Scope[],
+): ServiceError {
+  return new ServiceError(
+    'FORBIDDEN',
+    `The credential does not allow this: it needs scope ${missing.join(' ')}.`,
+    {
+      error: 'insufficient_scope',
+      scope: [...new Set([...auth.scopes, ...missing])].join(' '),
+    },
+  );
 }
 
 /** A scope of the spec's table (own keys only: `__proto__` and `toString` are not scopes). */
@@ -50,7 +63,12 @@ export function isScope(s: string): s is Scope {
  * mailer would read as other recipients (`a@x.example<b@evil.example>`, `a,b@x.example`).
  */
 export function isEmailAddress(email: string): boolean {
-  return email.length <= 254 && /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(email);
+  return (
+    email.length <= 254 &&
+    /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(
+      email,
+    )
+  );
 }
 
 /** SHA-256 of a secret: what is stored; the secret itself is shown once and never kept. */
@@ -64,13 +82,22 @@ export function newSecret(prefix: 'npk' | 'nat' | 'nrt' | 'npl'): string {
 }
 
 /** Who a Bearer credential speaks for, or 401: unknown, revoked or expired. */
-export async function authenticate(sql: Sql, token: string, now: Date, acceptedResources?: string[]): Promise<AuthContext> {
-  const invalid = () => new ServiceError('UNAUTHORIZED', 'The credential is not valid (unknown, expired or revoked).', { error: 'invalid_token' });
+export async function authenticate(
+  sql: Sql,
+  token: string,
+  now: Date,
+  acceptedResources?: string[],
+): Promise<AuthContext> {
+  const invalid = () =>
+    new ServiceError('UNAUTHORIZED', 'The credential is not valid (unknown, expired or revoked).', {
+      error: 'invalid_token',
+    });
   if (!/^(npk|nat)_[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
   const c = await findCredentialFull(sql, hashSecret(token));
   if (!c || c.kind === 'REFRESH' || c.revokedAt || (c.expiresAt && c.expiresAt <= now)) throw invalid();
   // Audience: a token issued for another resource is not accepted here (RFC 8707).
-  if (c.resource && acceptedResources && !acceptedResources.includes(c.resource.replace(/\/$/, ''))) throw invalid();
+  if (c.resource && acceptedResources && !acceptedResources.includes(c.resource.replace(/\/$/, '')))
+    throw invalid();
   await touchCredential(sql, c.id, now);
   return {
     userId: c.userId,
@@ -89,7 +116,11 @@ export async function createApiKey(
 ): Promise<{ key: string; id: string; userId: string; scopes: Scope[] }> {
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length || input.scopes.length === 0) {
-    throw new ServiceError('BAD_REQUEST', `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPE_NAMES.join(', ')}.`, { unknown });
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `Unknown scopes: ${unknown.join(', ') || '(none given)'}. Known: ${SCOPE_NAMES.join(', ')}.`,
+      { unknown },
+    );
   }
   if (!isEmailAddress(input.email)) {
     throw new ServiceError('BAD_REQUEST', `"${input.email}" is not an email address.`, { field: 'email' });
@@ -97,6 +128,12 @@ export async function createApiKey(
   const user = await findOrCreateUser(sql, input.email);
   const key = newSecret('npk');
   const scopes = [...new Set(input.scopes)] as Scope[];
-  const id = await insertCredential(sql, { userId: user.id, kind: 'API_KEY', tokenHash: hashSecret(key), scopes, name: input.name ?? 'API key' });
+  const id = await insertCredential(sql, {
+    userId: user.id,
+    kind: 'API_KEY',
+    tokenHash: hashSecret(key),
+    scopes,
+    name: input.name ?? 'API key',
+  });
   return { key, id, userId: user.id, scopes };
 }

@@ -50,7 +50,9 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 
-export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(
+  op: Operation<I, O>,
+): Operation<I, O> {
   return op;
 }
 

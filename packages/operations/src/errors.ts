@@ -130,9 +130,13 @@ export function toServiceError(err: unknown): ServiceError {
   if (isDataException(err)) {
     // The last line of defence: every door checks text and numbers first (run.ts, text.ts), so
     // reaching this is a missed check to fix, but the person still gets a 400, not a 500.
-    return new ServiceError('BAD_REQUEST', 'The request holds a value that cannot be stored (text or a number out of range). Check the values and try again.', {
-      reason: 'unstorable_value',
-    });
+    return new ServiceError(
+      'BAD_REQUEST',
+      'The request holds a value that cannot be stored (text or a number out of range). Check the values and try again.',
+      {
+        reason: 'unstorable_value',
+      },
+    );
   }
   return new ServiceError('INTERNAL', 'Something went wrong on our side. Please try again in a moment.');
 }

@@ -19,7 +19,14 @@ export {
   type Scope,
   type ToolAnnotations,
 } from './define.js';
-export { DATABASE_RETRY_AFTER_SECONDS, type ErrorBody, type ErrorCode, ServiceError, STATUS_OF, toServiceError } from './errors.js';
+export {
+  DATABASE_RETRY_AFTER_SECONDS,
+  type ErrorBody,
+  type ErrorCode,
+  ServiceError,
+  STATUS_OF,
+  toServiceError,
+} from './errors.js';
 export { type GeoData, loadGeoData } from './geo/world-data.js';
 export { createOfferCache, type OfferCache } from './offer-cache.js';
 export { operations } from './registry.js';
@@ -32,15 +39,45 @@ export { QuoteSchema } from './booking/quote-request.js';
 export { addAddress, listAddresses } from './account/addresses.js';
 export { myProfile } from './account/my-profile.js';
 export { addPet, listPets } from './account/pets.js';
-export { type AuthContext, authenticate, createApiKey, hashSecret, insufficientScope, isEmailAddress, isScope, newSecret, SCOPE_NAMES, SCOPES } from './auth.js';
+export {
+  type AuthContext,
+  authenticate,
+  createApiKey,
+  hashSecret,
+  insufficientScope,
+  isEmailAddress,
+  isScope,
+  newSecret,
+  SCOPE_NAMES,
+  SCOPES,
+} from './auth.js';
 export { actorName } from './context.js';
 export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
 export { type Booking, BookingSchema, toBooking } from './booking/booking-model.js';
-export { cancelBooking, getBooking, listBookings, payBooking, rescheduleBooking, rescheduleTimes } from './booking/manage.js';
+export {
+  cancelBooking,
+  getBooking,
+  listBookings,
+  payBooking,
+  rescheduleBooking,
+  rescheduleTimes,
+} from './booking/manage.js';
 export { completeBookings, expireHolds, extendSeries } from './booking/timed-rules.js';
-export { acceptBooking, markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from './booking/operator.js';
+export {
+  acceptBooking,
+  markPaymentRefunded,
+  markRefunded,
+  paymentsToRefund,
+  refundsDue,
+} from './booking/operator.js';
 export type { Payments } from './context.js';
-export { type Checkout, type CheckoutRequest, formPairs, type PaymentGateway, type VerifiedNotification } from './payments/gateway.js';
+export {
+  type Checkout,
+  type CheckoutRequest,
+  formPairs,
+  type PaymentGateway,
+  type VerifiedNotification,
+} from './payments/gateway.js';
 export {
   checkoutSignature,
   createPayFastGateway,
@@ -54,8 +91,21 @@ export {
   phpUrlencode,
 } from './payments/payfast.js';
 export { createSandboxGateway } from './payments/sandbox.js';
-export { type NoticeState, type SettleOutcome, type Settlement, settleNotification } from './payments/settle.js';
-export { chargesToRefund, checkNotification, markNoticeRefunded, paymentProblems, receiveNotification, recheckNotices, resolvePaymentProblem } from './payments/notices.js';
+export {
+  type NoticeState,
+  type SettleOutcome,
+  type Settlement,
+  settleNotification,
+} from './payments/settle.js';
+export {
+  chargesToRefund,
+  checkNotification,
+  markNoticeRefunded,
+  paymentProblems,
+  receiveNotification,
+  recheckNotices,
+  resolvePaymentProblem,
+} from './payments/notices.js';
 export {
   deliverMail,
   deliverPendingMail,

@@ -27,7 +27,8 @@ export function createOfferCache(sql: Sql, options: { ttlMs: number; now?: () =>
       if (cached && now() - cached.at < options.ttlMs) return cached.offer;
       const offer = (async () => {
         const business: BusinessRow | null = await findOperator(via);
-        if (!business) throw new ServiceError('UNAVAILABLE', 'The service is starting up; try again in a moment.');
+        if (!business)
+          throw new ServiceError('UNAVAILABLE', 'The service is starting up; try again in a moment.');
         return loadOffer(via, business);
       })();
       cached = { at: now(), offer };

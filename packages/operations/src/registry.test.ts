@@ -19,7 +19,12 @@ describe('the operation registry', () => {
   it('marks reads read-only and idempotent, and never leaves destructiveHint to its default', () => {
     for (const op of operations) {
       expect(typeof op.annotations.destructiveHint).toBe('boolean');
-      if (op.method === 'GET') expect(op.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+      if (op.method === 'GET')
+        expect(op.annotations).toMatchObject({
+          readOnlyHint: true,
+          idempotentHint: true,
+          destructiveHint: false,
+        });
     }
   });
 

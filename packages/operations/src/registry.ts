@@ -6,7 +6,14 @@ import { addPet, listPets } from './account/pets.js';
 import { findTimes } from './booking/find-times.js';
 import { getQuote } from './booking/get-quote.js';
 import { book } from './booking/book.js';
-import { cancelBooking, getBooking, listBookings, payBooking, rescheduleBooking, rescheduleTimes } from './booking/manage.js';
+import {
+  cancelBooking,
+  getBooking,
+  listBookings,
+  payBooking,
+  rescheduleBooking,
+  rescheduleTimes,
+} from './booking/manage.js';
 import type { Operation } from './define.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */

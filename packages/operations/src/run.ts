@@ -17,14 +17,20 @@ export interface FieldProblem {
 /** Turns zod's issues into the `details.fields` of a 400, one line per offending field. */
 export function fieldProblems(error: z.ZodError): FieldProblem[] {
   return error.issues.map((issue) => {
-    const field = issue.path.length ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : '(input)';
+    const field = issue.path.length
+      ? issue.path.join('.')
+      : issue.code === 'unrecognized_keys'
+        ? issue.keys.join(', ')
+        : '(input)';
     return { field, message: issue.message };
   });
 }
 
 /** The 400 for text that cannot be stored (NUL, a lone surrogate), naming where it is. */
 export function unstorableTextError(problem: TextProblem): ServiceError {
-  return new ServiceError('BAD_REQUEST', `The request is not valid. ${problem.field}: ${problem.message}`, { fields: [problem] });
+  return new ServiceError('BAD_REQUEST', `The request is not valid. ${problem.field}: ${problem.message}`, {
+    fields: [problem],
+  });
 }
 
 /** Validates raw input against the operation's schema: a 400 BAD_REQUEST naming each bad field. */
@@ -49,10 +55,14 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
   if (op.auth !== 'public') {
     const scope = op.auth.scope;
     if (!ctx.auth) {
-      throw new ServiceError('UNAUTHORIZED', `This needs the person's permission: a Bearer credential with scope ${scope}.`, {
-        error: 'invalid_request',
-        scope,
-      });
+      throw new ServiceError(
+        'UNAUTHORIZED',
+        `This needs the person's permission: a Bearer credential with scope ${scope}.`,
+        {
+          error: 'invalid_request',
+          scope,
+        },
+      );
     }
     if (!ctx.auth.scopes.includes(scope)) {
       throw insufficientScope(ctx.auth, [scope]);
@@ -75,31 +85,57 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * transaction-scoped advisory lock, so a retry meanwhile is REQUEST_IN_PROGRESS, and a request
  * whose process died frees its key at once (PostgreSQL ends the transaction with the connection).
  */
-async function idempotent<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>, ctx: OperationContext, input: z.output<I>): Promise<z.input<O>> {
+async function idempotent<I extends z.ZodObject, O extends z.ZodType>(
+  op: Operation<I, O>,
+  ctx: OperationContext,
+  input: z.output<I>,
+): Promise<z.input<O>> {
   const key = ctx.idempotencyKey!;
   if (!IDEMPOTENCY_KEY.test(key)) {
-    throw new ServiceError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', { fields: [{ field: 'Idempotency-Key', message: 'Invalid.' }] });
+    throw new ServiceError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', {
+      fields: [{ field: 'Idempotency-Key', message: 'Invalid.' }],
+    });
   }
   const userId = ctx.auth!.userId;
-  const requestHash = createHash('sha256').update(stringify(input) ?? '').digest('hex');
+  const requestHash = createHash('sha256')
+    .update(stringify(input) ?? '')
+    .digest('hex');
   const outcome = await ctx.deps.sql.begin(async (tx) => {
     if (!(await lockIdempotencyKey(tx, userId, key))) {
-      throw new ServiceError('REQUEST_IN_PROGRESS', 'The first request with this Idempotency-Key is still being handled. Retry in a moment.');
+      throw new ServiceError(
+        'REQUEST_IN_PROGRESS',
+        'The first request with this Idempotency-Key is still being handled. Retry in a moment.',
+      );
     }
     const prior = await findIdempotentAnswer(tx, userId, key);
     if (prior) {
       if (prior.operation !== op.operationId || prior.requestHash !== requestHash) {
-        throw new ServiceError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another request. Use a new key for a new request.', { operation: prior.operation });
+        throw new ServiceError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'This Idempotency-Key was used for another request. Use a new key for a new request.',
+          { operation: prior.operation },
+        );
       }
       return { status: prior.status, body: prior.response };
     }
     const record = (status: number, body: unknown) =>
-      saveIdempotentAnswer(tx, { userId, key, operation: op.operationId, requestHash, status, response: body, at: ctx.deps.clock.now() });
+      saveIdempotentAnswer(tx, {
+        userId,
+        key,
+        operation: op.operationId,
+        requestHash,
+        status,
+        response: body,
+        at: ctx.deps.clock.now(),
+      });
     try {
       // Everything the handler reads or writes goes through this transaction: a request holding
       // one pooled connection must never wait for a second (enough of them at once would wedge).
       const inTx = transactionAsPool(tx);
-      const result = await op.handler({ ...ctx, deps: { ...ctx.deps, sql: inTx, offers: offersThrough(ctx.deps.offers, inTx) } }, input);
+      const result = await op.handler(
+        { ...ctx, deps: { ...ctx.deps, sql: inTx, offers: offersThrough(ctx.deps.offers, inTx) } },
+        input,
+      );
       await record(op.successStatus, result);
       return { status: op.successStatus, body: result as unknown };
     } catch (err) {
@@ -110,8 +146,11 @@ async function idempotent<I extends z.ZodObject, O extends z.ZodType>(op: Operat
       return { status: err.status, body: err.toBody() as unknown };
     }
   });
-  const stored = outcome.body as { error?: { code: ErrorCode; message: string; details: Record<string, unknown> } };
-  if (outcome.status >= 400 && stored?.error) throw new ServiceError(stored.error.code, stored.error.message, stored.error.details, outcome.status);
+  const stored = outcome.body as {
+    error?: { code: ErrorCode; message: string; details: Record<string, unknown> };
+  };
+  if (outcome.status >= 400 && stored?.error)
+    throw new ServiceError(stored.error.code, stored.error.message, stored.error.details, outcome.status);
   return outcome.body as z.input<O>;
 }
 
@@ -124,7 +163,8 @@ function transactionAsPool(tx: unknown): Sql {
   return new Proxy(tx as object, {
     get(target, prop, receiver) {
       if (prop === 'begin') {
-        return (first: unknown, second?: unknown) => t.savepoint((typeof first === 'function' ? first : second) as (sql: unknown) => unknown);
+        return (first: unknown, second?: unknown) =>
+          t.savepoint((typeof first === 'function' ? first : second) as (sql: unknown) => unknown);
       }
       return Reflect.get(target, prop, receiver);
     },

@@ -6,7 +6,9 @@ export const ErrorBodySchema = z
     error: z.object({
       code: z.string().meta({ description: 'Stable code, e.g. NO_COVERAGE, RateLimited, BAD_REQUEST.' }),
       message: z.string().meta({ description: 'What went wrong, in words a person can read.' }),
-      details: z.record(z.string(), z.unknown()).meta({ description: 'Machine-readable specifics of the error.' }),
+      details: z
+        .record(z.string(), z.unknown())
+        .meta({ description: 'Machine-readable specifics of the error.' }),
     }),
   })
   .meta({ id: 'Error', description: 'Every error body: `{error: {code, message, details}}`.' });

@@ -4,8 +4,13 @@ import { cutText, findUnstorableText, toStorableText, unstorableReason } from '.
 
 describe('findUnstorableText', () => {
   it('names the path to NUL or a lone surrogate, in values and keys', () => {
-    expect(findUnstorableText({ pets: [{ name: 'ok' }, { name: 'a\u0000' }] })).toMatchObject({ field: 'pets.1.name' });
-    expect(findUnstorableText({ notes: 'x\ud800' })).toMatchObject({ field: 'notes', message: expect.stringContaining('lone surrogate') });
+    expect(findUnstorableText({ pets: [{ name: 'ok' }, { name: 'a\u0000' }] })).toMatchObject({
+      field: 'pets.1.name',
+    });
+    expect(findUnstorableText({ notes: 'x\ud800' })).toMatchObject({
+      field: 'notes',
+      message: expect.stringContaining('lone surrogate'),
+    });
     expect(findUnstorableText({ notes: '\udc00x' })).toMatchObject({ field: 'notes' });
     expect(findUnstorableText({ 'k\u0000': 1 })).toMatchObject({ field: 'k\\u0000' });
     expect(findUnstorableText('\u0000')).toMatchObject({ field: '(input)' });
@@ -61,7 +66,10 @@ describe('toStorableText', () => {
 describe('deep input', () => {
   it('refuses nesting deeper than 32 levels without exhausting the stack, however deep', () => {
     const deep = JSON.parse(`{"name":${'['.repeat(50_000)}${']'.repeat(50_000)}}`);
-    expect(findUnstorableText(deep)).toMatchObject({ field: expect.stringMatching(/^name(\.0)+$/), message: expect.stringContaining('32 levels') });
+    expect(findUnstorableText(deep)).toMatchObject({
+      field: expect.stringMatching(/^name(\.0)+$/),
+      message: expect.stringContaining('32 levels'),
+    });
     let ok: unknown = 'x';
     for (let i = 0; i < 31; i += 1) ok = [ok];
     expect(findUnstorableText({ a: ok })).toBeNull();
@@ -69,6 +77,9 @@ describe('deep input', () => {
 
   it('names the first offending field in document order', () => {
     expect(findUnstorableText({ a: 'ok', b: 'x\u0000', c: 'y\u0000' })).toMatchObject({ field: 'b' });
-    expect(findUnstorableText({ list: ['ok', { 'k\ud800': 1 }] })).toMatchObject({ field: 'list.1.k\\ud800', message: expect.stringContaining('lone surrogate') });
+    expect(findUnstorableText({ list: ['ok', { 'k\ud800': 1 }] })).toMatchObject({
+      field: 'list.1.k\\ud800',
+      message: expect.stringContaining('lone surrogate'),
+    });
   });
 });

@@ -15,7 +15,8 @@ export interface TextProblem {
 /** Why `text` cannot be stored, or null when it can. */
 export function unstorableReason(text: string): string | null {
   if (text.includes('\u0000')) return 'Text may not contain the NUL character (U+0000).';
-  if (LONE_SURROGATE.test(text)) return 'Text may not contain a lone surrogate (half of a UTF-16 pair, not a character).';
+  if (LONE_SURROGATE.test(text))
+    return 'Text may not contain a lone surrogate (half of a UTF-16 pair, not a character).';
   return null;
 }
 
@@ -29,7 +30,9 @@ export const MAX_INPUT_DEPTH = 32;
  */
 export function findUnstorableText(value: unknown, field = ''): TextProblem | null {
   const join = (parent: string, key: string) => (parent ? `${parent}.${key}` : key);
-  const stack: { value: unknown; field: string; depth: number; keyReason?: string }[] = [{ value, field, depth: 0 }];
+  const stack: { value: unknown; field: string; depth: number; keyReason?: string }[] = [
+    { value, field, depth: 0 },
+  ];
   while (stack.length) {
     const item = stack.pop()!;
     if (item.keyReason) return { field: item.field, message: item.keyReason };
@@ -39,14 +42,26 @@ export function findUnstorableText(value: unknown, field = ''): TextProblem | nu
       continue;
     }
     if (item.value === null || typeof item.value !== 'object') continue;
-    if (item.depth >= MAX_INPUT_DEPTH) return { field: item.field || '(input)', message: `Input may not be nested more than ${MAX_INPUT_DEPTH} levels deep.` };
-    const entries: [string, unknown][] = Array.isArray(item.value) ? item.value.map((v, i) => [String(i), v]) : Object.entries(item.value);
+    if (item.depth >= MAX_INPUT_DEPTH)
+      return {
+        field: item.field || '(input)',
+        message: `Input may not be nested more than ${MAX_INPUT_DEPTH} levels deep.`,
+      };
+    const entries: [string, unknown][] = Array.isArray(item.value)
+      ? item.value.map((v, i) => [String(i), v])
+      : Object.entries(item.value);
     // Pushed in reverse, so the first offending field in document order is the one named.
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const [key, inner] = entries[i]!;
       const keyReason = unstorableReason(key);
       // A bad key is named escaped: the key itself cannot be echoed as text.
-      if (keyReason) stack.push({ value: null, field: join(item.field, JSON.stringify(key).slice(1, -1)), depth: item.depth + 1, keyReason });
+      if (keyReason)
+        stack.push({
+          value: null,
+          field: join(item.field, JSON.stringify(key).slice(1, -1)),
+          depth: item.depth + 1,
+          keyReason,
+        });
       else stack.push({ value: inner, field: join(item.field, key), depth: item.depth + 1 });
     }
   }

@@ -6,11 +6,17 @@ import type { Runtime } from './runtime.js';
  * token is accepted only by the resource it was issued for (`/mcp` or `/v1`, or the whole service);
  * personal API keys carry no audience and work on both.
  */
-export async function bearerAuth(runtime: Runtime, header: string | undefined, surface: 'mcp' | 'v1'): Promise<AuthContext | null> {
+export async function bearerAuth(
+  runtime: Runtime,
+  header: string | undefined,
+  surface: 'mcp' | 'v1',
+): Promise<AuthContext | null> {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m?.[1]) throw new ServiceError('UNAUTHORIZED', 'Use "Authorization: Bearer <token or key>".', { error: 'invalid_request' });
+  if (!m?.[1])
+    throw new ServiceError('UNAUTHORIZED', 'Use "Authorization: Bearer <token or key>".', {
+      error: 'invalid_request',
+    });
   const base = runtime.publicUrl();
   return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now(), [base, `${base}/${surface}`]);
 }
-

@@ -9,7 +9,12 @@ describe('loadConfig', () => {
   });
 
   it('reads numbers and switches from text', () => {
-    const config = loadConfig({ PORT: '8080', RUN_WORKER: 'false', TRUST_PROXY: '1', RATE_LIMIT_POINTS: '5' });
+    const config = loadConfig({
+      PORT: '8080',
+      RUN_WORKER: 'false',
+      TRUST_PROXY: '1',
+      RATE_LIMIT_POINTS: '5',
+    });
     expect(config).toMatchObject({ PORT: 8080, RUN_WORKER: false, TRUST_PROXY: 1, RATE_LIMIT_POINTS: 5 });
   });
 
@@ -20,18 +25,30 @@ describe('loadConfig', () => {
     ['2', 2],
     ['10.0.0.0/8, 192.168.1.7', ['10.0.0.0/8', '192.168.1.7']],
     ['loopback,fd00::/8', ['loopback', 'fd00::/8']],
-  ])('trusts TRUST_PROXY=%s as Express "trust proxy" %o (never every proxy: the left-most X-Forwarded-For is the client\'s)', (value, expected) => {
-    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
-  });
+  ])(
+    'trusts TRUST_PROXY=%s as Express "trust proxy" %o (never every proxy: the left-most X-Forwarded-For is the client\'s)',
+    (value, expected) => {
+      expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+    },
+  );
 
-  it.each(['0.0.0.0/0', '::/0', '10.0.0.1,0.0.0.0/0', '21', 'all', '10.0.0.0/33'])('refuses TRUST_PROXY=%s (every proxy, or not a proxy list)', (value) => {
-    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
-  });
+  it.each(['0.0.0.0/0', '::/0', '10.0.0.1,0.0.0.0/0', '21', 'all', '10.0.0.0/33'])(
+    'refuses TRUST_PROXY=%s (every proxy, or not a proxy list)',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    },
+  );
 
   it('refuses PayFast settings that would lose money: plain http, the sandbox merchant live, live without a public https address', () => {
-    const payfast = { PAYMENT_GATEWAY: 'payfast', PAYFAST_MERCHANT_ID: '10000100', PAYFAST_MERCHANT_KEY: '46f0cd694581a' };
+    const payfast = {
+      PAYMENT_GATEWAY: 'payfast',
+      PAYFAST_MERCHANT_ID: '10000100',
+      PAYFAST_MERCHANT_KEY: '46f0cd694581a',
+    };
     expect(loadConfig(payfast).PAYFAST_URL).toBe('https://sandbox.payfast.co.za');
-    expect(loadConfig({ ...payfast, PAYFAST_URL: 'http://127.0.0.1:4567' }).PAYFAST_URL).toBe('http://127.0.0.1:4567');
+    expect(loadConfig({ ...payfast, PAYFAST_URL: 'http://127.0.0.1:4567' }).PAYFAST_URL).toBe(
+      'http://127.0.0.1:4567',
+    );
     const problems = (env: Record<string, string>) => {
       try {
         loadConfig(env);
@@ -40,11 +57,22 @@ describe('loadConfig', () => {
         return (err as ConfigError).message;
       }
     };
-    expect(problems({ ...payfast, PAYFAST_URL: 'http://sandbox.payfast.co.za' })).toMatch(/- PAYFAST_URL: must be https/);
-    expect(problems({ ...payfast, PAYFAST_URL: 'https://www.payfast.co.za', PUBLIC_URL: 'https://pets.example' })).toMatch(/- PAYFAST_MERCHANT_ID: PayFast's sandbox merchant/);
-    const live = { PAYMENT_GATEWAY: 'payfast', PAYFAST_MERCHANT_ID: '1234567', PAYFAST_MERCHANT_KEY: 'abcdef', PAYFAST_URL: 'https://www.payfast.co.za' };
+    expect(problems({ ...payfast, PAYFAST_URL: 'http://sandbox.payfast.co.za' })).toMatch(
+      /- PAYFAST_URL: must be https/,
+    );
+    expect(
+      problems({ ...payfast, PAYFAST_URL: 'https://www.payfast.co.za', PUBLIC_URL: 'https://pets.example' }),
+    ).toMatch(/- PAYFAST_MERCHANT_ID: PayFast's sandbox merchant/);
+    const live = {
+      PAYMENT_GATEWAY: 'payfast',
+      PAYFAST_MERCHANT_ID: '1234567',
+      PAYFAST_MERCHANT_KEY: 'abcdef',
+      PAYFAST_URL: 'https://www.payfast.co.za',
+    };
     expect(problems(live)).toMatch(/- PUBLIC_URL: live PayFast payments need/);
-    expect(problems({ ...live, PUBLIC_URL: 'http://pets.example' })).toMatch(/- PUBLIC_URL: live PayFast payments need/);
+    expect(problems({ ...live, PUBLIC_URL: 'http://pets.example' })).toMatch(
+      /- PUBLIC_URL: live PayFast payments need/,
+    );
     expect(problems({ ...live, PUBLIC_URL: 'https://pets.example' })).toBe('');
     // The sandbox gateway ignores PayFast's settings.
     expect(problems({ PAYFAST_URL: 'http://sandbox.payfast.co.za' })).toBe('');

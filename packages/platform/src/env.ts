@@ -30,62 +30,83 @@ const trustProxy = z
       const hops = Number(v);
       if (hops <= 20) return hops;
     }
-    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     // A range covering every address (0.0.0.0/0, ::/0) is "trust all" under another name.
     const everyone = (s: string) => /\/0$/.test(s);
-    const bad = list.filter((s) => (!['loopback', 'linklocal', 'uniquelocal'].includes(s) && !isAddressOrRange(s)) || everyone(s));
+    const bad = list.filter(
+      (s) => (!['loopback', 'linklocal', 'uniquelocal'].includes(s) && !isAddressOrRange(s)) || everyone(s),
+    );
     if (!list.length || bad.length || /^\d+$/.test(v)) {
-      ctx.addIssue({ code: 'custom', message: `true, false, a number of proxy hops (0 to 20) or a comma list of proxy addresses/CIDRs; not ${bad.join(', ') || v}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `true, false, a number of proxy hops (0 to 20) or a comma list of proxy addresses/CIDRs; not ${bad.join(', ') || v}`,
+      });
       return z.NEVER;
     }
     return list;
   });
 
 /** Every setting of the service, read from the environment in this one place. */
-export const ConfigSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  /** The address people and assistants use; links and OAuth metadata are built from it. */
-  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** An external PostgreSQL; without it an embedded one runs with its data under DATA_DIR. */
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  DATA_DIR: z.string().min(1).optional(),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(300),
-  RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(60),
-  OFFER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
-  TRUST_PROXY: trustProxy.default(0),
-  RUN_WORKER: bool.default(true),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  /** An upstream OpenID Connect provider people may sign in through (with OIDC_CLIENT_ID). */
-  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
-  OIDC_CLIENT_ID: z.string().min(1).optional(),
-  /** Absent for a public client (PKCE only). */
-  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  /** The provider's name on the sign-in button. */
-  OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
-  /** Where people pay: the built-in sandbox (TEST, no money moves) or PayFast. */
-  PAYMENT_GATEWAY: z.enum(['sandbox', 'payfast']).default('sandbox'),
-  PAYFAST_MERCHANT_ID: z.string().min(1).optional(),
-  PAYFAST_MERCHANT_KEY: z.string().min(1).optional(),
-  PAYFAST_PASSPHRASE: z.string().min(1).optional(),
-  /** https://www.payfast.co.za for live payments (https only; http only for a loopback stand-in). */
-  PAYFAST_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox.payfast.co.za'),
-  /** Comma-separated CIDR ranges ITNs may come from besides what PayFast's hosts resolve to; default PayFast's published ranges. */
-  PAYFAST_SOURCES: z
-    .string()
-    .min(1)
-    .refine((v) => v.split(',').map((s) => s.trim()).filter(Boolean).every(isAddressOrRange), 'a comma list of addresses or CIDR ranges')
-    .optional(),
-  /** The Bearer token a Prometheus scraper sends to /metrics; unset, /metrics is not served. */
-  METRICS_TOKEN: z.string().min(16).max(200).regex(/^\S+$/, 'no spaces').optional(),
-  /** Where mail goes out (sign-in links): `smtp://user:pass@host:587` or `smtps://…`. Unset: the outbox table. */
-  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
-  /** The sender of that mail; default `NogPets <no-reply@` the PUBLIC_URL host `>`. */
-  MAIL_FROM: z.string().min(3).max(200).optional(),
-}).refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, { message: 'OIDC_CLIENT_ID is required with OIDC_ISSUER', path: ['OIDC_CLIENT_ID'] })
+export const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** The address people and assistants use; links and OAuth metadata are built from it. */
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** An external PostgreSQL; without it an embedded one runs with its data under DATA_DIR. */
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATA_DIR: z.string().min(1).optional(),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(300),
+    RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(60),
+    OFFER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+    TRUST_PROXY: trustProxy.default(0),
+    RUN_WORKER: bool.default(true),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    /** An upstream OpenID Connect provider people may sign in through (with OIDC_CLIENT_ID). */
+    OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    /** Absent for a public client (PKCE only). */
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The provider's name on the sign-in button. */
+    OIDC_NAME: z.string().min(1).max(60).default('single sign-on'),
+    /** Where people pay: the built-in sandbox (TEST, no money moves) or PayFast. */
+    PAYMENT_GATEWAY: z.enum(['sandbox', 'payfast']).default('sandbox'),
+    PAYFAST_MERCHANT_ID: z.string().min(1).optional(),
+    PAYFAST_MERCHANT_KEY: z.string().min(1).optional(),
+    PAYFAST_PASSPHRASE: z.string().min(1).optional(),
+    /** https://www.payfast.co.za for live payments (https only; http only for a loopback stand-in). */
+    PAYFAST_URL: z.url({ protocol: /^https?$/ }).default('https://sandbox.payfast.co.za'),
+    /** Comma-separated CIDR ranges ITNs may come from besides what PayFast's hosts resolve to; default PayFast's published ranges. */
+    PAYFAST_SOURCES: z
+      .string()
+      .min(1)
+      .refine(
+        (v) =>
+          v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+            .every(isAddressOrRange),
+        'a comma list of addresses or CIDR ranges',
+      )
+      .optional(),
+    /** The Bearer token a Prometheus scraper sends to /metrics; unset, /metrics is not served. */
+    METRICS_TOKEN: z.string().min(16).max(200).regex(/^\S+$/, 'no spaces').optional(),
+    /** Where mail goes out (sign-in links): `smtp://user:pass@host:587` or `smtps://…`. Unset: the outbox table. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    /** The sender of that mail; default `NogPets <no-reply@` the PUBLIC_URL host `>`. */
+    MAIL_FROM: z.string().min(3).max(200).optional(),
+  })
+  .refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, {
+    message: 'OIDC_CLIENT_ID is required with OIDC_ISSUER',
+    path: ['OIDC_CLIENT_ID'],
+  })
   .refine((c) => c.PAYMENT_GATEWAY !== 'payfast' || (c.PAYFAST_MERCHANT_ID && c.PAYFAST_MERCHANT_KEY), {
     message: 'PAYFAST_MERCHANT_ID and PAYFAST_MERCHANT_KEY are required with PAYMENT_GATEWAY=payfast',
     path: ['PAYFAST_MERCHANT_ID'],
@@ -93,7 +114,12 @@ export const ConfigSchema = z.object({
   // Settings that would take money it cannot keep track of (plain http, the sandbox merchant live, no public https address).
   .superRefine((c, ctx) => {
     if (c.PAYMENT_GATEWAY !== 'payfast') return;
-    for (const problem of payfastSettingProblems({ baseUrl: c.PAYFAST_URL, merchantId: c.PAYFAST_MERCHANT_ID, merchantKey: c.PAYFAST_MERCHANT_KEY, publicUrl: c.PUBLIC_URL })) {
+    for (const problem of payfastSettingProblems({
+      baseUrl: c.PAYFAST_URL,
+      merchantId: c.PAYFAST_MERCHANT_ID,
+      merchantKey: c.PAYFAST_MERCHANT_KEY,
+      publicUrl: c.PUBLIC_URL,
+    })) {
       const at = problem.indexOf(': ');
       ctx.addIssue({ code: 'custom', message: problem.slice(at + 2), path: [problem.slice(0, at)] });
     }

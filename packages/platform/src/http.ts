@@ -53,7 +53,12 @@ export function requestLogging(logger: Logger) {
       // Health checks and scrapes would drown the log; their failures (a guessed metrics token) do not.
       if (QUIET.has(req.path) && res.statusCode < 400) return;
       const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { reqId: id, req: { method: req.method, url: loggableUrl(req.originalUrl), remoteAddress: req.ip }, res: { statusCode: res.statusCode }, responseTime };
+      const line = {
+        reqId: id,
+        req: { method: req.method, url: loggableUrl(req.originalUrl), remoteAddress: req.ip },
+        res: { statusCode: res.statusCode },
+        responseTime,
+      };
       if (res.statusCode >= 500) logger.error(line, 'request failed');
       else logger.info(line, 'request completed');
     });
@@ -71,7 +76,13 @@ export function securityHeaders(options: { https: boolean }) {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { defaultSrc: ["'self'"], baseUri: ["'none'"], formAction: ["'self'"], frameAncestors: ["'none'"], objectSrc: ["'none'"] },
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+      },
     },
     // Same-origin COOP would cut an assistant's sign-in popup off from the window that opened it.
     crossOriginOpenerPolicy: false,
@@ -91,7 +102,13 @@ export function refuseRepeatedAuthorization(req: Request, _res: Response, next: 
     if (req.rawHeaders[i]?.toLowerCase() === 'authorization') count += 1;
   }
   if (count > 1) {
-    next(new ServiceError('BAD_REQUEST', 'Send one Authorization header, not several.', { reason: 'repeated_header', header: 'Authorization', count }));
+    next(
+      new ServiceError('BAD_REQUEST', 'Send one Authorization header, not several.', {
+        reason: 'repeated_header',
+        header: 'Authorization',
+        count,
+      }),
+    );
     return;
   }
   next();
@@ -120,7 +137,14 @@ function metricsRoute(app: Express, deps: BaseAppDeps, token: string): void {
     }
     deps.rateLimit(req, res, (err?: unknown) => {
       if (err) next(err);
-      else next(new ServiceError('UNAUTHORIZED', 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".', given === undefined ? {} : { error: 'invalid_token' }));
+      else
+        next(
+          new ServiceError(
+            'UNAUTHORIZED',
+            'Metrics need "Authorization: Bearer <METRICS_TOKEN>".',
+            given === undefined ? {} : { error: 'invalid_token' },
+          ),
+        );
     });
   });
 }
@@ -174,7 +198,11 @@ export function createBaseApp(deps: BaseAppDeps): Express {
 }
 
 /** JSON bodies up to 100 kB; anything else is refused in the error shape by `finishApp`. */
-export const jsonBody = express.json({ limit: '100kb', strict: true, type: ['application/json', 'application/*+json'] });
+export const jsonBody = express.json({
+  limit: '100kb',
+  strict: true,
+  type: ['application/json', 'application/*+json'],
+});
 
 export function sendError(res: Response, err: ServiceError): void {
   // RFC 6750: a 401 or 403 for a Bearer resource says what it wants.
@@ -183,7 +211,8 @@ export function sendError(res: Response, err: ServiceError): void {
     if (typeof err.details.error === 'string') params.push(`error="${err.details.error}"`);
     if (typeof err.details.scope === 'string') params.push(`scope="${err.details.scope}"`);
     // RFC 9728: where an MCP or API client finds how to get a token for this resource.
-    if (typeof res.locals.resourceMetadata === 'string') params.push(`resource_metadata="${res.locals.resourceMetadata}"`);
+    if (typeof res.locals.resourceMetadata === 'string')
+      params.push(`resource_metadata="${res.locals.resourceMetadata}"`);
     res.setHeader('WWW-Authenticate', `Bearer ${params.join(', ')}`);
   }
   // A refusal to come back to later (503 while the database is away) says when.
@@ -204,17 +233,25 @@ export function toHttpError(err: unknown): ServiceError {
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new ServiceError('BAD_REQUEST', 'The request body is not valid JSON.', { reason: 'malformed_json' });
+      return new ServiceError('BAD_REQUEST', 'The request body is not valid JSON.', {
+        reason: 'malformed_json',
+      });
     case 'entity.too.large':
-      return new ServiceError('PAYLOAD_TOO_LARGE', 'The request body is larger than 100 kB.', { limitBytes: 102400 });
+      return new ServiceError('PAYLOAD_TOO_LARGE', 'The request body is larger than 100 kB.', {
+        limitBytes: 102400,
+      });
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ServiceError('BAD_REQUEST', 'The request body must be UTF-8 JSON.', { reason: 'unsupported_encoding' });
+      return new ServiceError('BAD_REQUEST', 'The request body must be UTF-8 JSON.', {
+        reason: 'unsupported_encoding',
+      });
     case 'request.aborted':
       return new ServiceError('BAD_REQUEST', 'The request was aborted.', { reason: 'aborted' });
     default:
       if (e?.status && e.status >= 400 && e.status < 500) {
-        return new ServiceError('BAD_REQUEST', 'The request could not be read.', { reason: e.type ?? 'bad_request' });
+        return new ServiceError('BAD_REQUEST', 'The request could not be read.', {
+          reason: e.type ?? 'bad_request',
+        });
       }
       return toServiceError(err);
   }
@@ -226,14 +263,19 @@ export function toHttpError(err: unknown): ServiceError {
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
   // An answer already started on this connection (a pipelined request) must not be cut into.
-  const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  const started =
+    (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (err.code === 'ECONNRESET' || !socket.writable || started) {
     socket.destroy();
     return;
   }
   const [status, message, reason] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'The request line and headers are larger than 16 kB. Send long input in a JSON body.', 'headers_too_large']
+      ? [
+          431,
+          'The request line and headers are larger than 16 kB. Send long input in a JSON body.',
+          'headers_too_large',
+        ]
       : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request was not received in time.', 'request_timeout']
         : [400, 'The request could not be read as HTTP.', 'malformed_http'];
@@ -246,7 +288,12 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
 /** Unknown routes are 404 in the error shape; every error leaves through here. */
 export function finishApp(app: Express): void {
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    next(new ServiceError('NOT_FOUND', `No route ${req.method} ${req.path}.`, { method: req.method, path: req.path }));
+    next(
+      new ServiceError('NOT_FOUND', `No route ${req.method} ${req.path}.`, {
+        method: req.method,
+        path: req.path,
+      }),
+    );
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const error = toHttpError(err);

@@ -1,8 +1,23 @@
 export { type Config, ConfigError, ConfigSchema, loadConfig } from './env.js';
-export { type BaseAppDeps, createBaseApp, finishApp, jsonBody, requestLogging, sendError, toHttpError } from './http.js';
+export {
+  type BaseAppDeps,
+  createBaseApp,
+  finishApp,
+  jsonBody,
+  requestLogging,
+  sendError,
+  toHttpError,
+} from './http.js';
 export { createLogger, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
 export { type Runtime, type RuntimeOptions, startRuntime } from './runtime.js';
-export { findRepoRoot, type RunningService, runMain, type ServiceParts, type StartOptions, startService } from './serve.js';
+export {
+  findRepoRoot,
+  type RunningService,
+  runMain,
+  type ServiceParts,
+  type StartOptions,
+  startService,
+} from './serve.js';
 export { bearerAuth } from './bearer.js';

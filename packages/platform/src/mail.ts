@@ -11,7 +11,12 @@ export function createMailTransport(smtpUrl: string | undefined, from: string): 
   return {
     async send(message) {
       // The address as an object: nodemailer does not parse it for names or further recipients.
-      await transport.sendMail({ from, to: { name: '', address: message.to }, subject: message.subject, text: message.text });
+      await transport.sendMail({
+        from,
+        to: { name: '', address: message.to },
+        subject: message.subject,
+        text: message.text,
+      });
     },
   };
 }

@@ -31,7 +31,11 @@ export function createMetrics(): Metrics {
       const end = duration.startTimer();
       res.on('finish', () => {
         // The matched route pattern, never the raw URL: keeps label cardinality bounded.
-        const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : res.statusCode === 404 ? 'unmatched' : req.baseUrl || 'other';
+        const route = req.route?.path
+          ? `${req.baseUrl}${req.route.path}`
+          : res.statusCode === 404
+            ? 'unmatched'
+            : req.baseUrl || 'other';
         end({ method: req.method, route, status: String(res.statusCode) });
       });
       next();

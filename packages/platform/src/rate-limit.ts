@@ -97,7 +97,12 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       }
     }
     if (held.size > 10_000) held.clear(); // bounded memory under address churn
-    held.set(key, { left: taken, remaining: result.remainingPoints + taken, resetAt: Date.now() + result.msBeforeNext, refused: false });
+    held.set(key, {
+      left: taken,
+      remaining: result.remainingPoints + taken,
+      resetAt: Date.now() + result.msBeforeNext,
+      refused: false,
+    });
   }
 
   async function decide(key: string): Promise<Decision> {

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { type Clock, createOfferCache, createPayFastGateway, createSandboxGateway, type Deps, loadGeoData, PAYFAST_SOURCES, type PaymentGateway, systemClock } from '@nogpets/operations';
+import {
+  type Clock,
+  createOfferCache,
+  createPayFastGateway,
+  createSandboxGateway,
+  type Deps,
+  loadGeoData,
+  PAYFAST_SOURCES,
+  type PaymentGateway,
+  systemClock,
+} from '@nogpets/operations';
 import { type Database, loadDemoData, migrate, openDatabase, settingOrCreate } from '@nogpets/store';
 import type { Config } from './env.js';
 import { createMailTransport } from './mail.js';
@@ -64,7 +74,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     offers: createOfferCache(db.sql, { ttlMs: config.OFFER_CACHE_TTL_MS }),
     geo: loadGeoData,
     payments: { gateway: paymentGateway(config, db), publicUrl: () => publicUrl },
-    mail: createMailTransport(config.SMTP_URL, config.MAIL_FROM ?? `NogPets <no-reply@${new URL(publicUrl).hostname}>`),
+    mail: createMailTransport(
+      config.SMTP_URL,
+      config.MAIL_FROM ?? `NogPets <no-reply@${new URL(publicUrl).hostname}>`,
+    ),
   };
   const rateLimiter = createRateLimiter({
     databaseUrl: db.url,
@@ -111,7 +124,11 @@ function paymentGateway(config: Config, db: Database): PaymentGateway {
       merchantKey: config.PAYFAST_MERCHANT_KEY!,
       ...(config.PAYFAST_PASSPHRASE ? { passphrase: config.PAYFAST_PASSPHRASE } : {}),
       baseUrl: config.PAYFAST_URL.replace(/\/$/, ''),
-      allowedSources: config.PAYFAST_SOURCES ? config.PAYFAST_SOURCES.split(',').map((s) => s.trim()).filter(Boolean) : PAYFAST_SOURCES,
+      allowedSources: config.PAYFAST_SOURCES
+        ? config.PAYFAST_SOURCES.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : PAYFAST_SOURCES,
     });
   }
   let secret: Promise<string> | undefined;

@@ -121,7 +121,8 @@ export async function runMain(parts: ServiceParts): Promise<void> {
     running = await startService(parts, { config, logger });
   } catch (err) {
     // Always with its cause: a start that fails with nothing to say is no help to an operator.
-    const error = err instanceof Error ? err : new Error(`start failed with a non-error: ${String(err)}`, { cause: err });
+    const error =
+      err instanceof Error ? err : new Error(`start failed with a non-error: ${String(err)}`, { cause: err });
     logger.fatal({ err: error }, 'start failed');
     process.stderr.write(`NogPets ${parts.name} failed to start: ${error.message}\n`);
     process.exit(1);

@@ -222,18 +222,16 @@ describe('quote', () => {
       primary: fc.constantFrom('groom-dog-bath', 'groom-dog-full', 'groom-nails-only'),
       extras: dogExtras,
     });
-    const booking = fc
-      .array(dog, { minLength: 1, maxLength: 6 })
-      .map((dogs) =>
-        dogs.map((d, n) =>
-          aPet({
-            name: `Dog ${n + 1}`,
-            weightKg: d.weightKg,
-            coat: d.coat,
-            serviceIds: [d.primary, ...d.extras],
-          }),
-        ),
-      );
+    const booking = fc.array(dog, { minLength: 1, maxLength: 6 }).map((dogs) =>
+      dogs.map((d, n) =>
+        aPet({
+          name: `Dog ${n + 1}`,
+          weightKg: d.weightKg,
+          coat: d.coat,
+          serviceIds: [d.primary, ...d.extras],
+        }),
+      ),
+    );
     const fee = fc.integer({ min: 0, max: 5000 });
 
     it('has a subtotal equal to the sum of its item prices, cash = subtotal, card = subtotal + fee', () => {

@@ -10,7 +10,14 @@ const day = { start: '08:00', end: '17:00' };
 const resources: Resource[] = Array.from({ length: 20 }, (_, i) => ({
   id: `res-${String(i).padStart(2, '0')}`,
   kind: i < 8 ? 'VAN' : i < 16 ? 'WALKER' : 'SITTER',
-  week: { mon: [day], tue: [day], wed: [day], thu: [day], fri: [day], sat: [{ start: '08:00', end: '13:00' }] },
+  week: {
+    mon: [day],
+    tue: [day],
+    wed: [day],
+    thu: [day],
+    fri: [day],
+    sat: [{ start: '08:00', end: '13:00' }],
+  },
 }));
 // 2,000 one-hour bookings spread over the 31 days and 20 resources, deterministic.
 let seed = 42;
@@ -24,9 +31,21 @@ const busy: BusyInterval[] = Array.from({ length: 2000 }, () => {
   const slot = Math.floor(rand() * 16);
   const s = startMs + dayIdx * 86_400_000 + slot * 30 * 60_000;
   // As the service passes them: instants from PostgreSQL, not text.
-  return { resourceId: resources[Math.floor(rand() * 20)]!.id, start: new Date(s), end: new Date(s + 3_600_000) };
+  return {
+    resourceId: resources[Math.floor(rand() * 20)]!.id,
+    start: new Date(s),
+    end: new Date(s + 3_600_000),
+  };
 });
-const input = { resources, busy, durationMin: 60, timeZone: 'Africa/Johannesburg', now: '2026-11-30T06:00:00Z', from: '2026-12-01', to: '2026-12-31' };
+const input = {
+  resources,
+  busy,
+  durationMin: 60,
+  timeZone: 'Africa/Johannesburg',
+  now: '2026-11-30T06:00:00Z',
+  from: '2026-12-01',
+  to: '2026-12-31',
+};
 
 function median(run: () => unknown, iterations: number): number {
   for (let i = 0; i < 50; i++) run();
@@ -41,7 +60,11 @@ function median(run: () => unknown, iterations: number): number {
 }
 
 const reference: FindSlotsResult = findSlots(input);
-const shape = reference.days.map((d) => ({ date: d.date, label: d.label, slots: d.slots.map((s) => [Date.parse(s.start), s.time, s.resourceId] as const) }));
+const shape = reference.days.map((d) => ({
+  date: d.date,
+  label: d.label,
+  slots: d.slots.map((s) => [Date.parse(s.start), s.time, s.resourceId] as const),
+}));
 const slotCount = shape.reduce((n, d) => n + d.slots.length, 0);
 
 // The floor: only building the answer from already known values (ISO text made per distinct start, as the engine may).
@@ -63,7 +86,9 @@ const floor = () => {
 
 const engineMs = median(() => findSlots(input), 300);
 const floorMs = median(floor, 300);
-console.log(`\n${slotCount} slots over 31 days, 20 resources, 2,000 bookings, 30-minute step, 60-minute duration\n`);
+console.log(
+  `\n${slotCount} slots over 31 days, 20 resources, 2,000 bookings, 30-minute step, 60-minute duration\n`,
+);
 console.log('| measure | median ms |');
 console.log('|---|---:|');
 console.log(`| findSlots | ${engineMs.toFixed(3)} |`);

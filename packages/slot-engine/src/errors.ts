@@ -1,4 +1,11 @@
-export type SlotEngineErrorCode = 'BAD_TIME_ZONE' | 'BAD_DATE' | 'BAD_RANGE' | 'RANGE_TOO_LONG' | 'BAD_TIME' | 'BAD_DURATION' | 'TOO_MANY_RANGES';
+export type SlotEngineErrorCode =
+  | 'BAD_TIME_ZONE'
+  | 'BAD_DATE'
+  | 'BAD_RANGE'
+  | 'RANGE_TOO_LONG'
+  | 'BAD_TIME'
+  | 'BAD_DURATION'
+  | 'TOO_MANY_RANGES';
 
 /** Input the engine cannot work with; `code` says which rule. */
 export class SlotEngineError extends Error {

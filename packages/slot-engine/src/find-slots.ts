@@ -1,7 +1,26 @@
 import type { Temporal } from '@js-temporal/polyfill';
 import { SlotEngineError } from './errors.js';
-import { checkTimeZone, dateOfEpochDay, epochDay, hhmm, instantMs, localDay, minutesOf, parseDate, todayIn } from './local-time.js';
-import type { BusyInterval, DayResult, EmptyReason, FindSlotsInput, FindSlotsResult, InstantInput, Resource, Slot } from './types.js';
+import {
+  checkTimeZone,
+  dateOfEpochDay,
+  epochDay,
+  hhmm,
+  instantMs,
+  localDay,
+  minutesOf,
+  parseDate,
+  todayIn,
+} from './local-time.js';
+import type {
+  BusyInterval,
+  DayResult,
+  EmptyReason,
+  FindSlotsInput,
+  FindSlotsResult,
+  InstantInput,
+  Resource,
+  Slot,
+} from './types.js';
 
 export const MAX_RANGE_DAYS = 31;
 export const DEFAULT_DAYS = 7;
@@ -29,8 +48,16 @@ function byStart(a: Interval, b: Interval): number {
   return a.start - b.start;
 }
 
-function toInterval(x: { start: InstantInput; end: InstantInput; groupKey?: string; size?: number }, field: string): Interval {
-  return { start: instantMs(x.start, `${field}.start`), end: instantMs(x.end, `${field}.end`), groupKey: x.groupKey, size: x.size ?? 1 };
+function toInterval(
+  x: { start: InstantInput; end: InstantInput; groupKey?: string; size?: number },
+  field: string,
+): Interval {
+  return {
+    start: instantMs(x.start, `${field}.start`),
+    end: instantMs(x.end, `${field}.end`),
+    groupKey: x.groupKey,
+    size: x.size ?? 1,
+  };
 }
 
 /** Index of the first interval whose end (plus pad) is after `t`, in intervals sorted by start. */
@@ -53,13 +80,20 @@ function dateRange(input: FindSlotsInput, today: Temporal.PlainDate): number[] {
   const to = input.to ? epochDay(parseDate(input.to, 'to').toString()) : from + DEFAULT_DAYS - 1;
   const days = to - from + 1;
   if (days < 1) {
-    throw new SlotEngineError('BAD_RANGE', `to (${dateOfEpochDay(to)}) is before from (${dateOfEpochDay(from)}).`, {
-      from: dateOfEpochDay(from),
-      to: dateOfEpochDay(to),
-    });
+    throw new SlotEngineError(
+      'BAD_RANGE',
+      `to (${dateOfEpochDay(to)}) is before from (${dateOfEpochDay(from)}).`,
+      {
+        from: dateOfEpochDay(from),
+        to: dateOfEpochDay(to),
+      },
+    );
   }
   if (days > MAX_RANGE_DAYS) {
-    throw new SlotEngineError('RANGE_TOO_LONG', `The range is ${days} days; at most ${MAX_RANGE_DAYS}.`, { days, max: MAX_RANGE_DAYS });
+    throw new SlotEngineError('RANGE_TOO_LONG', `The range is ${days} days; at most ${MAX_RANGE_DAYS}.`, {
+      days,
+      max: MAX_RANGE_DAYS,
+    });
   }
   return Array.from({ length: days }, (_, i) => from + i);
 }
@@ -95,7 +129,10 @@ function labelOf(day: number, today: number, locale: string): string {
  */
 export function findSlots(input: FindSlotsInput): FindSlotsResult {
   if (!Number.isInteger(input.durationMin) || input.durationMin <= 0 || input.durationMin > 60 * 24 * 2) {
-    throw new SlotEngineError('BAD_DURATION', `durationMin must be a whole number of minutes above 0, got ${input.durationMin}.`);
+    throw new SlotEngineError(
+      'BAD_DURATION',
+      `durationMin must be a whole number of minutes above 0, got ${input.durationMin}.`,
+    );
   }
   checkTimeZone(input.timeZone);
   const nowMs = instantMs(input.now, 'now');
@@ -133,10 +170,14 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
   const prepared: PreparedResource[] = ordered.map((resource) => {
     for (const [day, ranges] of Object.entries(resource.week)) {
       if ((ranges?.length ?? 0) > MAX_RANGES_PER_DAY) {
-        throw new SlotEngineError('TOO_MANY_RANGES', `${resource.id} has ${ranges!.length} ranges on ${day}; at most ${MAX_RANGES_PER_DAY}.`, {
-          resourceId: resource.id,
-          day,
-        });
+        throw new SlotEngineError(
+          'TOO_MANY_RANGES',
+          `${resource.id} has ${ranges!.length} ranges on ${day}; at most ${MAX_RANGES_PER_DAY}.`,
+          {
+            resourceId: resource.id,
+            day,
+          },
+        );
       }
     }
     const timeOff = [...businessOff, ...(offByResource.get(resource.id) ?? [])].sort(byStart);
@@ -155,7 +196,10 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
     for (const [day, ranges] of Object.entries(p.resource.week)) {
       m.set(
         day,
-        (ranges ?? []).map((r) => [minutesOf(r.start, `${p.resource.id}.${day}.start`), minutesOf(r.end, `${p.resource.id}.${day}.end`)]),
+        (ranges ?? []).map((r) => [
+          minutesOf(r.start, `${p.resource.id}.${day}.start`),
+          minutesOf(r.end, `${p.resource.id}.${day}.end`),
+        ]),
       );
     }
     rangesOf.set(p.resource, m);
@@ -190,7 +234,11 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
         const first = Math.max(rangeStart, windowStart);
         // Starts stay on the resource's grid: range start + k * step.
         const offset = (first - rangeStart) % p.step;
-        for (let t = offset === 0 ? first : first + p.step - offset; t + duration <= rangeEnd && t + duration <= windowEnd; t += p.step) {
+        for (
+          let t = offset === 0 ? first : first + p.step - offset;
+          t + duration <= rangeEnd && t + duration <= windowEnd;
+          t += p.step
+        ) {
           fitted = true;
           const start = day.stableMidnight !== null ? day.stableMidnight + t * 60_000 : day.toEpochMs(t);
           if (start === null || start < earliest) continue;

@@ -7,11 +7,15 @@ const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$|^24:00$/;
 
 /** Minutes since local midnight of `HH:MM`. */
 export function minutesOf(text: string, field = 'time'): number {
-  if (!HHMM.test(text)) throw new SlotEngineError('BAD_TIME', `${field} must be HH:MM, got "${text}".`, { field, value: text });
+  if (!HHMM.test(text))
+    throw new SlotEngineError('BAD_TIME', `${field} must be HH:MM, got "${text}".`, { field, value: text });
   return Number(text.slice(0, 2)) * 60 + Number(text.slice(3, 5));
 }
 
-const HH_MM = Array.from({ length: 24 * 60 }, (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+const HH_MM = Array.from(
+  { length: 24 * 60 },
+  (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`,
+);
 
 export function hhmm(minutes: number): string {
   return HH_MM[((minutes % 1440) + 1440) % 1440]!;
@@ -34,7 +38,10 @@ export function parseDate(text: string, field: string): Temporal.PlainDate {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) throw new Error();
     return Temporal.PlainDate.from(text, { overflow: 'reject' });
   } catch {
-    throw new SlotEngineError('BAD_DATE', `${field} must be a date YYYY-MM-DD, got "${text}".`, { field, value: text });
+    throw new SlotEngineError('BAD_DATE', `${field} must be a date YYYY-MM-DD, got "${text}".`, {
+      field,
+      value: text,
+    });
   }
 }
 
@@ -63,7 +70,10 @@ export function localDay(dateOrText: Temporal.PlainDate | string, timeZone: stri
   const next = date.add({ days: 1 }).toZonedDateTime({ timeZone });
   const midnight = start.epochMilliseconds;
   const stable =
-    next.epochMilliseconds - midnight === 86_400_000 && start.offsetNanoseconds === next.offsetNanoseconds && start.hour === 0 && start.minute === 0;
+    next.epochMilliseconds - midnight === 86_400_000 &&
+    start.offsetNanoseconds === next.offsetNanoseconds &&
+    start.hour === 0 &&
+    start.minute === 0;
   const day: LocalDay = {
     date: date.toString(),
     dayKey: DAY_KEYS[date.dayOfWeek - 1]!,
@@ -104,13 +114,19 @@ export function instantMs(value: string | number | Date, field: string): number 
     if (+m[2]! >= 1 && +m[2]! <= 12 && +m[3]! <= 31 && +m[4]! < 24 && +m[5]! < 60 && +m[6]! < 60) return ms;
   }
   const ms = Date.parse(text);
-  if (Number.isNaN(ms)) throw new SlotEngineError('BAD_DATE', `${field} must be an ISO 8601 instant, got "${text}".`, { field, value: text });
+  if (Number.isNaN(ms))
+    throw new SlotEngineError('BAD_DATE', `${field} must be an ISO 8601 instant, got "${text}".`, {
+      field,
+      value: text,
+    });
   return ms;
 }
 
 /** Days since 1970-01-01 of a `YYYY-MM-DD` date, and back: plain arithmetic for the hot path. */
 export function epochDay(text: string): number {
-  return Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10))) / 86_400_000;
+  return (
+    Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10))) / 86_400_000
+  );
 }
 
 export function dateOfEpochDay(day: number): string {

@@ -13,9 +13,7 @@ export const LOOKAHEAD_DAYS = 14;
  * @example nextOpenSlots({ ...input, from: '2026-11-23' }, 3) // [{ start, time, resourceId }, ...] up to 3
  */
 export function nextOpenSlots(input: Omit<FindSlotsInput, 'to'>, limit: number): (Slot & { date: string })[] {
-  const from = input.from
-    ? parseDate(input.from, 'from')
-    : todayIn(Date.parse(input.now), input.timeZone);
+  const from = input.from ? parseDate(input.from, 'from') : todayIn(Date.parse(input.now), input.timeZone);
   const to = from.add({ days: LOOKAHEAD_DAYS - 1 });
   const { days } = findSlots({ ...input, from: from.toString(), to: Temporal.PlainDate.from(to).toString() });
   const out: (Slot & { date: string })[] = [];

@@ -34,7 +34,13 @@ export const VISIT_WINDOWS: Record<VisitWindowName, { start: string; end: string
   evening: { start: '16:30', end: '19:30' },
 };
 
-const DEFAULT_WINDOWS: VisitWindowName[][] = [[], ['morning'], ['morning', 'evening'], ['morning', 'midday', 'evening'], ['morning', 'midday', 'afternoon', 'evening']];
+const DEFAULT_WINDOWS: VisitWindowName[][] = [
+  [],
+  ['morning'],
+  ['morning', 'evening'],
+  ['morning', 'midday', 'evening'],
+  ['morning', 'midday', 'afternoon', 'evening'],
+];
 
 export interface PlanEntry {
   date: string;
@@ -66,9 +72,17 @@ interface SittingContext {
   minNoticeMin?: number;
 }
 
-function overlaps(list: (BusyInterval | TimeOff)[], resourceId: string | undefined, start: number, end: number): boolean {
+function overlaps(
+  list: (BusyInterval | TimeOff)[],
+  resourceId: string | undefined,
+  start: number,
+  end: number,
+): boolean {
   return list.some(
-    (x) => (x.resourceId === undefined || x.resourceId === resourceId) && instantMs(x.start, 'start') < end && instantMs(x.end, 'end') > start,
+    (x) =>
+      (x.resourceId === undefined || x.resourceId === resourceId) &&
+      instantMs(x.start, 'start') < end &&
+      instantMs(x.end, 'end') > start,
   );
 }
 
@@ -83,7 +97,9 @@ export function planStay(input: SittingContext & { stay: Stay }): SittingPlan {
   checkTimeZone(input.timeZone);
   const { stay } = input;
   if (!Number.isInteger(stay.nights) || stay.nights < 1 || stay.nights > 30) {
-    throw new SlotEngineError('BAD_RANGE', `nights must be 1 to 30, got ${stay.nights}.`, { nights: stay.nights });
+    throw new SlotEngineError('BAD_RANGE', `nights must be 1 to 30, got ${stay.nights}.`, {
+      nights: stay.nights,
+    });
   }
   const arriveAt = stay.arriveAt ?? '17:30';
   const leaveAt = stay.leaveAt ?? '07:30';
@@ -105,12 +121,24 @@ export function planStay(input: SittingContext & { stay: Stay }): SittingPlan {
   if (arrive === null || leave === null || arrive < earliest) return all('PAST');
   const sitters = input.resources.filter((r) => r.kind === 'SITTER').sort((a, b) => (a.id < b.id ? -1 : 1));
   if (sitters.length === 0) return all('NO_SITTER');
-  const sitter = sitters.find((s) => !overlaps(input.busy ?? [], s.id, arrive, leave) && !overlaps(input.timeOff ?? [], s.id, arrive, leave));
+  const sitter = sitters.find(
+    (s) =>
+      !overlaps(input.busy ?? [], s.id, arrive, leave) && !overlaps(input.timeOff ?? [], s.id, arrive, leave),
+  );
   if (!sitter) return all('FULLY_BOOKED');
   const plan = nights.map((d, i) => {
     const start = localDay(d, input.timeZone).toEpochMs(arriveMin) ?? arrive;
-    const end = i === nights.length - 1 ? leave : (localDay(d.add({ days: 1 }), input.timeZone).toEpochMs(arriveMin) ?? leave);
-    return { date: d.toString(), start: new Date(start).toISOString(), end: new Date(end).toISOString(), time: hhmm(arriveMin), resourceId: sitter.id };
+    const end =
+      i === nights.length - 1
+        ? leave
+        : (localDay(d.add({ days: 1 }), input.timeZone).toEpochMs(arriveMin) ?? leave);
+    return {
+      date: d.toString(),
+      start: new Date(start).toISOString(),
+      end: new Date(end).toISOString(),
+      time: hhmm(arriveMin),
+      resourceId: sitter.id,
+    };
   });
   return { mode: 'STAY', ok: true, windows, plan, unplanned: [] };
 }
@@ -125,16 +153,25 @@ export function planVisits(input: SittingContext & { durationMin: number; visits
   checkTimeZone(input.timeZone);
   const { visits } = input;
   if (!Number.isInteger(visits.days) || visits.days < 1 || visits.days > 31) {
-    throw new SlotEngineError('BAD_RANGE', `days must be 1 to 31, got ${visits.days}.`, { days: visits.days });
+    throw new SlotEngineError('BAD_RANGE', `days must be 1 to 31, got ${visits.days}.`, {
+      days: visits.days,
+    });
   }
   if (!Number.isInteger(visits.perDay) || visits.perDay < 1 || visits.perDay > 4) {
-    throw new SlotEngineError('BAD_RANGE', `perDay must be 1 to 4, got ${visits.perDay}.`, { perDay: visits.perDay });
+    throw new SlotEngineError('BAD_RANGE', `perDay must be 1 to 4, got ${visits.perDay}.`, {
+      perDay: visits.perDay,
+    });
   }
   const named = visits.windows ?? DEFAULT_WINDOWS[visits.perDay]!;
   if (named.length !== visits.perDay) {
-    throw new SlotEngineError('BAD_RANGE', `Give one window per visit: ${visits.perDay} visits, ${named.length} windows.`);
+    throw new SlotEngineError(
+      'BAD_RANGE',
+      `Give one window per visit: ${visits.perDay} visits, ${named.length} windows.`,
+    );
   }
-  const windows = named.map((w, i) => (typeof w === 'string' ? { name: w, ...VISIT_WINDOWS[w] } : { name: `visit ${i + 1}`, ...w }));
+  const windows = named.map((w, i) =>
+    typeof w === 'string' ? { name: w, ...VISIT_WINDOWS[w] } : { name: `visit ${i + 1}`, ...w },
+  );
   const first = parseDate(visits.startDate, 'startDate');
   const sitters = input.resources.filter((r) => r.kind === 'SITTER');
   const busy: BusyInterval[] = [...(input.busy ?? [])];

@@ -6,7 +6,14 @@ export function aResource(overrides: Partial<Resource> = {}): Resource {
   return {
     id: 'van-1',
     kind: 'VAN',
-    week: { mon: [weekdays], tue: [weekdays], wed: [weekdays], thu: [weekdays], fri: [weekdays], sat: [{ start: '08:00', end: '13:00' }] },
+    week: {
+      mon: [weekdays],
+      tue: [weekdays],
+      wed: [weekdays],
+      thu: [weekdays],
+      fri: [weekdays],
+      sat: [{ start: '08:00', end: '13:00' }],
+    },
     ...overrides,
   };
 }

@@ -21,7 +21,12 @@ export async function listAddresses(sql: Sql, userId: string): Promise<AddressRo
     from addresses where user_id = ${userId} order by created_at, id`;
 }
 
-export async function insertAddress(sql: Sql, userId: string, a: Omit<AddressRow, 'id'>, clientName: string | null): Promise<AddressRow> {
+export async function insertAddress(
+  sql: Sql,
+  userId: string,
+  a: Omit<AddressRow, 'id'>,
+  clientName: string | null,
+): Promise<AddressRow> {
   const id = newId('adr');
   await sql`
     insert into addresses (id, user_id, label, line1, suburb, postal_code, city, country, lat, lng, notes, client_name)

@@ -75,7 +75,12 @@ export function isWriteConflict(err: unknown): boolean {
 }
 
 /** Serialises bookings into one group walk, so its capacity holds under concurrency. */
-export async function lockGroupWalk(sql: Queryable, businessId: string, resourceId: string, key: string): Promise<number> {
+export async function lockGroupWalk(
+  sql: Queryable,
+  businessId: string,
+  resourceId: string,
+  key: string,
+): Promise<number> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`${businessId}/${resourceId}/${key}`}, 0))`;
   const [row] = await sql<{ taken: number }[]>`
     select coalesce(sum(group_size), 0)::int as taken from bookings
@@ -83,18 +88,35 @@ export async function lockGroupWalk(sql: Queryable, businessId: string, resource
   return row!.taken;
 }
 
-export async function findBooking(sql: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<BookingRow | null> {
-  const [row] = await sql<BookingRow[]>`select ${sql.unsafe(COLUMNS)} from bookings where id = ${id} ${options.forUpdate ? sql`for update` : sql``}`;
+export async function findBooking(
+  sql: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<BookingRow | null> {
+  const [row] = await sql<
+    BookingRow[]
+  >`select ${sql.unsafe(COLUMNS)} from bookings where id = ${id} ${options.forUpdate ? sql`for update` : sql``}`;
   return row ?? null;
 }
 
-export async function findBookings(sql: Queryable, ids: string[], options: { forUpdate?: boolean } = {}): Promise<BookingRow[]> {
+export async function findBookings(
+  sql: Queryable,
+  ids: string[],
+  options: { forUpdate?: boolean } = {},
+): Promise<BookingRow[]> {
   if (!ids.length) return [];
-  return sql<BookingRow[]>`select ${sql.unsafe(COLUMNS)} from bookings where id = any(${ids}) order by starts_at, id ${options.forUpdate ? sql`for update` : sql``}`;
+  return sql<
+    BookingRow[]
+  >`select ${sql.unsafe(COLUMNS)} from bookings where id = any(${ids}) order by starts_at, id ${options.forUpdate ? sql`for update` : sql``}`;
 }
 
 /** A person's upcoming bookings (pending or accepted, not yet ended), soonest first. */
-export async function listUpcomingBookings(sql: Queryable, userId: string, now: Date, limit: number): Promise<BookingRow[]> {
+export async function listUpcomingBookings(
+  sql: Queryable,
+  userId: string,
+  now: Date,
+  limit: number,
+): Promise<BookingRow[]> {
   return sql<BookingRow[]>`
     select ${sql.unsafe(COLUMNS)} from bookings
     where user_id = ${userId} and status in ('PENDING', 'ACCEPTED') and ends_at > ${now}
@@ -102,13 +124,21 @@ export async function listUpcomingBookings(sql: Queryable, userId: string, now: 
 }
 
 /** Bookings in one payment state (REFUND_REQUESTED: refunds the operator owes), oldest change first. */
-export async function listBookingsByPaymentStatus(sql: Queryable, paymentStatus: BookingRow['paymentStatus'], limit = 500): Promise<BookingRow[]> {
+export async function listBookingsByPaymentStatus(
+  sql: Queryable,
+  paymentStatus: BookingRow['paymentStatus'],
+  limit = 500,
+): Promise<BookingRow[]> {
   return sql<BookingRow[]>`
     select ${sql.unsafe(COLUMNS)} from bookings where payment_status = ${paymentStatus} order by updated_at, id limit ${limit}`;
 }
 
 /** Later live bookings of a series (after `after`). */
-export async function listSeriesBookings(sql: Queryable, seriesId: string, after: Date): Promise<BookingRow[]> {
+export async function listSeriesBookings(
+  sql: Queryable,
+  seriesId: string,
+  after: Date,
+): Promise<BookingRow[]> {
   return sql<BookingRow[]>`
     select ${sql.unsafe(COLUMNS)} from bookings
     where series_id = ${seriesId} and starts_at > ${after} and status in ('PENDING', 'ACCEPTED')
@@ -118,7 +148,9 @@ export async function listSeriesBookings(sql: Queryable, seriesId: string, after
 export async function updateBooking(
   sql: Queryable,
   id: string,
-  change: Partial<Pick<BookingRow, 'status' | 'paymentStatus' | 'start' | 'end' | 'resourceId' | 'holdUntil'>>,
+  change: Partial<
+    Pick<BookingRow, 'status' | 'paymentStatus' | 'start' | 'end' | 'resourceId' | 'holdUntil'>
+  >,
   now: Date,
 ): Promise<void> {
   const set: Record<string, unknown> = { updated_at: now };

@@ -49,7 +49,11 @@ export async function findCredentialByHash(sql: Sql, tokenHash: string): Promise
   return row ?? null;
 }
 
-export async function listCredentials(sql: Sql, userId: string, kind: CredentialRow['kind']): Promise<CredentialRow[]> {
+export async function listCredentials(
+  sql: Sql,
+  userId: string,
+  kind: CredentialRow['kind'],
+): Promise<CredentialRow[]> {
   return sql<CredentialRow[]>`
     select ${CREDENTIAL_COLUMNS(sql)} from credentials c left join oauth_clients oc on oc.id = c.client_id
     where c.user_id = ${userId} and c.kind = ${kind} order by c.created_at desc`;
@@ -62,11 +66,15 @@ export async function touchCredential(sql: Sql, id: string, now: Date): Promise<
 }
 
 export async function revokeCredential(sql: Sql, userId: string, id: string, now: Date): Promise<boolean> {
-  const rows = await sql`update credentials set revoked_at = ${now} where id = ${id} and user_id = ${userId} and revoked_at is null`;
+  const rows =
+    await sql`update credentials set revoked_at = ${now} where id = ${id} and user_id = ${userId} and revoked_at is null`;
   return rows.count > 0;
 }
 
-export async function findCredentialFull(sql: Sql, tokenHash: string): Promise<(CredentialRow & { resource: string | null }) | null> {
+export async function findCredentialFull(
+  sql: Sql,
+  tokenHash: string,
+): Promise<(CredentialRow & { resource: string | null }) | null> {
   const [row] = await sql<(CredentialRow & { resource: string | null })[]>`
     select ${CREDENTIAL_COLUMNS(sql)}, c.resource from credentials c left join oauth_clients oc on oc.id = c.client_id
     where c.token_hash = ${tokenHash}`;

@@ -29,7 +29,10 @@ const EMBEDDED_DATABASE = 'nogpets';
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const sql = createSql(options.databaseUrl, { max: options.poolMax, applicationName: options.applicationName });
+    const sql = createSql(options.databaseUrl, {
+      max: options.poolMax,
+      applicationName: options.applicationName,
+    });
     await sql`select 1`;
     return {
       sql,
@@ -77,10 +80,12 @@ export async function ensureDatabase(serverUrl: string, name: string): Promise<s
   try {
     const found = await admin`select 1 from pg_database where datname = ${name}`;
     if (found.length === 0) {
-      await admin.unsafe(`create database "${name.replaceAll('"', '""')}"`).catch((err: { code?: string }) => {
-        // 42P04: another instance created it between our check and our create.
-        if (err.code !== '42P04') throw err;
-      });
+      await admin
+        .unsafe(`create database "${name.replaceAll('"', '""')}"`)
+        .catch((err: { code?: string }) => {
+          // 42P04: another instance created it between our check and our create.
+          if (err.code !== '42P04') throw err;
+        });
     }
   } finally {
     await admin.end({ timeout: 5 });

@@ -49,7 +49,14 @@ export function demoBookings(today: string): {
   totalCents: number;
 }[] {
   const out: ReturnType<typeof demoBookings> = [];
-  const add = (date: string, resourceId: string, lineId: string, from: string, to: string, extra: Partial<(typeof out)[number]> = {}) =>
+  const add = (
+    date: string,
+    resourceId: string,
+    lineId: string,
+    from: string,
+    to: string,
+    extra: Partial<(typeof out)[number]> = {},
+  ) =>
     out.push({
       id: `demo-${resourceId}-${date}-${from.replace(':', '')}`,
       resourceId,
@@ -70,12 +77,18 @@ export function demoBookings(today: string): {
     if (weekday === 0) continue;
     const fullDay = weekday === 6 || i === 3;
     for (const van of ['van-1', 'van-2']) {
-      if (fullDay) add(date, van, 'grooming', '08:00', weekday === 6 ? '13:00' : '17:00', { totalCents: 150000 });
+      if (fullDay)
+        add(date, van, 'grooming', '08:00', weekday === 6 ? '13:00' : '17:00', { totalCents: 150000 });
     }
-    if (!fullDay) add(date, 'van-1', 'grooming', '09:00', '10:30', { paymentMethod: 'CASH', paymentStatus: 'CASH_DUE' });
+    if (!fullDay)
+      add(date, 'van-1', 'grooming', '09:00', '10:30', { paymentMethod: 'CASH', paymentStatus: 'CASH_DUE' });
     add(date, 'walker-1', 'walking', '07:00', '08:00', { totalCents: 20000 });
     if (weekday !== 6) {
-      add(date, 'walker-2', 'walking', '15:00', '16:00', { groupKey: 'walk-group-60', groupSize: 3, totalCents: 42000 });
+      add(date, 'walker-2', 'walking', '15:00', '16:00', {
+        groupKey: 'walk-group-60',
+        groupSize: 3,
+        totalCents: 42000,
+      });
     }
   }
   return out;
@@ -152,7 +165,10 @@ export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ 
       );
     }
     // Demo bookings are made once, relative to the day the demo data is first loaded.
-    const [{ n }] = (await tx`select count(*)::int as n from bookings where business_id = ${b.id} and id like 'demo-%'`) as unknown as [{ n: number }];
+    const [{ n }] =
+      (await tx`select count(*)::int as n from bookings where business_id = ${b.id} and id like 'demo-%'`) as unknown as [
+        { n: number },
+      ];
     if (n === 0) {
       const today = new Date(now.getTime() + 2 * 3600_000).toISOString().slice(0, 10);
       for (const k of demoBookings(today)) {

@@ -71,7 +71,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ],
     onLog: (m) => remember(String(m).trim()),
     onError: (m) => remember(String(m instanceof Error ? m.message : m).trim()),
   });
@@ -92,7 +99,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   try {
     await pg.start();
   } catch (err) {
-    const said = recent.filter((l) => /FATAL|PANIC|ERROR|HINT|DETAIL/.test(l)).join('\n') || recent.join('\n') || 'no output';
+    const said =
+      recent.filter((l) => /FATAL|PANIC|ERROR|HINT|DETAIL/.test(l)).join('\n') ||
+      recent.join('\n') ||
+      'no output';
     throw new Error(`PostgreSQL did not start on ${dataDir} (port ${port}):\n${said}`, { cause: err });
   }
   let stopped = false;
@@ -176,7 +186,8 @@ async function inspectProcess(pid: number): Promise<ProcessInfo> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
   // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
   const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
-  if (fields?.[0] === 'Z' || fields?.[0] === 'X') return { running: false, argv: null, ppid: null, cwd: null };
+  if (fields?.[0] === 'Z' || fields?.[0] === 'X')
+    return { running: false, argv: null, ppid: null, cwd: null };
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null);
   const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
   return {
@@ -196,7 +207,9 @@ async function isPostgresOn(proc: ProcessInfo, dataDir: string): Promise<boolean
   return proc.cwd !== null && (proc.cwd === dataDir || proc.cwd === real);
 }
 
-const isNode = (proc: ProcessInfo) => proc.argv !== null && (proc.argv[0] === process.execPath || /^(node|nodejs|bun|deno)$/.test(path.basename(proc.argv[0] ?? '')));
+const isNode = (proc: ProcessInfo) =>
+  proc.argv !== null &&
+  (proc.argv[0] === process.execPath || /^(node|nodejs|bun|deno)$/.test(path.basename(proc.argv[0] ?? '')));
 
 /**
  * Makes `dataDir` free to start on. A PostgreSQL still running there whose starter is gone (the
@@ -213,7 +226,9 @@ async function clearLeftover(dataDir: string, notice: (line: string) => void): P
   if (!proc.running) {
     // PostgreSQL replaces a lock file of a dead pid itself, but not one of an unreaped (zombie) pid.
     await unlink(lockFile).catch(() => {});
-    notice(`PostgreSQL on ${dataDir} did not stop cleanly (pid ${lock.pid} is gone); starting it again, it recovers from its log.`);
+    notice(
+      `PostgreSQL on ${dataDir} did not stop cleanly (pid ${lock.pid} is gone); starting it again, it recovers from its log.`,
+    );
     return;
   }
   if (proc.argv === null) {
@@ -223,7 +238,9 @@ async function clearLeftover(dataDir: string, notice: (line: string) => void): P
   }
   if (!(await isPostgresOn(proc, dataDir))) {
     await unlink(lockFile);
-    notice(`Removed a stale postmaster.pid on ${dataDir}: its pid ${lock.pid} is now "${proc.argv.join(' ').slice(0, 80)}", not PostgreSQL.`);
+    notice(
+      `Removed a stale postmaster.pid on ${dataDir}: its pid ${lock.pid} is now "${proc.argv.join(' ').slice(0, 80)}", not PostgreSQL.`,
+    );
     return;
   }
   const parent = proc.ppid && proc.ppid > 1 ? await inspectProcess(proc.ppid) : null;
@@ -232,7 +249,9 @@ async function clearLeftover(dataDir: string, notice: (line: string) => void): P
       `PostgreSQL (pid ${lock.pid}, port ${lock.port}) already runs on ${dataDir}, started by process ${proc.ppid} (${parent.argv!.join(' ').slice(0, 120)}), which is still running. Stop that process first, or set DATA_DIR to another folder.`,
     );
   }
-  notice(`PostgreSQL (pid ${lock.pid}, port ${lock.port}) was left running on ${dataDir} by a start that died; stopping it (fast shutdown) to start afresh.`);
+  notice(
+    `PostgreSQL (pid ${lock.pid}, port ${lock.port}) was left running on ${dataDir} by a start that died; stopping it (fast shutdown) to start afresh.`,
+  );
   const how = await stopProcess(lock.pid);
   // After an immediate or killed stop the lock file may stay behind, naming a dead pid.
   const after = await readLockFile(dataDir);

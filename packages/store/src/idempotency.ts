@@ -23,8 +23,14 @@ export interface IdempotentAnswer {
 }
 
 /** The answer kept for (user, key), if its request finished. */
-export async function findIdempotentAnswer(tx: Queryable, userId: string, key: string): Promise<IdempotentAnswer | null> {
-  const [row] = await tx<{ operation: string; requestHash: string; status: number | null; response: unknown }[]>`
+export async function findIdempotentAnswer(
+  tx: Queryable,
+  userId: string,
+  key: string,
+): Promise<IdempotentAnswer | null> {
+  const [row] = await tx<
+    { operation: string; requestHash: string; status: number | null; response: unknown }[]
+  >`
     select operation, request_hash as "requestHash", status, response from idempotency_keys where user_id = ${userId} and key = ${key}`;
   if (!row) return null;
   if (row.status === null) {
@@ -32,13 +38,26 @@ export async function findIdempotentAnswer(tx: Queryable, userId: string, key: s
     await tx`delete from idempotency_keys where user_id = ${userId} and key = ${key} and status is null`;
     return null;
   }
-  return { operation: row.operation, requestHash: row.requestHash, status: row.status, response: row.response };
+  return {
+    operation: row.operation,
+    requestHash: row.requestHash,
+    status: row.status,
+    response: row.response,
+  };
 }
 
 /** Keeps the answer to (user, key); in the transaction of the change it answers. */
 export async function saveIdempotentAnswer(
   tx: Queryable,
-  a: { userId: string; key: string; operation: string; requestHash: string; status: number; response: unknown; at: Date },
+  a: {
+    userId: string;
+    key: string;
+    operation: string;
+    requestHash: string;
+    status: number;
+    response: unknown;
+    at: Date;
+  },
 ): Promise<void> {
   await tx`insert into idempotency_keys (user_id, key, operation, request_hash, status, response, created_at)
     values (${a.userId}, ${a.key}, ${a.operation}, ${a.requestHash}, ${a.status}, ${tx.json(a.response as never)}, ${a.at})`;

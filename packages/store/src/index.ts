@@ -1,6 +1,11 @@
 export { type Database, ensureDatabase, type OpenDatabaseOptions, openDatabase } from './database.js';
 export { DEMO_DIR, loadDemoData, readOperatorDemo } from './demo-data.js';
-export { type EmbeddedOptions, type EmbeddedServer, runningEmbedded, startEmbeddedPostgres } from './embedded.js';
+export {
+  type EmbeddedOptions,
+  type EmbeddedServer,
+  runningEmbedded,
+  startEmbeddedPostgres,
+} from './embedded.js';
 export { newId } from './ids.js';
 export { countLeads, insertLead, type LeadRow, listLeads, type NewLead } from './leads.js';
 export { MIGRATIONS_DIR, type MigrationResult, migrate } from './migrate.js';

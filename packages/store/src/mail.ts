@@ -13,10 +13,15 @@ export interface MailRow {
   lastError: string | null;
 }
 
-const MAIL_COLUMNS = (sql: Sql) => sql`id, to_address as "to", subject, body, created_at as "createdAt", sent_at as "sentAt", attempts, last_error as "lastError"`;
+const MAIL_COLUMNS = (sql: Sql) =>
+  sql`id, to_address as "to", subject, body, created_at as "createdAt", sent_at as "sentAt", attempts, last_error as "lastError"`;
 
 /** Queues a mail; write it in the transaction of what it tells about. */
-export async function insertMail(sql: Sql, mail: { to: string; subject: string; body: string }, now: Date): Promise<string> {
+export async function insertMail(
+  sql: Sql,
+  mail: { to: string; subject: string; body: string },
+  now: Date,
+): Promise<string> {
   const id = newId('mail');
   await sql`insert into mail_outbox (id, to_address, subject, body, created_at) values (${id}, ${mail.to}, ${mail.subject}, ${mail.body}, ${now})`;
   return id;
@@ -56,7 +61,12 @@ export interface EmailLinkRow {
   expiresAt: Date;
 }
 
-export async function insertEmailLink(sql: Sql, tokenHash: string, link: EmailLinkRow, now: Date): Promise<void> {
+export async function insertEmailLink(
+  sql: Sql,
+  tokenHash: string,
+  link: EmailLinkRow,
+  now: Date,
+): Promise<void> {
   await sql`insert into email_links (token_hash, email, name, next, expires_at, created_at)
     values (${tokenHash}, ${link.email}, ${link.name}, ${link.next}, ${link.expiresAt}, ${now})`;
 }

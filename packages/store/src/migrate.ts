@@ -30,9 +30,9 @@ export async function migrate(sql: Sql, dir = MIGRATIONS_DIR): Promise<Migration
         applied_at timestamptz not null default now()
       )`;
     const done = new Map(
-      (await reserved<{ name: string; checksum: string }[]>`select name, checksum from schema_migrations`).map(
-        (r) => [r.name, r.checksum],
-      ),
+      (
+        await reserved<{ name: string; checksum: string }[]>`select name, checksum from schema_migrations`
+      ).map((r) => [r.name, r.checksum]),
     );
     const result: MigrationResult = { applied: [], skipped: [] };
     for (const file of files) {

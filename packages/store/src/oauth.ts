@@ -24,7 +24,12 @@ export async function listConnections(sql: Sql, userId: string, now: Date): Prom
 }
 
 /** Removes a connection: every token of that assistant for that person stops working at once. */
-export async function revokeConnection(sql: Sql, userId: string, clientId: string, now: Date): Promise<number> {
+export async function revokeConnection(
+  sql: Sql,
+  userId: string,
+  clientId: string,
+  now: Date,
+): Promise<number> {
   const rows = await sql`update credentials set revoked_at = ${now}
                          where user_id = ${userId} and client_id = ${clientId} and revoked_at is null`;
   return rows.count;
@@ -48,7 +53,10 @@ export async function findOAuthClient(sql: Sql, id: string): Promise<OAuthClient
 }
 
 /** Stores (or refreshes) the cached copy of a client's metadata document. */
-export async function saveClientMetadataDocument(sql: Sql, c: OAuthClientRow & { staleAt: Date }): Promise<void> {
+export async function saveClientMetadataDocument(
+  sql: Sql,
+  c: OAuthClientRow & { staleAt: Date },
+): Promise<void> {
   await sql`
     insert into oauth_clients (id, name, redirect_uris, metadata, kind, stale_at)
     values (${c.id}, ${c.name}, ${c.redirectUris}, ${sql.json(c.metadata as never)}, 'METADATA_DOCUMENT', ${c.staleAt})
@@ -102,16 +110,24 @@ export interface OAuthCodeRow {
   usedAt: Date | null;
 }
 
-export async function insertOAuthCode(sql: Sql, codeHash: string, c: Omit<OAuthCodeRow, 'usedAt'>): Promise<void> {
+export async function insertOAuthCode(
+  sql: Sql,
+  codeHash: string,
+  c: Omit<OAuthCodeRow, 'usedAt'>,
+): Promise<void> {
   await sql`insert into oauth_codes (code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, resource, family_id, expires_at)
             values (${codeHash}, ${c.clientId}, ${c.userId}, ${c.redirectUri}, ${c.scopes}, ${c.codeChallenge}, ${c.resource}, ${c.familyId}, ${c.expiresAt})`;
 }
 
-const CODE_COLUMNS = (sql: Sql) => sql`client_id as "clientId", user_id as "userId", redirect_uri as "redirectUri", scopes,
+const CODE_COLUMNS = (
+  sql: Sql,
+) => sql`client_id as "clientId", user_id as "userId", redirect_uri as "redirectUri", scopes,
   code_challenge as "codeChallenge", resource, family_id as "familyId", expires_at as "expiresAt", used_at as "usedAt"`;
 
 export async function findOAuthCode(sql: Sql, codeHash: string): Promise<OAuthCodeRow | null> {
-  const [row] = await sql<OAuthCodeRow[]>`select ${CODE_COLUMNS(sql)} from oauth_codes where code_hash = ${codeHash}`;
+  const [row] = await sql<
+    OAuthCodeRow[]
+  >`select ${CODE_COLUMNS(sql)} from oauth_codes where code_hash = ${codeHash}`;
   return row ?? null;
 }
 
@@ -125,5 +141,7 @@ export async function useOAuthCode(sql: Sql, codeHash: string, now: Date): Promi
 
 /** Revokes every token of a family (a connection's chain of refresh tokens and their access tokens). */
 export async function revokeFamily(sql: Sql, familyId: string, now: Date): Promise<number> {
-  return (await sql`update credentials set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null`).count;
+  return (
+    await sql`update credentials set revoked_at = ${now} where family_id = ${familyId} and revoked_at is null`
+  ).count;
 }

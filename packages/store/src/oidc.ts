@@ -8,7 +8,12 @@ export interface OidcLoginRow {
   next: string;
 }
 
-export async function insertOidcLogin(sql: Sql, stateHash: string, login: OidcLoginRow, expiresAt: Date): Promise<void> {
+export async function insertOidcLogin(
+  sql: Sql,
+  stateHash: string,
+  login: OidcLoginRow,
+  expiresAt: Date,
+): Promise<void> {
   await sql`insert into oidc_logins (state_hash, code_verifier, nonce, next, expires_at)
     values (${stateHash}, ${login.codeVerifier}, ${login.nonce}, ${login.next}, ${expiresAt})`;
 }

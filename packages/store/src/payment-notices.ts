@@ -23,21 +23,36 @@ const NOTICE_COLUMNS = `id, gateway, source_ip as "sourceIp", body, received_at 
   gateway_ref as "gatewayRef", amount_cents as "amountCents", error, checked_at as "checkedAt", note, closed_at as "closedAt"`;
 
 /** Keeps a notification as it came, before anything is answered or checked. */
-export async function insertPaymentNotice(sql: Queryable, n: { gateway: string; sourceIp: string; body: string }, now: Date): Promise<PaymentNoticeRow> {
+export async function insertPaymentNotice(
+  sql: Queryable,
+  n: { gateway: string; sourceIp: string; body: string },
+  now: Date,
+): Promise<PaymentNoticeRow> {
   const [row] = await sql<PaymentNoticeRow[]>`
     insert into payment_notices (id, gateway, source_ip, body, received_at) values (${newId('ntc')}, ${n.gateway}, ${n.sourceIp}, ${n.body}, ${now})
     returning ${sql.unsafe(NOTICE_COLUMNS)}`;
   return row!;
 }
 
-export async function findPaymentNotice(sql: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentNoticeRow | null> {
-  const [row] = await sql<PaymentNoticeRow[]>`select ${sql.unsafe(NOTICE_COLUMNS)} from payment_notices where id = ${id} ${options.forUpdate ? sql`for update` : sql``}`;
+export async function findPaymentNotice(
+  sql: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PaymentNoticeRow | null> {
+  const [row] = await sql<
+    PaymentNoticeRow[]
+  >`select ${sql.unsafe(NOTICE_COLUMNS)} from payment_notices where id = ${id} ${options.forUpdate ? sql`for update` : sql``}`;
   return row ?? null;
 }
 
 /** True when this gateway reference is already a refund owed (or made). */
-export async function refundNoticeExists(sql: Queryable, gateway: string, gatewayRef: string): Promise<boolean> {
-  const rows = await sql`select 1 from payment_notices where gateway = ${gateway} and gateway_ref = ${gatewayRef} and state in ('REFUND_DUE', 'REFUNDED') limit 1`;
+export async function refundNoticeExists(
+  sql: Queryable,
+  gateway: string,
+  gatewayRef: string,
+): Promise<boolean> {
+  const rows =
+    await sql`select 1 from payment_notices where gateway = ${gateway} and gateway_ref = ${gatewayRef} and state in ('REFUND_DUE', 'REFUNDED') limit 1`;
   return rows.length > 0;
 }
 
@@ -45,7 +60,13 @@ export async function refundNoticeExists(sql: Queryable, gateway: string, gatewa
 export async function finishPaymentNotice(
   sql: Queryable,
   id: string,
-  f: { state: 'DONE' | 'PROBLEM' | 'REFUND_DUE'; outcome: string; paymentId: string | null; gatewayRef: string | null; amountCents: number | null },
+  f: {
+    state: 'DONE' | 'PROBLEM' | 'REFUND_DUE';
+    outcome: string;
+    paymentId: string | null;
+    gatewayRef: string | null;
+    amountCents: number | null;
+  },
   now: Date,
 ): Promise<void> {
   await sql`update payment_notices set state = ${f.state}, outcome = ${f.outcome}, payment_id = ${f.paymentId}, gateway_ref = ${f.gatewayRef},
@@ -61,8 +82,14 @@ export async function failPaymentNotice(sql: Queryable, id: string, error: strin
  * Notices the operator must look at, oldest first: in `states`, plus those still RECEIVED that
  * failed their check or were received before `staleBefore` (the process stopped mid-check).
  */
-export async function listPaymentNotices(sql: Queryable, states: PaymentNoticeRow['state'][], options: { staleBefore?: Date; limit?: number } = {}): Promise<PaymentNoticeRow[]> {
-  const stale = options.staleBefore ? sql`or (state = 'RECEIVED' and (error is not null or received_at < ${options.staleBefore}))` : sql``;
+export async function listPaymentNotices(
+  sql: Queryable,
+  states: PaymentNoticeRow['state'][],
+  options: { staleBefore?: Date; limit?: number } = {},
+): Promise<PaymentNoticeRow[]> {
+  const stale = options.staleBefore
+    ? sql`or (state = 'RECEIVED' and (error is not null or received_at < ${options.staleBefore}))`
+    : sql``;
   return sql<PaymentNoticeRow[]>`select ${sql.unsafe(NOTICE_COLUMNS)} from payment_notices
     where state = any(${states}) ${stale} order by received_at, id limit ${options.limit ?? 500}`;
 }
@@ -76,7 +103,9 @@ export async function closePaymentNotice(
   note: string | null,
   now: Date,
 ): Promise<PaymentNoticeRow | null> {
-  const [row] = await sql<PaymentNoticeRow[]>`update payment_notices set state = ${to}, note = ${note}, closed_at = ${now}
+  const [row] = await sql<
+    PaymentNoticeRow[]
+  >`update payment_notices set state = ${to}, note = ${note}, closed_at = ${now}
     where id = ${id} and state = any(${from}) returning ${sql.unsafe(NOTICE_COLUMNS)}`;
   return row ?? null;
 }
@@ -97,7 +126,13 @@ export async function lockGatewayRef(sql: Queryable, gateway: string, gatewayRef
  */
 export async function noticesToRecheck(
   sql: Queryable,
-  o: { uncheckedBefore: Date; transientOutcome: string; problemSince: Date; problemCheckedBefore: Date; limit: number },
+  o: {
+    uncheckedBefore: Date;
+    transientOutcome: string;
+    problemSince: Date;
+    problemCheckedBefore: Date;
+    limit: number;
+  },
 ): Promise<PaymentNoticeRow[]> {
   return sql<PaymentNoticeRow[]>`select ${sql.unsafe(NOTICE_COLUMNS)} from payment_notices
     where (state = 'RECEIVED' and received_at < ${o.uncheckedBefore} and (checked_at is null or checked_at < ${o.uncheckedBefore}))
@@ -107,7 +142,8 @@ export async function noticesToRecheck(
 
 /** A PROBLEM to be checked again: back to RECEIVED. False if it was not a PROBLEM any more. */
 export async function reopenPaymentNotice(sql: Queryable, id: string): Promise<boolean> {
-  const rows = await sql`update payment_notices set state = 'RECEIVED' where id = ${id} and state = 'PROBLEM' returning id`;
+  const rows =
+    await sql`update payment_notices set state = 'RECEIVED' where id = ${id} and state = 'PROBLEM' returning id`;
   return rows.length === 1;
 }
 
@@ -116,6 +152,7 @@ export async function reopenPaymentNotice(sql: Queryable, id: string): Promise<b
  * before `before` are removed; problems and money owed back stay until the operator closes them.
  */
 export async function purgeDonePaymentNotices(sql: Queryable, before: Date): Promise<number> {
-  const rows = await sql`delete from payment_notices where state = 'DONE' and received_at < ${before} returning 1`;
+  const rows =
+    await sql`delete from payment_notices where state = 'DONE' and received_at < ${before} returning 1`;
   return rows.length;
 }

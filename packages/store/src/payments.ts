@@ -33,19 +33,32 @@ export async function insertPayment(
   return row!;
 }
 
-export async function findPayment(sql: Queryable, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentRow | null> {
-  const [row] = await sql<PaymentRow[]>`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where id = ${id} ${options.forUpdate ? sql`for update` : sql``}`;
+export async function findPayment(
+  sql: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PaymentRow | null> {
+  const [row] = await sql<
+    PaymentRow[]
+  >`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where id = ${id} ${options.forUpdate ? sql`for update` : sql``}`;
   return row ?? null;
 }
 
 /** Payments in one status, oldest first (the operator's refunds of double payments). */
-export async function listPaymentsByStatus(sql: Queryable, status: PaymentRow['status'], limit = 500): Promise<PaymentRow[]> {
-  return sql<PaymentRow[]>`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where status = ${status} order by paid_at nulls last, id limit ${limit}`;
+export async function listPaymentsByStatus(
+  sql: Queryable,
+  status: PaymentRow['status'],
+  limit = 500,
+): Promise<PaymentRow[]> {
+  return sql<
+    PaymentRow[]
+  >`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where status = ${status} order by paid_at nulls last, id limit ${limit}`;
 }
 
 /** Open pay links that include any of these bookings stop working (a booking among them closed). */
 export async function supersedePayments(sql: Queryable, bookingIds: string[]): Promise<number> {
-  const rows = await sql`update payments set status = 'SUPERSEDED' where status in ('OPEN', 'FAILED') and booking_ids && ${bookingIds} returning id`;
+  const rows =
+    await sql`update payments set status = 'SUPERSEDED' where status in ('OPEN', 'FAILED') and booking_ids && ${bookingIds} returning id`;
   return rows.length;
 }
 
@@ -78,7 +91,9 @@ export async function narrowPayLinks(
   const narrowed: { replaced: string; by: string; bookingIds: string[]; amountCents: number }[] = [];
   for (const p of shared) {
     const rest = p.bookingIds.filter((id) => !bookingIds.includes(id));
-    const [sum] = await sql<{ cents: number }[]>`select coalesce(sum(total_cents), 0)::int as cents from bookings where id = any(${rest})`;
+    const [sum] = await sql<
+      { cents: number }[]
+    >`select coalesce(sum(total_cents), 0)::int as cents from bookings where id = any(${rest})`;
     const amountCents = sum!.cents;
     const id = newId('pay');
     // The token moves to the row that replaces this one (it keeps working for the other bookings).
@@ -97,7 +112,11 @@ export async function narrowPayLinks(
  * already paid. A payment row of its own (REFUND_DUE, no link, the same gateway reference), so
  * `refund list` shows exactly that amount and those bookings and `refund done pay_…` closes it.
  */
-export async function insertRefundDue(sql: Queryable, r: { of: PaymentRow; bookingIds: string[]; amountCents: number; gatewayRef: string }, now: Date): Promise<PaymentRow> {
+export async function insertRefundDue(
+  sql: Queryable,
+  r: { of: PaymentRow; bookingIds: string[]; amountCents: number; gatewayRef: string },
+  now: Date,
+): Promise<PaymentRow> {
   const id = newId('pay');
   const [row] = await sql<PaymentRow[]>`
     insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, status, link_token_hash, expires_at, gateway_ref, paid_at, part_of, created_at)
@@ -108,11 +127,19 @@ export async function insertRefundDue(sql: Queryable, r: { of: PaymentRow; booki
 }
 
 export async function findPaymentByLink(sql: Queryable, linkTokenHash: string): Promise<PaymentRow | null> {
-  const [row] = await sql<PaymentRow[]>`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where link_token_hash = ${linkTokenHash}`;
+  const [row] = await sql<
+    PaymentRow[]
+  >`select ${sql.unsafe(PAYMENT_COLUMNS)} from payments where link_token_hash = ${linkTokenHash}`;
   return row ?? null;
 }
 
-export async function setPaymentStatus(sql: Queryable, id: string, status: PaymentRow['status'], now: Date, gatewayRef?: string): Promise<void> {
+export async function setPaymentStatus(
+  sql: Queryable,
+  id: string,
+  status: PaymentRow['status'],
+  now: Date,
+  gatewayRef?: string,
+): Promise<void> {
   await sql`update payments set status = ${status}, gateway_ref = coalesce(${gatewayRef ?? null}, gateway_ref),
     paid_at = case when ${status} in ('PAID', 'REFUND_DUE') and paid_at is null then ${now}::timestamptz else paid_at end where id = ${id}`;
 }

@@ -19,7 +19,12 @@ export async function listPets(sql: Sql, userId: string): Promise<PetRow[]> {
     from pets where user_id = ${userId} order by created_at, id`;
 }
 
-export async function insertPet(sql: Sql, userId: string, pet: Omit<PetRow, 'id'>, clientName: string | null): Promise<PetRow> {
+export async function insertPet(
+  sql: Sql,
+  userId: string,
+  pet: Omit<PetRow, 'id'>,
+  clientName: string | null,
+): Promise<PetRow> {
   const id = newId('pet');
   await sql`
     insert into pets (id, user_id, name, type, breed, weight_kg, coat, birth_year, notes, client_name)

@@ -11,7 +11,10 @@ export interface SeriesRow {
   cancelledAt: Date | null;
 }
 
-export async function insertSeries(sql: Queryable, s: Omit<SeriesRow, 'id' | 'cancelledAt'>): Promise<string> {
+export async function insertSeries(
+  sql: Queryable,
+  s: Omit<SeriesRow, 'id' | 'cancelledAt'>,
+): Promise<string> {
   const id = newId('ser');
   await sql`insert into booking_series (id, user_id, business_id, template, booked_until)
     values (${id}, ${s.userId}, ${s.businessId}, ${sql.json(s.template as never)}, ${s.bookedUntil})`;

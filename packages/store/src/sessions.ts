@@ -3,7 +3,12 @@ import { newId } from './ids.js';
 import type { Queryable as Sql } from './sql.js';
 import type { UserRow } from './users.js';
 
-export async function insertSession(sql: Sql, userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+export async function insertSession(
+  sql: Sql,
+  userId: string,
+  tokenHash: string,
+  expiresAt: Date,
+): Promise<void> {
   await sql`insert into sessions (id, token_hash, user_id, expires_at) values (${newId('ses')}, ${tokenHash}, ${userId}, ${expiresAt})`;
 }
 

@@ -46,7 +46,12 @@ export function createSql(url: string, options: SqlOptions = {}): Sql {
     },
     types: {
       // numeric comes back as a JS number: we keep money in integer cents and kg/km as small decimals.
-      numeric: { to: 1700, from: [1700], serialize: (x: number) => String(x), parse: (x: string) => Number(x) },
+      numeric: {
+        to: 1700,
+        from: [1700],
+        serialize: (x: number) => String(x),
+        parse: (x: string) => Number(x),
+      },
     },
   });
 }

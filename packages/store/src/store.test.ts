@@ -34,7 +34,8 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
     const second = await migrate(db.sql);
     expect(second.applied).toEqual([]);
     expect(second.skipped).toEqual(first.applied);
-    const [ext] = await db.sql`select count(*)::int as n from pg_extension where extname in ('btree_gist', 'pg_trgm')`;
+    const [ext] =
+      await db.sql`select count(*)::int as n from pg_extension where extname in ('btree_gist', 'pg_trgm')`;
     expect(ext?.n).toBe(2);
   });
 
@@ -66,7 +67,12 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
 
   it('reads the operator offer: three lines, walkers covering fewer areas than vans', async () => {
     const operator = await findOperator(db.sql);
-    expect(operator).toMatchObject({ id: 'nogpets', currency: 'ZAR', timezone: 'Africa/Johannesburg', isOperator: true });
+    expect(operator).toMatchObject({
+      id: 'nogpets',
+      currency: 'ZAR',
+      timezone: 'Africa/Johannesburg',
+      isOperator: true,
+    });
     const offer = await loadOffer(db.sql, operator!);
     const demo = await readOperatorDemo();
     expect(offer.lines.map((l) => l.id)).toEqual(['grooming', 'walking', 'sitting']);
@@ -75,12 +81,25 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
     expect(walking.areaIds.length).toBeLessThan(grooming.areaIds.length);
     expect(offer.lines.flatMap((l) => l.services).length).toBe(demo.services.length);
     const bath = grooming.services.find((s) => s.id === 'groom-dog-bath')!;
-    expect(bath.tiers[0]).toEqual({ coat: 'SHORT', petType: 'DOG', minKg: 0, maxKg: 10, priceCents: 30000, durationMin: 45 });
-    expect(offer.areas.find((a) => a.id === 'die-boord')).toMatchObject({ postalCode: '7600', radiusKm: 1.5 });
+    expect(bath.tiers[0]).toEqual({
+      coat: 'SHORT',
+      petType: 'DOG',
+      minKg: 0,
+      maxKg: 10,
+      priceCents: 30000,
+      durationMin: 45,
+    });
+    expect(offer.areas.find((a) => a.id === 'die-boord')).toMatchObject({
+      postalCode: '7600',
+      radiusKm: 1.5,
+    });
     expect(offer.nearbyTowns.map((t) => t.name)).toContain('Somerset West');
-    const kinds = (await db.sql`select kind, count(*)::int as n from resources group by kind order by kind`).map((r) => `${r.kind}:${r.n}`);
+    const kinds = (
+      await db.sql`select kind, count(*)::int as n from resources group by kind order by kind`
+    ).map((r) => `${r.kind}:${r.n}`);
     expect(kinds).toEqual(['SITTER:2', 'VAN:2', 'WALKER:2']);
-    const holidays = await db.sql`select reason from time_off where resource_id is null and (starts_at at time zone 'Africa/Johannesburg')::date = '2026-12-16'`;
+    const holidays =
+      await db.sql`select reason from time_off where resource_id is null and (starts_at at time zone 'Africa/Johannesburg')::date = '2026-12-16'`;
     expect(holidays.map((h) => h.reason)).toEqual(['Day of Reconciliation']);
     const demoBooked = await db.sql`select count(*)::int as n from bookings where id like 'demo-%'`;
     expect(demoBooked[0]?.n).toBeGreaterThan(30);
@@ -102,7 +121,12 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
     expect(id).toMatch(/^lead_[0-9a-z]{20}$/);
     expect(await countLeads(db.sql)).toBe(before + 1);
     const [lead] = await listLeads(db.sql, 'nogpets', 1);
-    expect(lead).toMatchObject({ id, reason: 'NO_COVERAGE', query: { address: 'Rua Augusta 100, Lisbon' }, status: 'NEW' });
+    expect(lead).toMatchObject({
+      id,
+      reason: 'NO_COVERAGE',
+      query: { address: 'Rua Augusta 100, Lisbon' },
+      status: 'NEW',
+    });
   });
 
   it('refuses a double booking of a resource in the database itself, but not a cancelled one', async () => {
@@ -110,7 +134,9 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
       db.sql`insert into bookings (id, business_id, resource_id, line_id, status, starts_at, ends_at)
              values (${id}, 'nogpets', 'van-2', 'grooming', ${status}, ${from}, ${to})`;
     await book('t1', '2030-01-07T08:00:00Z', '2030-01-07T09:00:00Z');
-    await expect(book('t2', '2030-01-07T08:30:00Z', '2030-01-07T09:30:00Z')).rejects.toThrow(/bookings_no_double_booking/);
+    await expect(book('t2', '2030-01-07T08:30:00Z', '2030-01-07T09:30:00Z')).rejects.toThrow(
+      /bookings_no_double_booking/,
+    );
     await book('t3', '2030-01-07T08:30:00Z', '2030-01-07T09:30:00Z', 'CANCELLED');
     await book('t4', '2030-01-07T09:00:00Z', '2030-01-07T10:00:00Z');
     await db.sql`delete from bookings where id in ('t1', 't3', 't4')`;

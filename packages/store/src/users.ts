@@ -14,7 +14,10 @@ export async function findUserById(sql: Sql, id: string): Promise<UserRow | null
   return row ?? null;
 }
 
-export async function findUserByEmail(sql: Sql, email: string): Promise<(UserRow & { passwordHash: string | null }) | null> {
+export async function findUserByEmail(
+  sql: Sql,
+  email: string,
+): Promise<(UserRow & { passwordHash: string | null }) | null> {
   const [row] = await sql<(UserRow & { passwordHash: string | null })[]>`
     select id, email, name, phone, password_hash as "passwordHash" from users where lower(email) = lower(${email})`;
   return row ?? null;
@@ -36,7 +39,12 @@ export async function countOwned(sql: Sql, userId: string): Promise<{ pets: numb
   return row!;
 }
 
-export async function setPassword(sql: Sql, userId: string, passwordHash: string, name?: string): Promise<void> {
+export async function setPassword(
+  sql: Sql,
+  userId: string,
+  passwordHash: string,
+  name?: string,
+): Promise<void> {
   await sql`update users set password_hash = ${passwordHash}, name = coalesce(${name ?? null}, name) where id = ${userId}`;
 }
 

@@ -81,7 +81,13 @@ export function preview(v: unknown, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
 }
 
-export type FailureKind = '5xx' | 'error-shape' | 'rows-changed' | 'mcp-internal' | 'mcp-transport' | 'output-schema';
+export type FailureKind =
+  | '5xx'
+  | 'error-shape'
+  | 'rows-changed'
+  | 'mcp-internal'
+  | 'mcp-transport'
+  | 'output-schema';
 
 export interface Failure {
   kind: FailureKind;

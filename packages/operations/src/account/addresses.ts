@@ -29,7 +29,8 @@ export const listAddresses = defineOperation({
   path: '/v1/addresses',
   inputIn: 'query',
   auth: { scope: 'addresses' },
-  description: "The person's saved addresses. Use an address's `id` as `addressId` in get_quote, find_times and book.",
+  description:
+    "The person's saved addresses. Use an address's `id` as `addressId` in get_quote, find_times and book.",
   input: z.object({}).strict(),
   output: z.object({ addresses: z.array(AddressSchema) }),
   successStatus: 200,
@@ -67,7 +68,12 @@ export const addAddress = defineOperation({
     })
     .strict()
     .superRefine((v, c) => {
-      if ((v.lat === undefined) !== (v.lng === undefined)) c.addIssue({ code: 'custom', path: [v.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng go together.' });
+      if ((v.lat === undefined) !== (v.lng === undefined))
+        c.addIssue({
+          code: 'custom',
+          path: [v.lat === undefined ? 'lat' : 'lng'],
+          message: 'lat and lng go together.',
+        });
     }),
   output: AddressSchema.extend({
     covered: z.boolean(),
@@ -75,7 +81,10 @@ export const addAddress = defineOperation({
   }),
   successStatus: 201,
   errors: [
-    { status: 422, description: '`UNKNOWN_PLACE`: the suburb or postal code is not recognised; ask the person.' },
+    {
+      status: 422,
+      description: '`UNKNOWN_PLACE`: the suburb or postal code is not recognised; ask the person.',
+    },
     { status: 429, description: 'Too many requests.' },
   ],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -83,11 +92,17 @@ export const addAddress = defineOperation({
     const auth = ctx.auth!;
     const offer = await ctx.deps.offers.operator();
     const text = [input.line1, input.suburb, input.postalCode, input.city].filter(Boolean).join(', ');
-    const where = input.lat !== undefined && input.lng !== undefined ? { lat: input.lat, lng: input.lng } : { address: text };
+    const where =
+      input.lat !== undefined && input.lng !== undefined
+        ? { lat: input.lat, lng: input.lng }
+        : { address: text };
     const { resolved, coverage, place } = await resolveWhere(ctx, offer, where);
     if (resolved.kind === 'unknown' || resolved.kind === 'country' || !place) {
       const message = `We don't recognise the suburb or postal code in "${text}". Ask the person for their suburb and postal code (or the city, abroad).`;
-      throw new ServiceError('UNKNOWN_PLACE', message, { message, next: 'Ask for the suburb and postal code, then call add_address again.' });
+      throw new ServiceError('UNKNOWN_PLACE', message, {
+        message,
+        next: 'Ask for the suburb and postal code, then call add_address again.',
+      });
     }
     return ctx.deps.sql.begin(async (tx) => {
       const address = await insertAddress(
@@ -106,7 +121,18 @@ export const addAddress = defineOperation({
         },
         actorName(ctx),
       );
-      await appendAudit(tx, { userId: auth.userId, clientId: auth.clientId, clientName: actorName(ctx), action: 'address.add', target: address.id, details: { label: address.label } }, ctx.deps.clock.now());
+      await appendAudit(
+        tx,
+        {
+          userId: auth.userId,
+          clientId: auth.clientId,
+          clientName: actorName(ctx),
+          action: 'address.add',
+          target: address.id,
+          details: { label: address.label },
+        },
+        ctx.deps.clock.now(),
+      );
       return { ...address, covered: coverage.covered, lines: coverage.lines };
     });
   },

@@ -69,17 +69,29 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
     if (!user && request.reason === 'signin') return null;
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000);
-    await insertEmailLink(tx, hashSecret(token), { email: request.email, name: request.name ?? '', next: request.next, expiresAt }, now);
+    await insertEmailLink(
+      tx,
+      hashSecret(token),
+      { email: request.email, name: request.name ?? '', next: request.next, expiresAt },
+      now,
+    );
     const link = `${request.publicUrl}${SIGN_IN_LINK_PATH}?token=${token}`;
     return insertMail(tx, signInMail(request, link, user), now);
   });
   // Delivery does not hold up the answer (its time would tell who has an account); a failure is
   // retried by the worker.
-  if (mailId) void deliverMail(deps, mailId).catch((err: unknown) => deps.log?.warn({ err, mailId }, 'mail delivery failed'));
+  if (mailId)
+    void deliverMail(deps, mailId).catch((err: unknown) =>
+      deps.log?.warn({ err, mailId }, 'mail delivery failed'),
+    );
 }
 
 /** The words of the mail: what happened, what the link does, and what to do if it was not you. */
-function signInMail(request: SignInLinkRequest, link: string, user: (UserRow & { passwordHash: string | null }) | null): { to: string; subject: string; body: string } {
+function signInMail(
+  request: SignInLinkRequest,
+  link: string,
+  user: (UserRow & { passwordHash: string | null }) | null,
+): { to: string; subject: string; body: string } {
   const minutes = `${SIGN_IN_LINK_MINUTES} minutes`;
   const notYou = 'If it was not you, ignore this mail: nothing changes unless the link is opened.';
   const password = 'On the page it opens you can also choose a password.';
@@ -108,7 +120,10 @@ function signInMail(request: SignInLinkRequest, link: string, user: (UserRow & {
 }
 
 /** The address a link would sign in to, while it may still be followed; it is not used up. */
-export async function peekSignInLink(deps: Pick<MailDeps, 'sql' | 'clock'>, token: string): Promise<{ email: string } | null> {
+export async function peekSignInLink(
+  deps: Pick<MailDeps, 'sql' | 'clock'>,
+  token: string,
+): Promise<{ email: string } | null> {
   const link = await findEmailLink(deps.sql, hashSecret(token), deps.clock.now());
   return link ? { email: link.email } : null;
 }
@@ -151,7 +166,11 @@ export async function deliverPendingMail(deps: MailDeps): Promise<number> {
 }
 
 /** Each mail is locked while it is sent, so two instances or the worker never deliver it twice. */
-async function deliverBatch(deps: MailDeps, transport: MailTransport, take: (tx: Queryable) => ReturnType<typeof takeUnsentMail>): Promise<number> {
+async function deliverBatch(
+  deps: MailDeps,
+  transport: MailTransport,
+  take: (tx: Queryable) => ReturnType<typeof takeUnsentMail>,
+): Promise<number> {
   return deps.sql.begin(async (tx) => {
     let sent = 0;
     for (const mail of await take(tx)) {

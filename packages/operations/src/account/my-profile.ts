@@ -11,7 +11,10 @@ export const ProfileSchema = z
     phone: z.string(),
     pets: z.int().meta({ description: 'How many pets are saved.' }),
     addresses: z.int().meta({ description: 'How many addresses are saved.' }),
-    client: z.object({ id: z.string(), name: z.string() }).nullable().meta({ description: 'The connected assistant; null for a personal API key.' }),
+    client: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .meta({ description: 'The connected assistant; null for a personal API key.' }),
     scopes: z.array(z.string()).meta({ description: 'What this connection may do.' }),
   })
   .meta({ id: 'Profile' });
@@ -36,7 +39,10 @@ export const myProfile = defineOperation({
   async handler(ctx) {
     const auth = ctx.auth!;
     const user = await findUserById(ctx.deps.sql, auth.userId);
-    if (!user) throw new ServiceError('UNAUTHORIZED', 'The credential belongs to no one any more.', { error: 'invalid_token' });
+    if (!user)
+      throw new ServiceError('UNAUTHORIZED', 'The credential belongs to no one any more.', {
+        error: 'invalid_token',
+      });
     const counts = await countOwned(ctx.deps.sql, user.id);
     return {
       uid: user.id,

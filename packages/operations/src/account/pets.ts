@@ -26,7 +26,8 @@ export const listPets = defineOperation({
   path: '/v1/pets',
   inputIn: 'query',
   auth: { scope: 'pets' },
-  description: "The person's saved pets. Use a pet's `id` as `petId` in get_quote, find_times and book instead of describing it again.",
+  description:
+    "The person's saved pets. Use a pet's `id` as `petId` in get_quote, find_times and book instead of describing it again.",
   input: z.object({}).strict(),
   output: z.object({ pets: z.array(PetSchema) }),
   successStatus: 200,
@@ -71,10 +72,29 @@ export const addPet = defineOperation({
       const pet = await insertPet(
         tx,
         auth.userId,
-        { name: input.name, type: input.type, weightKg: input.weightKg, coat: input.coat, breed: input.breed ?? null, birthYear: input.birthYear ?? null, notes: input.notes ?? null },
+        {
+          name: input.name,
+          type: input.type,
+          weightKg: input.weightKg,
+          coat: input.coat,
+          breed: input.breed ?? null,
+          birthYear: input.birthYear ?? null,
+          notes: input.notes ?? null,
+        },
         actorName(ctx),
       );
-      await appendAudit(tx, { userId: auth.userId, clientId: auth.clientId, clientName: actorName(ctx), action: 'pet.add', target: pet.id, details: { name: pet.name } }, ctx.deps.clock.now());
+      await appendAudit(
+        tx,
+        {
+          userId: auth.userId,
+          clientId: auth.clientId,
+          clientName: actorName(ctx),
+          action: 'pet.add',
+          target: pet.id,
+          details: { name: pet.name },
+        },
+        ctx.deps.clock.now(),
+      );
       return pet;
     });
   },

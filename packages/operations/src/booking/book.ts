@@ -1,4 +1,10 @@
-import { expandWeekly, initialState, parseRepeat, seriesHorizon, type WeeklyRepeat } from '@nogpets/booking-rules';
+import {
+  expandWeekly,
+  initialState,
+  parseRepeat,
+  seriesHorizon,
+  type WeeklyRepeat,
+} from '@nogpets/booking-rules';
 import type { SittingPlan } from '@nogpets/slot-engine';
 import { insertLead, insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
@@ -6,9 +12,24 @@ import type { OperationContext } from '../context.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { LineIdSchema } from '../schemas.js';
-import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused, whenText } from './booking-model.js';
+import {
+  type BookingDetails,
+  BookingStatusSchema,
+  PaymentStatusSchema,
+  refused,
+  whenText,
+} from './booking-model.js';
 import { planSittingFor, StaySchema, VisitsSchema } from './find-times.js';
-import { checkSlot, localDate, MINUTE, makePayLink, money, openDays, type Placement, placeBookings } from './place.js';
+import {
+  checkSlot,
+  localDate,
+  MINUTE,
+  makePayLink,
+  money,
+  openDays,
+  type Placement,
+  placeBookings,
+} from './place.js';
 import { type PricedRequest, priceRequest } from './quote-request.js';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -16,21 +37,37 @@ const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 const RepeatSchema = z
   .object({ freq: z.literal('WEEKLY'), days: z.array(z.enum(WEEKDAYS)).min(1).max(7) })
   .strict()
-  .meta({ id: 'Repeat', description: 'Walks only: repeat every week on these days, at the same local time. Later weeks are kept booked 4 weeks ahead.' });
+  .meta({
+    id: 'Repeat',
+    description:
+      'Walks only: repeat every week on these days, at the same local time. Later weeks are kept booked 4 weeks ahead.',
+  });
 
 export const BookRequestSchema = z
   .object({
     category: LineIdSchema,
     addressId: z.string().min(1).max(128).meta({ description: 'A saved address (add_address).' }),
     pets: z
-      .array(z.object({ petId: z.string().min(1).max(128), serviceIds: z.array(z.string().min(1).max(64)).min(1).max(10) }).strict())
+      .array(
+        z
+          .object({
+            petId: z.string().min(1).max(128),
+            serviceIds: z.array(z.string().min(1).max(64)).min(1).max(10),
+          })
+          .strict(),
+      )
       .min(1)
       .max(10)
       .meta({ description: 'Saved pets (add_pet), each with one PRIMARY service plus any EXTRAs.' }),
-    start: z.iso.datetime({ offset: true }).optional().meta({ description: 'From a slot of find_times, unchanged.' }),
+    start: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'From a slot of find_times, unchanged.' }),
     resourceId: z.string().min(1).max(128).optional().meta({ description: 'From the same slot, unchanged.' }),
     paymentMethod: z.enum(['CARD', 'CASH']),
-    confirm: z.boolean().optional().meta({ description: 'Required true for CASH, sent only after the person has seen the summary and agreed.' }),
+    confirm: z.boolean().optional().meta({
+      description: 'Required true for CASH, sent only after the person has seen the summary and agreed.',
+    }),
     notes: z.string().max(500).optional().meta({ description: 'For the crew.' }),
     repeat: RepeatSchema.optional(),
     stay: StaySchema.optional(),
@@ -39,21 +76,47 @@ export const BookRequestSchema = z
   .strict()
   .superRefine((v, c) => {
     const plan = v.stay ?? v.visits;
-    if (plan && v.category !== 'sitting') c.addIssue({ code: 'custom', path: [v.stay ? 'stay' : 'visits'], message: 'Only for sitting.' });
-    if (v.stay && v.visits) c.addIssue({ code: 'custom', path: ['visits'], message: 'Give stay or visits, not both.' });
-    if (plan && (v.start || v.resourceId)) c.addIssue({ code: 'custom', path: ['start'], message: 'With stay or visits, leave out start and resourceId: the server plans the sitter.' });
-    if (!plan && !v.start) c.addIssue({ code: 'custom', path: ['start'], message: 'Required: the start of a slot from find_times.' });
-    if (!plan && !v.resourceId) c.addIssue({ code: 'custom', path: ['resourceId'], message: 'Required: the resourceId of the same slot.' });
-    if (v.repeat && v.category !== 'walking') c.addIssue({ code: 'custom', path: ['repeat'], message: 'Weekly repeats are for walks only.' });
-    if (v.repeat && new Set(v.repeat.days).size !== v.repeat.days.length) c.addIssue({ code: 'custom', path: ['repeat', 'days'], message: 'Each day once.' });
+    if (plan && v.category !== 'sitting')
+      c.addIssue({ code: 'custom', path: [v.stay ? 'stay' : 'visits'], message: 'Only for sitting.' });
+    if (v.stay && v.visits)
+      c.addIssue({ code: 'custom', path: ['visits'], message: 'Give stay or visits, not both.' });
+    if (plan && (v.start || v.resourceId))
+      c.addIssue({
+        code: 'custom',
+        path: ['start'],
+        message: 'With stay or visits, leave out start and resourceId: the server plans the sitter.',
+      });
+    if (!plan && !v.start)
+      c.addIssue({
+        code: 'custom',
+        path: ['start'],
+        message: 'Required: the start of a slot from find_times.',
+      });
+    if (!plan && !v.resourceId)
+      c.addIssue({
+        code: 'custom',
+        path: ['resourceId'],
+        message: 'Required: the resourceId of the same slot.',
+      });
+    if (v.repeat && v.category !== 'walking')
+      c.addIssue({ code: 'custom', path: ['repeat'], message: 'Weekly repeats are for walks only.' });
+    if (v.repeat && new Set(v.repeat.days).size !== v.repeat.days.length)
+      c.addIssue({ code: 'custom', path: ['repeat', 'days'], message: 'Each day once.' });
     v.pets.forEach((p, i) => {
-      if (v.pets.findIndex((q) => q.petId === p.petId) !== i) c.addIssue({ code: 'custom', path: ['pets', i, 'petId'], message: 'Each pet once: put all its services in one entry.' });
+      if (v.pets.findIndex((q) => q.petId === p.petId) !== i)
+        c.addIssue({
+          code: 'custom',
+          path: ['pets', i, 'petId'],
+          message: 'Each pet once: put all its services in one entry.',
+        });
     });
   });
 
 export type BookRequest = z.output<typeof BookRequestSchema>;
 
-const SkippedSchema = z.object({ date: z.string(), reason: z.string(), message: z.string() }).meta({ id: 'Skipped' });
+const SkippedSchema = z
+  .object({ date: z.string(), reason: z.string(), message: z.string() })
+  .meta({ id: 'Skipped' });
 
 export const BookResultSchema = z
   .object({
@@ -66,11 +129,21 @@ export const BookResultSchema = z
     total: z.string(),
     start: z.iso.datetime(),
     when: z.string(),
-    skipped: z.array(SkippedSchema).meta({ description: 'Weeks of a repeat that could not be booked, with why.' }),
-    payUrl: z.url().optional().meta({ description: 'Card only: the person opens it to pay. Valid 48 hours; the time is held until then.' }),
+    skipped: z
+      .array(SkippedSchema)
+      .meta({ description: 'Weeks of a repeat that could not be booked, with why.' }),
+    payUrl: z.url().optional().meta({
+      description: 'Card only: the person opens it to pay. Valid 48 hours; the time is held until then.',
+    }),
     seriesId: z.string().optional(),
-    leadId: z.string().optional().meta({ description: 'Set when a fully booked week was noted for the operator (rule 8).' }),
-    message: z.string().optional().meta({ description: 'With leadId: pass it on to the person word for word.' }),
+    leadId: z
+      .string()
+      .optional()
+      .meta({ description: 'Set when a fully booked week was noted for the operator (rule 8).' }),
+    message: z
+      .string()
+      .optional()
+      .meta({ description: 'With leadId: pass it on to the person word for word.' }),
     next: z.string(),
   })
   .meta({ id: 'BookResult' });
@@ -86,13 +159,30 @@ const REASONS: Record<string, string> = {
 };
 
 /** The bookings a sitting plan makes: one for a stay (its whole span), one per visit. */
-function sittingPlacements(plan: SittingPlan, perUnitCents: number, feeCents: number, nights: number): Placement[] {
+function sittingPlacements(
+  plan: SittingPlan,
+  perUnitCents: number,
+  feeCents: number,
+  nights: number,
+): Placement[] {
   if (plan.mode === 'STAY') {
     const first = plan.plan[0]!;
     const last = plan.plan.at(-1)!;
-    return [{ start: new Date(first.start), end: new Date(last.end), resourceId: first.resourceId, totalCents: perUnitCents * nights + feeCents }];
+    return [
+      {
+        start: new Date(first.start),
+        end: new Date(last.end),
+        resourceId: first.resourceId,
+        totalCents: perUnitCents * nights + feeCents,
+      },
+    ];
   }
-  return plan.plan.map((p, i) => ({ start: new Date(p.start), end: new Date(p.end), resourceId: p.resourceId, totalCents: perUnitCents + (i === 0 ? feeCents : 0) }));
+  return plan.plan.map((p, i) => ({
+    start: new Date(p.start),
+    end: new Date(p.end),
+    resourceId: p.resourceId,
+    totalCents: perUnitCents + (i === 0 ? feeCents : 0),
+  }));
 }
 
 /**
@@ -110,7 +200,9 @@ export async function seriesPlacements(
   totalCents: number,
 ): Promise<{ placements: Placement[]; skipped: Skipped[] }> {
   const tz = priced.offer.business.timezone;
-  const starts = expandWeekly({ start: first.start, timeZone: tz, repeat, until }).filter((s) => s.getTime() > after.getTime());
+  const starts = expandWeekly({ start: first.start, timeZone: tz, repeat, until }).filter(
+    (s) => s.getTime() > after.getTime(),
+  );
   if (!starts.length) return { placements: [], skipped: [] };
   const days = await openDays(ctx, priced, localDate(starts[0]!, tz), localDate(starts.at(-1)!, tz));
   const byDate = new Map(days.map((d) => [d.date, d]));
@@ -122,9 +214,15 @@ export async function seriesPlacements(
     const open = day?.slots.filter((s) => Date.parse(s.start) === start.getTime()) ?? [];
     const slot = open.find((s) => s.resourceId === first.resourceId) ?? open[0];
     if (slot) {
-      placements.push({ start, end: new Date(start.getTime() + priced.quote.durationMin * MINUTE), resourceId: slot.resourceId, totalCents });
+      placements.push({
+        start,
+        end: new Date(start.getTime() + priced.quote.durationMin * MINUTE),
+        resourceId: slot.resourceId,
+        totalCents,
+      });
     } else {
-      const reason = day?.why && day.why !== 'FULLY_BOOKED' && day.slots.length === 0 ? day.why : 'FULLY_BOOKED';
+      const reason =
+        day?.why && day.why !== 'FULLY_BOOKED' && day.slots.length === 0 ? day.why : 'FULLY_BOOKED';
       skipped.push({ date, reason, message: `${date}: ${REASONS[reason] ?? 'not open'}.` });
     }
   }
@@ -139,7 +237,11 @@ export function fullyBookedMessage(skipped: Skipped[]): string {
 }
 
 /** Rule 8: a fully booked week is a lead for the operator to follow up. */
-export async function fullyBookedLead(ctx: OperationContext, priced: PricedRequest, skipped: Skipped[]): Promise<string | undefined> {
+export async function fullyBookedLead(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  skipped: Skipped[],
+): Promise<string | undefined> {
   const full = skipped.filter((s) => s.reason === 'FULLY_BOOKED');
   if (!full.length) return undefined;
   return insertLead(
@@ -180,7 +282,7 @@ export const book = defineOperation({
     { status: 400, description: 'Invalid input, or `start`/`resourceId` not an open slot of find_times.' },
     { status: 401, description: 'No or an invalid credential.' },
     { status: 403, description: 'The credential lacks bookings:write.' },
-    { status: 404, description: 'A saved pet or address that is not the person\'s.' },
+    { status: 404, description: "A saved pet or address that is not the person's." },
     {
       status: 409,
       description:
@@ -192,13 +294,20 @@ export const book = defineOperation({
   ],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
-    const priced = await priceRequest(ctx, { category: input.category, addressId: input.addressId, pets: input.pets }, 'book', { implied: true });
+    const priced = await priceRequest(
+      ctx,
+      { category: input.category, addressId: input.addressId, pets: input.pets },
+      'book',
+      { implied: true },
+    );
     const { offer, quote } = priced;
     const tz = offer.business.timezone;
     const currency = offer.business.currency;
     const now = ctx.deps.clock.now();
     if (input.paymentMethod === 'CASH' && !quote.acceptsCash) {
-      throw new ServiceError('BAD_REQUEST', 'Cash is not accepted for this booking; use CARD.', { fields: [{ field: 'paymentMethod', message: 'Cash not accepted.' }] });
+      throw new ServiceError('BAD_REQUEST', 'Cash is not accepted for this booking; use CARD.', {
+        fields: [{ field: 'paymentMethod', message: 'Cash not accepted.' }],
+      });
     }
     const card = input.paymentMethod === 'CARD';
     const unitCents = quote.subtotalCents;
@@ -212,18 +321,41 @@ export const book = defineOperation({
       const sitting = await planSittingFor(ctx, priced, input);
       if (!sitting.ok) {
         const message = 'No sitter is free for the whole plan any more. Call find_times again.';
-        throw new ServiceError('NO_AVAILABILITY', message, { reason: 'FULLY_BOOKED', message, unplanned: sitting.unplanned, alternatives: [] });
+        throw new ServiceError('NO_AVAILABILITY', message, {
+          reason: 'FULLY_BOOKED',
+          message,
+          unplanned: sitting.unplanned,
+          alternatives: [],
+        });
       }
       mode = sitting.mode;
       placements = sittingPlacements(sitting, unitCents, feeCents, input.stay?.nights ?? 1);
     } else {
       const start = new Date(input.start!);
       await checkSlot(ctx, priced, start, input.resourceId!);
-      placements = [{ start, end: new Date(start.getTime() + quote.durationMin * MINUTE), resourceId: input.resourceId!, totalCents: unitCents + feeCents }];
+      placements = [
+        {
+          start,
+          end: new Date(start.getTime() + quote.durationMin * MINUTE),
+          resourceId: input.resourceId!,
+          totalCents: unitCents + feeCents,
+        },
+      ];
       if (input.repeat) {
         const repeat = parseRepeat(input.repeat);
-        if (!repeat.ok) throw new ServiceError('BAD_REQUEST', repeat.message, { fields: [{ field: 'repeat', message: repeat.message }] });
-        const later = await seriesPlacements(ctx, priced, placements[0]!, repeat.repeat, start, seriesHorizon(now, tz), unitCents + feeCents);
+        if (!repeat.ok)
+          throw new ServiceError('BAD_REQUEST', repeat.message, {
+            fields: [{ field: 'repeat', message: repeat.message }],
+          });
+        const later = await seriesPlacements(
+          ctx,
+          priced,
+          placements[0]!,
+          repeat.repeat,
+          start,
+          seriesHorizon(now, tz),
+          unitCents + feeCents,
+        );
         placements.push(...later.placements);
         skipped = later.skipped;
       }
@@ -231,18 +363,38 @@ export const book = defineOperation({
 
     const totalCents = placements.reduce((sum, p) => sum + p.totalCents, 0);
     const first = placements[0]!;
-    const when = placements.length === 1 ? undefined : `${placements.length} bookings from ${localDate(first.start, tz)}`;
+    const when =
+      placements.length === 1
+        ? undefined
+        : `${placements.length} bookings from ${localDate(first.start, tz)}`;
     const summary =
       `${priced.line.label} for ${quote.pets.map((p) => p.name).join(' and ')} at ${priced.address?.label || priced.address?.line1 || 'the saved address'}, ` +
       `${when ?? localDate(first.start, tz)}: ${money(totalCents, currency)} ${card ? 'by card' : 'in cash to the crew on the day'}.`;
-    const state = initialState({ paymentMethod: input.paymentMethod, confirm: input.confirm === true, start: first.start, end: first.end });
-    if (!state.ok) refused(state, { summary, totalCents, total: money(totalCents, currency), paymentMethod: input.paymentMethod });
+    const state = initialState({
+      paymentMethod: input.paymentMethod,
+      confirm: input.confirm === true,
+      start: first.start,
+      end: first.end,
+    });
+    if (!state.ok)
+      refused(state, {
+        summary,
+        totalCents,
+        total: money(totalCents, currency),
+        paymentMethod: input.paymentMethod,
+      });
 
     const details: BookingDetails = {
       category: input.category,
       quote,
-      pets: input.pets.map((p, i) => ({ petId: p.petId, name: quote.pets[i]?.name ?? '', serviceIds: p.serviceIds })),
-      address: priced.address ? [priced.address.line1, priced.address.suburb, priced.address.city].filter(Boolean).join(', ') : '',
+      pets: input.pets.map((p, i) => ({
+        petId: p.petId,
+        name: quote.pets[i]?.name ?? '',
+        serviceIds: p.serviceIds,
+      })),
+      address: priced.address
+        ? [priced.address.line1, priced.address.suburb, priced.address.city].filter(Boolean).join(', ')
+        : '',
       currency,
       timeZone: tz,
       ...(mode ? { mode } : {}),
@@ -253,7 +405,16 @@ export const book = defineOperation({
         ? await insertSeries(q, {
             userId: ctx.auth!.userId,
             businessId: offer.business.id,
-            template: { category: input.category, addressId: input.addressId, pets: input.pets, resourceId: first.resourceId, start: first.start.toISOString(), repeat: input.repeat, paymentMethod: input.paymentMethod, notes: input.notes ?? '' },
+            template: {
+              category: input.category,
+              addressId: input.addressId,
+              pets: input.pets,
+              resourceId: first.resourceId,
+              start: first.start.toISOString(),
+              repeat: input.repeat,
+              paymentMethod: input.paymentMethod,
+              notes: input.notes ?? '',
+            },
             // Booked through the horizon, or through the first walk when that is further off.
             bookedUntil: new Date(Math.max(seriesHorizon(now, tz).getTime(), first.start.getTime())),
           })
@@ -262,7 +423,15 @@ export const book = defineOperation({
         ctx,
         q,
         placements,
-        { priced, details, paymentMethod: input.paymentMethod, paymentStatus: state.state.paymentStatus as 'PENDING' | 'CASH_DUE', addressId: input.addressId, seriesId, notes: input.notes ?? '' },
+        {
+          priced,
+          details,
+          paymentMethod: input.paymentMethod,
+          paymentStatus: state.state.paymentStatus as 'PENDING' | 'CASH_DUE',
+          addressId: input.addressId,
+          seriesId,
+          notes: input.notes ?? '',
+        },
         false,
       );
       const link = card ? await makePayLink(ctx, q, placed.rows, currency) : null;
@@ -279,7 +448,10 @@ export const book = defineOperation({
       totalCents,
       total: money(totalCents, currency),
       start: head.start.toISOString(),
-      when: result.rows.length === 1 ? whenText(head.start, head.end, tz) : `${whenText(head.start, head.end, tz)} and ${result.rows.length - 1} more`,
+      when:
+        result.rows.length === 1
+          ? whenText(head.start, head.end, tz)
+          : `${whenText(head.start, head.end, tz)} and ${result.rows.length - 1} more`,
       skipped,
       ...(result.link ? { payUrl: result.link.payUrl } : {}),
       ...(result.seriesId ? { seriesId: result.seriesId } : {}),

@@ -19,12 +19,16 @@ export interface BookingDetails {
 
 export const BookingStatusSchema = z.enum(['PENDING', 'ACCEPTED', 'CANCELLED', 'EXPIRED', 'DONE']).meta({
   id: 'BookingStatus',
-  description: 'PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed; CANCELLED; EXPIRED: an unpaid hold lapsed; DONE.',
+  description:
+    'PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed; CANCELLED; EXPIRED: an unpaid hold lapsed; DONE.',
 });
-export const PaymentStatusSchema = z.enum(['PENDING', 'PAID', 'CASH_DUE', 'REFUND_REQUESTED', 'REFUNDED', 'VOID']).meta({
-  id: 'PaymentStatus',
-  description: 'PENDING: card payment awaited (see canPay); PAID; CASH_DUE: cash to the crew on the day; REFUND_REQUESTED: the operator refunds in 5 to 7 working days; REFUNDED; VOID: nothing is owed.',
-});
+export const PaymentStatusSchema = z
+  .enum(['PENDING', 'PAID', 'CASH_DUE', 'REFUND_REQUESTED', 'REFUNDED', 'VOID'])
+  .meta({
+    id: 'PaymentStatus',
+    description:
+      'PENDING: card payment awaited (see canPay); PAID; CASH_DUE: cash to the crew on the day; REFUND_REQUESTED: the operator refunds in 5 to 7 working days; REFUNDED; VOID: nothing is owed.',
+  });
 
 export const BookingSchema = z
   .object({
@@ -32,7 +36,9 @@ export const BookingSchema = z
     status: BookingStatusSchema,
     paymentStatus: PaymentStatusSchema,
     paymentMethod: z.enum(['CARD', 'CASH']),
-    canPay: z.boolean().meta({ description: 'True when a card booking still waits for payment: pay_booking makes a link.' }),
+    canPay: z
+      .boolean()
+      .meta({ description: 'True when a card booking still waits for payment: pay_booking makes a link.' }),
     totalCents: z.int(),
     total: z.string().meta({ example: 'R390.00' }),
     currency: z.string(),
@@ -46,7 +52,10 @@ export const BookingSchema = z
     where: z.string().meta({ description: 'The address.' }),
     notes: z.string(),
     seriesId: z.string().nullable().meta({ description: 'Set for a week of a weekly repeat.' }),
-    holdUntil: z.iso.datetime().nullable().meta({ description: 'An unpaid card booking holds its time until then.' }),
+    holdUntil: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'An unpaid card booking holds its time until then.' }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Booking' });
@@ -55,11 +64,30 @@ export type Booking = z.infer<typeof BookingSchema>;
 
 /** "Sat 28 Nov 2026, 09:00 to 10:30" in the business's zone. */
 export function whenText(start: Date, end: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-ZA', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(start);
-  const time = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
-  const sameDay = new Intl.DateTimeFormat('en-CA', { timeZone }).format(start) === new Intl.DateTimeFormat('en-CA', { timeZone }).format(end);
+  const day = new Intl.DateTimeFormat('en-ZA', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(start);
+  const time = (d: Date) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(d);
+  const sameDay =
+    new Intl.DateTimeFormat('en-CA', { timeZone }).format(start) ===
+    new Intl.DateTimeFormat('en-CA', { timeZone }).format(end);
   if (sameDay) return `${day}, ${time(start)} to ${time(end)}`;
-  const endDay = new Intl.DateTimeFormat('en-ZA', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).format(end);
+  const endDay = new Intl.DateTimeFormat('en-ZA', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+  }).format(end);
   return `${day} ${time(start)} to ${endDay} ${time(end)}`;
 }
 
@@ -95,7 +123,13 @@ export function toBooking(row: BookingRow): Booking {
 }
 
 export function stateOf(row: BookingRow): BookingState {
-  return { status: row.status, paymentStatus: row.paymentStatus, paymentMethod: row.paymentMethod, start: row.start, end: row.end };
+  return {
+    status: row.status,
+    paymentStatus: row.paymentStatus,
+    paymentMethod: row.paymentMethod,
+    start: row.start,
+    end: row.end,
+  };
 }
 
 /** A rule's refusal as the service's error. */
@@ -104,10 +138,18 @@ export function refused(r: Refusal, details: Record<string, unknown> = {}): neve
 }
 
 /** The person's own booking, or 404 (another person's booking is not shown to exist). */
-export async function ownBooking(ctx: OperationContext, sql: Queryable, id: string, forUpdate = false): Promise<BookingRow> {
+export async function ownBooking(
+  ctx: OperationContext,
+  sql: Queryable,
+  id: string,
+  forUpdate = false,
+): Promise<BookingRow> {
   const row = await findBooking(sql, id, { forUpdate });
-  if (!row || row.userId !== ctx.auth!.userId) throw new ServiceError('NOT_FOUND', `No booking ${id}.`, { bookingId: id });
+  if (!row || row.userId !== ctx.auth!.userId)
+    throw new ServiceError('NOT_FOUND', `No booking ${id}.`, { bookingId: id });
   return row;
 }
 
-export const BookingIdShape = { bookingId: z.string().min(1).max(128).meta({ description: 'From book or list_bookings.' }) };
+export const BookingIdShape = {
+  bookingId: z.string().min(1).max(128).meta({ description: 'From book or list_bookings.' }),
+};

@@ -12,7 +12,7 @@ export const getQuote = defineOperation({
   inputIn: 'body',
   auth: 'public',
   description:
-    'The exact price and duration for the person\'s pets: `category` (grooming, walking or sitting), each pet by value ' +
+    "The exact price and duration for the person's pets: `category` (grooming, walking or sitting), each pet by value " +
     '(`name`, `type` DOG/CAT, `weightKg` estimate, `coat` SHORT/MEDIUM/LONG) with `serviceIds`: one PRIMARY service of ' +
     'the category plus any EXTRAs (ids from list_services). Optionally where (`address`, `lat`+`lng` or `postalCode`): ' +
     'a place we do not serve answers 409 NO_COVERAGE with `details.message` to pass on. Show the person `summary`; ' +
@@ -21,10 +21,21 @@ export const getQuote = defineOperation({
   output: QuoteSchema,
   successStatus: 200,
   errors: [
-    { status: 400, description: 'Invalid input, or services that do not fit the pet (`details.reason`, `details.pet`, `details.serviceId`).' },
+    {
+      status: 400,
+      description:
+        'Invalid input, or services that do not fit the pet (`details.reason`, `details.pet`, `details.serviceId`).',
+    },
     { status: 401, description: 'Saved pets (`petId`) or addresses (`addressId`) need a credential.' },
-    { status: 409, description: '`NO_COVERAGE`: the place is not served (`details.message` to pass on, `details.leadId`).' },
-    { status: 422, description: '`UNKNOWN_PLACE`: we could not tell where the place is; ask for the suburb or postal code.' },
+    {
+      status: 409,
+      description: '`NO_COVERAGE`: the place is not served (`details.message` to pass on, `details.leadId`).',
+    },
+    {
+      status: 422,
+      description:
+        '`UNKNOWN_PLACE`: we could not tell where the place is; ask for the suburb or postal code.',
+    },
     { status: 429, description: 'Too many requests.' },
   ],
   annotations: READ_ONLY,

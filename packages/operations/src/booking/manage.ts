@@ -1,12 +1,47 @@
 import { holdUntil, payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
 import type { DayResult, Stay } from '@nogpets/slot-engine';
-import { appendAudit, type BookingRow, cancelSeries, isSlotConflict, isWriteConflict, lockGroupWalk, lockOpenPayLinks, lockResource, listSeriesBookings, listUpcomingBookings, type Queryable, shareKey, supersedePayments, updateBooking } from '@nogpets/store';
+import {
+  appendAudit,
+  type BookingRow,
+  cancelSeries,
+  isSlotConflict,
+  isWriteConflict,
+  lockGroupWalk,
+  lockOpenPayLinks,
+  lockResource,
+  listSeriesBookings,
+  listUpcomingBookings,
+  type Queryable,
+  shareKey,
+  supersedePayments,
+  updateBooking,
+} from '@nogpets/store';
 import { z } from 'zod';
 import { actorName, type OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
-import { BookingIdShape, type BookingDetails, BookingSchema, BookingStatusSchema, ownBooking, PaymentStatusSchema, refused, stateOf, toBooking, whenText } from './booking-model.js';
-import { DATE, DaySchema, groupOf, planSitting, type SittingContext, SlotSchema, sittingContext, sittingDays } from './find-times.js';
+import {
+  BookingIdShape,
+  type BookingDetails,
+  BookingSchema,
+  BookingStatusSchema,
+  ownBooking,
+  PaymentStatusSchema,
+  refused,
+  stateOf,
+  toBooking,
+  whenText,
+} from './booking-model.js';
+import {
+  DATE,
+  DaySchema,
+  groupOf,
+  planSitting,
+  type SittingContext,
+  SlotSchema,
+  sittingContext,
+  sittingDays,
+} from './find-times.js';
 import { checkSlot, localDate, localTime, makePayLink, money, openDays } from './place.js';
 import type { PricedRequest } from './quote-request.js';
 
@@ -19,18 +54,50 @@ async function pricedFor(ctx: OperationContext, row: BookingRow): Promise<Priced
   const offer = await ctx.deps.offers.operator();
   const line = offer.lines.find((l) => l.id === row.lineId);
   if (!line) {
-    throw new ServiceError('NOT_ACTIVE', 'This service is no longer offered, so the booking cannot be moved here; please phone the operator.', { bookingId: row.id, lineId: row.lineId });
+    throw new ServiceError(
+      'NOT_ACTIVE',
+      'This service is no longer offered, so the booking cannot be moved here; please phone the operator.',
+      { bookingId: row.id, lineId: row.lineId },
+    );
   }
   return { offer, line, quote: (row.details as unknown as BookingDetails).quote };
 }
 
-async function audit(ctx: OperationContext, tx: Queryable, action: string, target: string, details: Record<string, unknown>) {
-  await appendAudit(tx, { userId: ctx.auth!.userId, clientId: ctx.auth!.clientId, clientName: actorName(ctx), action, target, details }, ctx.deps.clock.now());
+async function audit(
+  ctx: OperationContext,
+  tx: Queryable,
+  action: string,
+  target: string,
+  details: Record<string, unknown>,
+) {
+  await appendAudit(
+    tx,
+    {
+      userId: ctx.auth!.userId,
+      clientId: ctx.auth!.clientId,
+      clientName: actorName(ctx),
+      action,
+      target,
+      details,
+    },
+    ctx.deps.clock.now(),
+  );
 }
 
 /** The booking's own resource if it is free at `start`, else the first free one (the engine's order). */
-async function freeResourceAt(ctx: OperationContext, priced: PricedRequest, start: Date, row: BookingRow): Promise<string> {
-  const days = await openDays(ctx, priced, localDate(start, priced.offer.business.timezone), localDate(start, priced.offer.business.timezone), [row.id]);
+async function freeResourceAt(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  start: Date,
+  row: BookingRow,
+): Promise<string> {
+  const days = await openDays(
+    ctx,
+    priced,
+    localDate(start, priced.offer.business.timezone),
+    localDate(start, priced.offer.business.timezone),
+    [row.id],
+  );
   const at = days.flatMap((d) => d.slots).filter((s) => Date.parse(s.start) === start.getTime());
   return (at.find((s) => s.resourceId === row.resourceId) ?? at[0])?.resourceId ?? row.resourceId;
 }
@@ -41,8 +108,15 @@ const DAY_MS = 86_400_000;
 function stayOf(row: BookingRow, timeZone: string): Required<Stay> | undefined {
   if ((row.details as unknown as BookingDetails).mode !== 'STAY') return undefined;
   const startDate = localDate(row.start, timeZone);
-  const nights = Math.round((Date.parse(`${localDate(row.end, timeZone)}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS);
-  return { startDate, nights, arriveAt: localTime(row.start, timeZone), leaveAt: localTime(row.end, timeZone) };
+  const nights = Math.round(
+    (Date.parse(`${localDate(row.end, timeZone)}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / DAY_MS,
+  );
+  return {
+    startDate,
+    nights,
+    arriveAt: localTime(row.start, timeZone),
+    leaveAt: localTime(row.end, timeZone),
+  };
 }
 
 /** The local date `days` after a local date. */
@@ -61,7 +135,13 @@ function planStayOn(context: SittingContext, priced: PricedRequest, stay: Stay, 
  * arriving that evening (its nights, arrival and leaving times kept; the booking itself not counted),
  * with when the stay would end.
  */
-async function stayStarts(ctx: OperationContext, priced: PricedRequest, row: BookingRow, stay: Stay, days: DayResult[]) {
+async function stayStarts(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  row: BookingRow,
+  stay: Stay,
+  days: DayResult[],
+) {
   const tz = priced.offer.business.timezone;
   const context = await sittingContext(ctx, priced, days[0]!.date, days.length + stay.nights, [row.id]);
   return days.map(({ why: _why, ...day }) => ({
@@ -71,7 +151,15 @@ async function stayStarts(ctx: OperationContext, priced: PricedRequest, row: Boo
       if (!plan.ok) return [];
       const first = plan.plan[0]!;
       const end = plan.plan.at(-1)!.end;
-      return [{ start: first.start, time: first.time, resourceId: sitter.id, end, when: whenText(new Date(first.start), new Date(end), tz) }];
+      return [
+        {
+          start: first.start,
+          time: first.time,
+          resourceId: sitter.id,
+          end,
+          when: whenText(new Date(first.start), new Date(end), tz),
+        },
+      ];
     }),
   }));
 }
@@ -81,35 +169,60 @@ async function stayStarts(ctx: OperationContext, priced: PricedRequest, row: Boo
  * nights, arrival and leaving times) as book plans it, on `resourceId` when given, else on its own
  * sitter when free for every night, else on the first sitter free for every night.
  */
-async function movedStay(ctx: OperationContext, priced: PricedRequest, row: BookingRow, stay: Required<Stay>, start: Date, resourceId: string | undefined): Promise<{ resourceId: string; end: Date }> {
+async function movedStay(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  row: BookingRow,
+  stay: Required<Stay>,
+  start: Date,
+  resourceId: string | undefined,
+): Promise<{ resourceId: string; end: Date }> {
   const tz = priced.offer.business.timezone;
   const moved = { ...stay, startDate: localDate(start, tz) };
   const span = `${moved.nights} night${moved.nights === 1 ? '' : 's'} from ${moved.startDate} (arriving ${moved.arriveAt}) to ${addDays(moved.startDate, moved.nights)} (leaving ${moved.leaveAt})`;
   const notOpen = (why: string) =>
-    new ServiceError('BAD_REQUEST', `That is not an open start for this stay: ${why} Pass a start from find_reschedule_times unchanged.`, {
-      fields: [{ field: 'start', message: 'Not an open start for this stay.' }],
-    });
-  if (localTime(start, tz) !== stay.arriveAt || start.getTime() % 60_000 !== 0) throw notOpen(`the sitter arrives at ${stay.arriveAt} on the first evening.`);
+    new ServiceError(
+      'BAD_REQUEST',
+      `That is not an open start for this stay: ${why} Pass a start from find_reschedule_times unchanged.`,
+      {
+        fields: [{ field: 'start', message: 'Not an open start for this stay.' }],
+      },
+    );
+  if (localTime(start, tz) !== stay.arriveAt || start.getTime() % 60_000 !== 0)
+    throw notOpen(`the sitter arrives at ${stay.arriveAt} on the first evening.`);
   const context = await sittingContext(ctx, priced, moved.startDate, sittingDays({ stay: moved }), [row.id]);
-  if (resourceId && !context.resources.some((r) => r.id === resourceId)) throw notOpen(`${resourceId} is not a sitter.`);
+  if (resourceId && !context.resources.some((r) => r.id === resourceId))
+    throw notOpen(`${resourceId} is not a sitter.`);
   let plan = planStayOn(context, priced, moved, [resourceId ?? row.resourceId]);
   if (!plan.ok && !resourceId) plan = planStayOn(context, priced, moved);
-  if (plan.ok && Date.parse(plan.plan[0]!.start) === start.getTime()) return { resourceId: plan.plan[0]!.resourceId, end: new Date(plan.plan.at(-1)!.end) };
+  if (plan.ok && Date.parse(plan.plan[0]!.start) === start.getTime())
+    return { resourceId: plan.plan[0]!.resourceId, end: new Date(plan.plan.at(-1)!.end) };
   if (plan.ok) throw notOpen(`the sitter arrives at ${stay.arriveAt} on the first evening.`);
   if (plan.unplanned.some((u) => u.reason === 'PAST')) throw notOpen('it is in the past or too soon.');
   if (resourceId && planStayOn(context, priced, moved).ok) {
-    throw new ServiceError('SLOT_TAKEN', `${resourceId} is not free for every night of the stay (${span}); another sitter is. Call find_reschedule_times again and pass one of its slots, or leave out resourceId.`, {
-      start: start.toISOString(),
-      resourceId,
-    });
+    throw new ServiceError(
+      'SLOT_TAKEN',
+      `${resourceId} is not free for every night of the stay (${span}); another sitter is. Call find_reschedule_times again and pass one of its slots, or leave out resourceId.`,
+      {
+        start: start.toISOString(),
+        resourceId,
+      },
+    );
   }
   const message = `No sitter is free for every night of the stay (${span}); the booking is unchanged. Call find_reschedule_times and offer the person other dates.`;
-  throw new ServiceError('NO_AVAILABILITY', message, { reason: 'FULLY_BOOKED', message, unplanned: plan.unplanned, alternatives: [] });
+  throw new ServiceError('NO_AVAILABILITY', message, {
+    reason: 'FULLY_BOOKED',
+    message,
+    unplanned: plan.unplanned,
+    alternatives: [],
+  });
 }
 
 /** When the newest open pay link of a booking expires, if it has one. */
 async function openLinkExpiry(q: Queryable, bookingId: string): Promise<Date | null> {
-  const [row] = await q<{ expiresAt: Date }[]>`select expires_at as "expiresAt" from payments where ${bookingId} = any(booking_ids) and status in ('OPEN', 'FAILED') order by created_at desc limit 1`;
+  const [row] = await q<
+    { expiresAt: Date }[]
+  >`select expires_at as "expiresAt" from payments where ${bookingId} = any(booking_ids) and status in ('OPEN', 'FAILED') order by created_at desc limit 1`;
   return row?.expiresAt ?? null;
 }
 
@@ -122,14 +235,25 @@ export const listBookings = defineOperation({
   path: '/v1/bookings',
   inputIn: 'query',
   auth: { scope: 'bookings:read' },
-  description: "The person's upcoming bookings (pending or accepted), soonest first. `limit` 1 to 50, default 20.",
+  description:
+    "The person's upcoming bookings (pending or accepted), soonest first. `limit` 1 to 50, default 20.",
   input: z.object({ limit: z.int().min(1).max(50).default(20) }).strict(),
   output: z.object({ bookings: z.array(BookingSchema) }).meta({ id: 'BookingList' }),
   successStatus: 200,
-  errors: [{ status: 400, description: 'A limit outside 1..50.' }, auth401, { status: 403, description: 'The credential lacks bookings:read.' }, tooMany],
+  errors: [
+    { status: 400, description: 'A limit outside 1..50.' },
+    auth401,
+    { status: 403, description: 'The credential lacks bookings:read.' },
+    tooMany,
+  ],
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    const rows = await listUpcomingBookings(ctx.deps.sql, ctx.auth!.userId, ctx.deps.clock.now(), input.limit);
+    const rows = await listUpcomingBookings(
+      ctx.deps.sql,
+      ctx.auth!.userId,
+      ctx.deps.clock.now(),
+      input.limit,
+    );
     return { bookings: rows.map(toBooking) };
   },
 });
@@ -143,7 +267,8 @@ export const getBooking = defineOperation({
   path: '/v1/bookings/:bookingId',
   inputIn: 'query',
   auth: { scope: 'bookings:read' },
-  description: 'One booking of the person: status, payment status, total, what, when and where, and `canPay` (true: a card booking still waits for payment; pay_booking makes a link).',
+  description:
+    'One booking of the person: status, payment status, total, what, when and where, and `canPay` (true: a card booking still waits for payment; pay_booking makes a link).',
   input: z.object(BookingIdShape).strict(),
   output: BookingSchema,
   successStatus: 200,
@@ -172,23 +297,35 @@ export const rescheduleTimes = defineOperation({
     .object({ ...BookingIdShape, from: DATE.optional(), to: DATE.optional() })
     .strict()
     .superRefine((v, c) => {
-      if (v.from && v.to && v.to < v.from) c.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from.' });
+      if (v.from && v.to && v.to < v.from)
+        c.addIssue({ code: 'custom', path: ['to'], message: 'Must not be before from.' });
     }),
   output: z
     .object({
       bookingId: z.string(),
-      durationMin: z.int().meta({ description: 'The length of the booking; for a stay, of one night (arrival to leaving).' }),
+      durationMin: z
+        .int()
+        .meta({ description: 'The length of the booking; for a stay, of one night (arrival to leaving).' }),
       days: z.array(
         DaySchema.extend({
           slots: z.array(
             SlotSchema.extend({
-              end: z.string().optional().meta({ description: 'A stay: when it would end (the last morning).' }),
-              when: z.string().optional().meta({ description: 'A stay: its whole span in words, to tell the person.' }),
+              end: z
+                .string()
+                .optional()
+                .meta({ description: 'A stay: when it would end (the last morning).' }),
+              when: z
+                .string()
+                .optional()
+                .meta({ description: 'A stay: its whole span in words, to tell the person.' }),
             }).meta({ id: 'RescheduleSlot' }),
           ),
         }).meta({ id: 'RescheduleDay' }),
       ),
-      mode: z.enum(['STAY']).optional().meta({ description: 'Set for a stay: it moves whole, one sitter for every night.' }),
+      mode: z
+        .enum(['STAY'])
+        .optional()
+        .meta({ description: 'Set for a stay: it moves whole, one sitter for every night.' }),
       stay: z
         .object({ nights: z.int(), arriveAt: z.string(), leaveAt: z.string() })
         .optional()
@@ -201,7 +338,11 @@ export const rescheduleTimes = defineOperation({
     auth401,
     { status: 403, description: 'The credential lacks bookings:read.' },
     notFound,
-    { status: 409, description: '`TOO_LATE` (12 hours or less before the start) or `NOT_ACTIVE` (cancelled, expired or done).' },
+    {
+      status: 409,
+      description:
+        '`TOO_LATE` (12 hours or less before the start) or `NOT_ACTIVE` (cancelled, expired or done).',
+    },
     tooMany,
   ],
   annotations: READ_ONLY,
@@ -214,15 +355,27 @@ export const rescheduleTimes = defineOperation({
     const tz = priced.offer.business.timezone;
     const from = input.from ?? localDate(now, tz);
     // Spec: default the next 7 days (today and six more), from `from` when only that is given.
-    const to = input.to ?? new Date(Date.parse(`${from}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
-    if (to < from) throw new ServiceError('BAD_REQUEST', '`to` must not be before `from`.', { fields: [{ field: 'to', message: 'Must not be before from.' }] });
+    const to =
+      input.to ?? new Date(Date.parse(`${from}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+    if (to < from)
+      throw new ServiceError('BAD_REQUEST', '`to` must not be before `from`.', {
+        fields: [{ field: 'to', message: 'Must not be before from.' }],
+      });
     const days = await openDays(ctx, priced, from, to, [row.id]);
     const stay = stayOf(row, tz);
     if (stay) {
       // A stay moves whole: what one night lasts, wall clock (17:30 to 07:30 is 840 minutes).
-      const durationMin = 24 * 60 + (Date.parse(`1970-01-01T${stay.leaveAt}Z`) - Date.parse(`1970-01-01T${stay.arriveAt}Z`)) / 60_000;
+      const durationMin =
+        24 * 60 +
+        (Date.parse(`1970-01-01T${stay.leaveAt}Z`) - Date.parse(`1970-01-01T${stay.arriveAt}Z`)) / 60_000;
       const { startDate: _s, ...kept } = stay;
-      return { bookingId: row.id, durationMin, days: await stayStarts(ctx, priced, row, stay, days), mode: 'STAY' as const, stay: kept };
+      return {
+        bookingId: row.id,
+        durationMin,
+        days: await stayStarts(ctx, priced, row, stay, days),
+        mode: 'STAY' as const,
+        stay: kept,
+      };
     }
     const durationMin = Math.round((row.end.getTime() - row.start.getTime()) / 60_000);
     return { bookingId: row.id, durationMin, days: days.map(({ why: _why, ...d }) => d) };
@@ -246,12 +399,24 @@ export const rescheduleBooking = defineOperation({
   input: z
     .object({
       ...BookingIdShape,
-      start: z.iso.datetime({ offset: true }).meta({ description: 'The start of a slot from find_reschedule_times, unchanged.' }),
-      resourceId: z.string().min(1).max(128).optional().meta({ description: "The same slot's resourceId. Left out: the booking's own resource if free then, else any free one." }),
+      start: z.iso
+        .datetime({ offset: true })
+        .meta({ description: 'The start of a slot from find_reschedule_times, unchanged.' }),
+      resourceId: z.string().min(1).max(128).optional().meta({
+        description:
+          "The same slot's resourceId. Left out: the booking's own resource if free then, else any free one.",
+      }),
     })
     .strict(),
   output: z
-    .object({ bookingId: z.string(), start: z.iso.datetime(), when: z.string(), resourceId: z.string(), status: BookingStatusSchema, paymentStatus: PaymentStatusSchema })
+    .object({
+      bookingId: z.string(),
+      start: z.iso.datetime(),
+      when: z.string(),
+      resourceId: z.string(),
+      status: BookingStatusSchema,
+      paymentStatus: PaymentStatusSchema,
+    })
     .meta({ id: 'RescheduleResult' }),
   successStatus: 200,
   errors: [
@@ -259,7 +424,11 @@ export const rescheduleBooking = defineOperation({
     auth401,
     { status: 403, description: 'The credential lacks bookings:write.' },
     notFound,
-    { status: 409, description: '`TOO_LATE`, `SLOT_TAKEN`, `NOT_ACTIVE` or `NO_AVAILABILITY` (no sitter free for every night of a moved stay).' },
+    {
+      status: 409,
+      description:
+        '`TOO_LATE`, `SLOT_TAKEN`, `NOT_ACTIVE` or `NO_AVAILABILITY` (no sitter free for every night of a moved stay).',
+    },
     tooMany,
   ],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -289,8 +458,18 @@ export const rescheduleBooking = defineOperation({
         await lockResource(q, current.businessId, resourceId);
         if (group && current.groupKey) {
           // A group walk takes a place in the walk at the new time, within its capacity.
-          const already = await lockGroupWalk(q, current.businessId, resourceId, shareKey(current.groupKey, start, end));
-          if (already + current.groupSize > group.capacity) throw new ServiceError('SLOT_TAKEN', 'That group walk just filled up. Call find_reschedule_times again.', { start: input.start });
+          const already = await lockGroupWalk(
+            q,
+            current.businessId,
+            resourceId,
+            shareKey(current.groupKey, start, end),
+          );
+          if (already + current.groupSize > group.capacity)
+            throw new ServiceError(
+              'SLOT_TAKEN',
+              'That group walk just filled up. Call find_reschedule_times again.',
+              { start: input.start },
+            );
         }
         const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end }, now);
         if (!next.ok) refused(next, { bookingId: current.id });
@@ -298,16 +477,44 @@ export const rescheduleBooking = defineOperation({
         // one without a live link (a series' later week) is held until it starts.
         const link = current.holdUntil ? await openLinkExpiry(q, current.id) : null;
         const hold = current.holdUntil ? holdUntil(link ?? start, start) : null;
-        await updateBooking(q, current.id, { status: next.state.status, start, end, resourceId, holdUntil: hold }, now);
-        await audit(ctx, q, 'booking.reschedule', current.id, { from: current.start.toISOString(), to: start.toISOString(), resourceId });
-        return { ...current, status: next.state.status, paymentStatus: next.state.paymentStatus, start, end, resourceId };
+        await updateBooking(
+          q,
+          current.id,
+          { status: next.state.status, start, end, resourceId, holdUntil: hold },
+          now,
+        );
+        await audit(ctx, q, 'booking.reschedule', current.id, {
+          from: current.start.toISOString(),
+          to: start.toISOString(),
+          resourceId,
+        });
+        return {
+          ...current,
+          status: next.state.status,
+          paymentStatus: next.state.paymentStatus,
+          start,
+          end,
+          resourceId,
+        };
       })
       .catch((err: unknown) => {
-        if (isSlotConflict(err) || isWriteConflict(err)) throw new ServiceError('SLOT_TAKEN', 'That time was just taken. Call find_reschedule_times again.', { start: input.start });
+        if (isSlotConflict(err) || isWriteConflict(err))
+          throw new ServiceError(
+            'SLOT_TAKEN',
+            'That time was just taken. Call find_reschedule_times again.',
+            { start: input.start },
+          );
         throw err;
       });
     const tz = (row.details as unknown as BookingDetails).timeZone ?? priced.offer.business.timezone;
-    return { bookingId: row.id, start: row.start.toISOString(), when: whenText(row.start, row.end, tz), resourceId: row.resourceId, status: row.status, paymentStatus: row.paymentStatus };
+    return {
+      bookingId: row.id,
+      start: row.start.toISOString(),
+      when: whenText(row.start, row.end, tz),
+      resourceId: row.resourceId,
+      status: row.status,
+      paymentStatus: row.paymentStatus,
+    };
   },
 });
 
@@ -328,7 +535,9 @@ export const cancelBooking = defineOperation({
   output: z
     .object({
       cancelled: z.array(z.string()),
-      refundRequested: z.array(z.string()).meta({ description: 'Paid bookings among them: refunded in 5 to 7 working days.' }),
+      refundRequested: z
+        .array(z.string())
+        .meta({ description: 'Paid bookings among them: refunded in 5 to 7 working days.' }),
       message: z.string(),
     })
     .meta({ id: 'CancelResult' }),
@@ -338,7 +547,11 @@ export const cancelBooking = defineOperation({
     auth401,
     { status: 403, description: 'The credential lacks bookings:write.' },
     notFound,
-    { status: 409, description: '`CONFIRM_REQUIRED` (show `details.summary`), `TOO_LATE` (it has started) or `NOT_ACTIVE`.' },
+    {
+      status: 409,
+      description:
+        '`CONFIRM_REQUIRED` (show `details.summary`), `TOO_LATE` (it has started) or `NOT_ACTIVE`.',
+    },
     tooMany,
   ],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -363,7 +576,12 @@ export const cancelBooking = defineOperation({
           if (b.id === row.id) refused(next, { bookingId: b.id, summary });
           continue;
         }
-        await updateBooking(q, b.id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
+        await updateBooking(
+          q,
+          b.id,
+          { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null },
+          now,
+        );
         await audit(ctx, q, 'booking.cancel', b.id, { paymentStatus: next.state.paymentStatus });
         cancelled.push(b.id);
         if (next.state.paymentStatus === 'REFUND_REQUESTED') refundRequested.push(b.id);
@@ -393,10 +611,23 @@ export const payBooking = defineOperation({
     'others and no longer asks for this one. Paid or cash bookings answer 409 NOTHING_TO_PAY.',
   input: z.object(BookingIdShape).strict(),
   output: z
-    .object({ bookingId: z.string(), totalCents: z.int(), total: z.string(), payUrl: z.url(), expiresAt: z.iso.datetime(), next: z.string() })
+    .object({
+      bookingId: z.string(),
+      totalCents: z.int(),
+      total: z.string(),
+      payUrl: z.url(),
+      expiresAt: z.iso.datetime(),
+      next: z.string(),
+    })
     .meta({ id: 'PayLink' }),
   successStatus: 200,
-  errors: [auth401, { status: 403, description: 'The credential lacks bookings:write.' }, notFound, { status: 409, description: '`NOTHING_TO_PAY`: paid, cash, or no longer active.' }, tooMany],
+  errors: [
+    auth401,
+    { status: 403, description: 'The credential lacks bookings:write.' },
+    notFound,
+    { status: 409, description: '`NOTHING_TO_PAY`: paid, cash, or no longer active.' },
+    tooMany,
+  ],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -409,7 +640,10 @@ export const payBooking = defineOperation({
       if (!ok.ok) refused(ok, { bookingId: row.id, paymentStatus: row.paymentStatus });
       const currency = (row.details as unknown as BookingDetails).currency ?? 'ZAR';
       const link = await makePayLink(ctx, q, [row], currency);
-      await audit(ctx, q, 'booking.paylink', row.id, { paymentId: link.paymentId, ...(link.narrowed.length ? { narrowed: link.narrowed } : {}) });
+      await audit(ctx, q, 'booking.paylink', row.id, {
+        paymentId: link.paymentId,
+        ...(link.narrowed.length ? { narrowed: link.narrowed } : {}),
+      });
       const others = link.narrowed.length
         ? ` The link the person already has for the other ${link.narrowed.reduce((n, l) => n + l.bookingIds.length, 0) === 1 ? 'booking' : 'bookings'} still works for them and no longer includes this one.`
         : '';

@@ -1,5 +1,16 @@
 import { type Trigger, transition } from '@nogpets/booking-rules';
-import { appendAudit, type BookingRow, findBooking, findPayment, listBookingsByPaymentStatus, listPaymentsByStatus, type PaymentRow, type Queryable, setPaymentStatus, updateBooking } from '@nogpets/store';
+import {
+  appendAudit,
+  type BookingRow,
+  findBooking,
+  findPayment,
+  listBookingsByPaymentStatus,
+  listPaymentsByStatus,
+  type PaymentRow,
+  type Queryable,
+  setPaymentStatus,
+  updateBooking,
+} from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { type Booking, stateOf, toBooking } from './booking-model.js';
@@ -11,17 +22,53 @@ type OperatorDeps = Pick<Deps, 'sql' | 'clock'>;
  * One move made by the operator (the CLI now, the operator console later) on a booking: the
  * booking-rules transition under a row lock, audited with who did it. Refusals change nothing.
  */
-async function operatorMove(deps: OperatorDeps, bookingId: string, trigger: Trigger, action: string, by: string, note?: string): Promise<Booking> {
+async function operatorMove(
+  deps: OperatorDeps,
+  bookingId: string,
+  trigger: Trigger,
+  action: string,
+  by: string,
+  note?: string,
+): Promise<Booking> {
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
     const row = await findBooking(q, bookingId, { forUpdate: true });
     if (!row) throw new ServiceError('NOT_FOUND', `No booking ${bookingId}.`, { bookingId });
     const next = transition(stateOf(row), trigger, now);
-    if (!next.ok) throw new ServiceError(next.code, next.message, { bookingId, status: row.status, paymentStatus: row.paymentStatus });
-    await updateBooking(q, row.id, { status: next.state.status, paymentStatus: next.state.paymentStatus }, now);
-    await appendAudit(q, { userId: null, clientId: null, clientName: by, action, target: row.id, details: { ...(note ? { note } : {}), from: [row.status, row.paymentStatus], to: [next.state.status, next.state.paymentStatus] } }, now);
-    return toBooking({ ...row, status: next.state.status, paymentStatus: next.state.paymentStatus } as BookingRow);
+    if (!next.ok)
+      throw new ServiceError(next.code, next.message, {
+        bookingId,
+        status: row.status,
+        paymentStatus: row.paymentStatus,
+      });
+    await updateBooking(
+      q,
+      row.id,
+      { status: next.state.status, paymentStatus: next.state.paymentStatus },
+      now,
+    );
+    await appendAudit(
+      q,
+      {
+        userId: null,
+        clientId: null,
+        clientName: by,
+        action,
+        target: row.id,
+        details: {
+          ...(note ? { note } : {}),
+          from: [row.status, row.paymentStatus],
+          to: [next.state.status, next.state.paymentStatus],
+        },
+      },
+      now,
+    );
+    return toBooking({
+      ...row,
+      status: next.state.status,
+      paymentStatus: next.state.paymentStatus,
+    } as BookingRow);
   });
 }
 
@@ -31,7 +78,12 @@ export function acceptBooking(deps: OperatorDeps, bookingId: string, by: string)
 }
 
 /** The operator has refunded a cancelled paid booking at the gateway: REFUND_REQUESTED becomes REFUNDED. */
-export function markRefunded(deps: OperatorDeps, bookingId: string, by: string, note?: string): Promise<Booking> {
+export function markRefunded(
+  deps: OperatorDeps,
+  bookingId: string,
+  by: string,
+  note?: string,
+): Promise<Booking> {
   return operatorMove(deps, bookingId, { type: 'REFUND_DONE' }, 'booking.refunded', by, note);
 }
 
@@ -46,17 +98,37 @@ export async function paymentsToRefund(deps: OperatorDeps): Promise<PaymentRow[]
 }
 
 /** The operator returned a double payment at the gateway: REFUND_DUE becomes REFUNDED. */
-export async function markPaymentRefunded(deps: OperatorDeps, paymentId: string, by: string, note?: string): Promise<PaymentRow> {
+export async function markPaymentRefunded(
+  deps: OperatorDeps,
+  paymentId: string,
+  by: string,
+  note?: string,
+): Promise<PaymentRow> {
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
     const payment = await findPayment(q, paymentId, { forUpdate: true });
     if (!payment) throw new ServiceError('NOT_FOUND', `No payment ${paymentId}.`, { paymentId });
     if (payment.status !== 'REFUND_DUE') {
-      throw new ServiceError('NOT_ACTIVE', `Payment ${paymentId} is ${payment.status.toLowerCase()}: no refund is waiting on it.`, { paymentId, status: payment.status });
+      throw new ServiceError(
+        'NOT_ACTIVE',
+        `Payment ${paymentId} is ${payment.status.toLowerCase()}: no refund is waiting on it.`,
+        { paymentId, status: payment.status },
+      );
     }
     await setPaymentStatus(q, payment.id, 'REFUNDED', now);
-    await appendAudit(q, { userId: null, clientId: null, clientName: by, action: 'payment.refunded', target: payment.id, details: { ...(note ? { note } : {}), amountCents: payment.amountCents } }, now);
+    await appendAudit(
+      q,
+      {
+        userId: null,
+        clientId: null,
+        clientName: by,
+        action: 'payment.refunded',
+        target: payment.id,
+        details: { ...(note ? { note } : {}), amountCents: payment.amountCents },
+      },
+      now,
+    );
     return { ...payment, status: 'REFUNDED' };
   });
 }

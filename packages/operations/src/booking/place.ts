@@ -1,7 +1,19 @@
 import { holdUntil, payLinkExpiresAt } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { type DayResult, findSlots } from '@nogpets/slot-engine';
-import { appendAudit, type BookingRow, insertBooking, insertPayment, isSlotConflict, isWriteConflict, lockGroupWalk, lockResource, narrowPayLinks, type Queryable, shareKey } from '@nogpets/store';
+import {
+  appendAudit,
+  type BookingRow,
+  insertBooking,
+  insertPayment,
+  isSlotConflict,
+  isWriteConflict,
+  lockGroupWalk,
+  lockResource,
+  narrowPayLinks,
+  type Queryable,
+  shareKey,
+} from '@nogpets/store';
 import { hashSecret, newSecret } from '../auth.js';
 import { actorName, type OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -18,11 +30,23 @@ export function localDate(at: Date, timeZone: string): string {
 
 /** The local wall-clock time `HH:MM` of an instant in a zone. */
 export function localTime(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
 }
 
 /** The open days between two local dates, bookings other than `except` counted. */
-export async function openDays(ctx: OperationContext, priced: PricedRequest, from: string, to: string, except: string[] = [], ignoreBookings = false): Promise<DayResult[]> {
+export async function openDays(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  from: string,
+  to: string,
+  except: string[] = [],
+  ignoreBookings = false,
+): Promise<DayResult[]> {
   const input = await slotInputFor(ctx, priced, { from, to }, except);
   try {
     return findSlots(ignoreBookings ? { ...input, busy: [] } : input).days;
@@ -35,16 +59,33 @@ export async function openDays(ctx: OperationContext, priced: PricedRequest, fro
  * Checks that `start` on `resourceId` is a slot open now: SLOT_TAKEN when it was offered but is
  * booked now, 400 when it never was a slot (not from find_times, or in the past).
  */
-export async function checkSlot(ctx: OperationContext, priced: PricedRequest, start: Date, resourceId: string, except: string[] = []): Promise<void> {
+export async function checkSlot(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  start: Date,
+  resourceId: string,
+  except: string[] = [],
+): Promise<void> {
   const date = localDate(start, priced.offer.business.timezone);
-  const match = (days: DayResult[]) => days.some((d) => d.slots.some((s) => Date.parse(s.start) === start.getTime() && s.resourceId === resourceId));
+  const match = (days: DayResult[]) =>
+    days.some((d) =>
+      d.slots.some((s) => Date.parse(s.start) === start.getTime() && s.resourceId === resourceId),
+    );
   if (match(await openDays(ctx, priced, date, date, except))) return;
   if (match(await openDays(ctx, priced, date, date, except, true))) {
-    throw new ServiceError('SLOT_TAKEN', 'That time was just taken. Call find_times again and offer the person another time.', { start: start.toISOString(), resourceId });
+    throw new ServiceError(
+      'SLOT_TAKEN',
+      'That time was just taken. Call find_times again and offer the person another time.',
+      { start: start.toISOString(), resourceId },
+    );
   }
-  throw new ServiceError('BAD_REQUEST', 'That is not an open time. Pass a slot from find_times unchanged (start and resourceId).', {
-    fields: [{ field: 'start', message: 'Not an open slot for this request.' }],
-  });
+  throw new ServiceError(
+    'BAD_REQUEST',
+    'That is not an open time. Pass a slot from find_times unchanged (start and resourceId).',
+    {
+      fields: [{ field: 'start', message: 'Not an open slot for this request.' }],
+    },
+  );
 }
 
 export interface Placement {
@@ -85,8 +126,16 @@ export async function placeBookings(
     const attempt = async (q: Queryable) => {
       await lockResource(q, business.id, p.resourceId);
       if (group) {
-        const already = await lockGroupWalk(q, business.id, p.resourceId, shareKey(group.key, p.start, p.end));
-        if (already + group.size > group.capacity) throw new ServiceError('SLOT_TAKEN', 'That group walk just filled up. Call find_times again.', { start: p.start.toISOString() });
+        const already = await lockGroupWalk(
+          q,
+          business.id,
+          p.resourceId,
+          shareKey(group.key, p.start, p.end),
+        );
+        if (already + group.size > group.capacity)
+          throw new ServiceError('SLOT_TAKEN', 'That group walk just filled up. Call find_times again.', {
+            start: p.start.toISOString(),
+          });
       }
       return insertBooking(
         q,
@@ -116,15 +165,26 @@ export async function placeBookings(
     };
     try {
       // Each in a savepoint: a refused week leaves the others standing.
-      rows.push(await (tx as unknown as { savepoint<T>(f: (q: Queryable) => Promise<T>): Promise<T> }).savepoint(attempt));
+      rows.push(
+        await (tx as unknown as { savepoint<T>(f: (q: Queryable) => Promise<T>): Promise<T> }).savepoint(
+          attempt,
+        ),
+      );
     } catch (err) {
-      const slotTaken = isSlotConflict(err) || isWriteConflict(err) || (err instanceof ServiceError && err.code === 'SLOT_TAKEN');
+      const slotTaken =
+        isSlotConflict(err) ||
+        isWriteConflict(err) ||
+        (err instanceof ServiceError && err.code === 'SLOT_TAKEN');
       if (!slotTaken) throw err;
       if (!skipTaken) {
-        throw new ServiceError('SLOT_TAKEN', 'That time was just taken. Call find_times again and offer the person another time.', {
-          start: p.start.toISOString(),
-          resourceId: p.resourceId,
-        });
+        throw new ServiceError(
+          'SLOT_TAKEN',
+          'That time was just taken. Call find_times again and offer the person another time.',
+          {
+            start: p.start.toISOString(),
+            resourceId: p.resourceId,
+          },
+        );
       }
       taken.push(p);
     }
@@ -132,7 +192,14 @@ export async function placeBookings(
   for (const row of rows) {
     await appendAudit(
       tx,
-      { userId: ctx.auth!.userId, clientId: ctx.auth!.clientId, clientName: actorName(ctx), action: 'booking.create', target: row.id, details: { start: row.start.toISOString(), paymentMethod: row.paymentMethod } },
+      {
+        userId: ctx.auth!.userId,
+        clientId: ctx.auth!.clientId,
+        clientName: actorName(ctx),
+        action: 'booking.create',
+        target: row.id,
+        details: { start: row.start.toISOString(), paymentMethod: row.paymentMethod },
+      },
       now,
     );
   }
@@ -151,12 +218,22 @@ export async function makePayLink(
   tx: Queryable,
   bookings: BookingRow[],
   currency: string,
-): Promise<{ payUrl: string; expiresAt: Date; amountCents: number; paymentId: string; narrowed: { replaced: string; by: string; bookingIds: string[]; amountCents: number }[] }> {
+): Promise<{
+  payUrl: string;
+  expiresAt: Date;
+  amountCents: number;
+  paymentId: string;
+  narrowed: { replaced: string; by: string; bookingIds: string[]; amountCents: number }[];
+}> {
   const now = ctx.deps.clock.now();
   const token = newSecret('npl');
   const expiresAt = payLinkExpiresAt(now);
   const amountCents = bookings.reduce((sum, b) => sum + b.totalCents, 0);
-  const narrowed = await narrowPayLinks(tx, bookings.map((b) => b.id), now);
+  const narrowed = await narrowPayLinks(
+    tx,
+    bookings.map((b) => b.id),
+    now,
+  );
   const payment = await insertPayment(
     tx,
     {
@@ -175,7 +252,13 @@ export async function makePayLink(
     // A new link never shortens a hold (a series' later week is held until its start).
     await tx`update bookings set hold_until = greatest(hold_until, ${holdUntil(expiresAt, b.start)}), updated_at = ${now} where id = ${b.id}`;
   }
-  return { payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`, expiresAt, amountCents, paymentId: payment.id, narrowed };
+  return {
+    payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`,
+    expiresAt,
+    amountCents,
+    paymentId: payment.id,
+    narrowed,
+  };
 }
 
 export function money(cents: number, currency: string): string {

@@ -19,7 +19,9 @@ const PetByValue = z
   .object({
     name: z.string().trim().min(1).max(60),
     type: PetTypeSchema,
-    weightKg: WeightKgSchema.meta({ description: 'An estimate is fine (0.01 to 150, two decimals at most).' }),
+    weightKg: WeightKgSchema.meta({
+      description: 'An estimate is fine (0.01 to 150, two decimals at most).',
+    }),
     coat: CoatSchema,
     serviceIds: ServiceIds,
   })
@@ -27,33 +29,62 @@ const PetByValue = z
   .meta({ id: 'PetByValue' });
 
 const SavedPet = z
-  .object({ petId: z.string().min(1).max(128).meta({ description: 'A saved pet (needs a credential).' }), serviceIds: ServiceIds })
+  .object({
+    petId: z.string().min(1).max(128).meta({ description: 'A saved pet (needs a credential).' }),
+    serviceIds: ServiceIds,
+  })
   .strict()
   .meta({ id: 'SavedPetRef' });
 
 export const QuoteRequestShape = {
   category: LineIdSchema,
   ...WhereShape,
-  addressId: z.string().min(1).max(128).optional().meta({ description: 'A saved address (needs a credential).' }),
-  pets: z.array(z.union([PetByValue, SavedPet])).min(1).max(10),
+  addressId: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .meta({ description: 'A saved address (needs a credential).' }),
+  pets: z
+    .array(z.union([PetByValue, SavedPet]))
+    .min(1)
+    .max(10),
 };
 
-type Where = { address?: string | undefined; lat?: number | undefined; lng?: number | undefined; postalCode?: string | undefined; addressId?: string | undefined };
+type Where = {
+  address?: string | undefined;
+  lat?: number | undefined;
+  lng?: number | undefined;
+  postalCode?: string | undefined;
+  addressId?: string | undefined;
+};
 
 /** At most (or, when `required`, exactly) one way to say where; lat and lng together. */
 export function whereRule(required: boolean) {
   return (value: Where, ctx: z.RefinementCtx): void => {
     const hasPoint = value.lat !== undefined || value.lng !== undefined;
     if (hasPoint && (value.lat === undefined || value.lng === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [value.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng go together.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [value.lat === undefined ? 'lat' : 'lng'],
+        message: 'lat and lng go together.',
+      });
       return;
     }
-    const ways = [value.address !== undefined, hasPoint, value.postalCode !== undefined, value.addressId !== undefined].filter(Boolean).length;
+    const ways = [
+      value.address !== undefined,
+      hasPoint,
+      value.postalCode !== undefined,
+      value.addressId !== undefined,
+    ].filter(Boolean).length;
     if (ways > 1 || (required && ways === 0)) {
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: ways === 0 ? 'Say where: address, lat and lng, postalCode or addressId.' : 'Say where in one way only: address, lat and lng, postalCode or addressId.',
+        message:
+          ways === 0
+            ? 'Say where: address, lat and lng, postalCode or addressId.'
+            : 'Say where in one way only: address, lat and lng, postalCode or addressId.',
       });
     }
   };
@@ -66,7 +97,15 @@ export const QuoteSchema = z
     pets: z.array(
       z.object({
         name: z.string(),
-        items: z.array(z.object({ serviceId: z.string(), name: z.string(), kind: z.enum(['PRIMARY', 'EXTRA']), priceCents: z.int(), durationMin: z.int() })),
+        items: z.array(
+          z.object({
+            serviceId: z.string(),
+            name: z.string(),
+            kind: z.enum(['PRIMARY', 'EXTRA']),
+            priceCents: z.int(),
+            durationMin: z.int(),
+          }),
+        ),
       }),
     ),
     subtotalCents: z.int(),
@@ -75,13 +114,25 @@ export const QuoteSchema = z
     cashTotalCents: z.int(),
     acceptsCash: z.boolean(),
     summary: z.string().meta({ description: 'A sentence to show the person.' }),
-    groupSize: z.int().optional().meta({ description: 'Group walks: places the booking takes (one per dog).' }),
+    groupSize: z
+      .int()
+      .optional()
+      .meta({ description: 'Group walks: places the booking takes (one per dog).' }),
   })
   .meta({ id: 'Quote' });
 
 export interface QuoteRequest extends Where {
   category: 'grooming' | 'walking' | 'sitting';
-  pets: ({ petId: string; serviceIds: string[] } | { name: string; type: 'DOG' | 'CAT'; weightKg: number; coat: 'SHORT' | 'MEDIUM' | 'LONG'; serviceIds: string[] })[];
+  pets: (
+    | { petId: string; serviceIds: string[] }
+    | {
+        name: string;
+        type: 'DOG' | 'CAT';
+        weightKg: number;
+        coat: 'SHORT' | 'MEDIUM' | 'LONG';
+        serviceIds: string[];
+      }
+  )[];
 }
 
 type PetByValueInput = Extract<QuoteRequest['pets'][number], { name: string }>;
@@ -90,34 +141,66 @@ type PetByValueInput = Extract<QuoteRequest['pets'][number], { name: string }>;
 async function savedData(ctx: OperationContext, input: QuoteRequest, implied: boolean) {
   const refs = input.pets.filter((p): p is { petId: string; serviceIds: string[] } => 'petId' in p);
   // Booking with saved pets and addresses is part of what bookings:write allows.
-  const needs: Scope[] = implied ? [] : [...(refs.length ? (['pets'] as const) : []), ...(input.addressId !== undefined ? (['addresses'] as const) : [])];
+  const needs: Scope[] = implied
+    ? []
+    : [
+        ...(refs.length ? (['pets'] as const) : []),
+        ...(input.addressId !== undefined ? (['addresses'] as const) : []),
+      ];
   if (needs.length && !ctx.auth) {
-    throw new ServiceError('UNAUTHORIZED', "Saved pets and addresses need the person's permission: call with their credential, or describe the pets and the place instead.", {
-      error: 'invalid_request',
-      scope: needs.join(' '),
-    });
+    throw new ServiceError(
+      'UNAUTHORIZED',
+      "Saved pets and addresses need the person's permission: call with their credential, or describe the pets and the place instead.",
+      {
+        error: 'invalid_request',
+        scope: needs.join(' '),
+      },
+    );
   }
-  if ((refs.length || input.addressId !== undefined) && !ctx.auth) throw new ServiceError('UNAUTHORIZED', 'Saved pets and addresses need a credential.', { error: 'invalid_request' });
+  if ((refs.length || input.addressId !== undefined) && !ctx.auth)
+    throw new ServiceError('UNAUTHORIZED', 'Saved pets and addresses need a credential.', {
+      error: 'invalid_request',
+    });
   const missing = needs.filter((s) => !ctx.auth!.scopes.includes(s));
   if (missing.length) {
     throw insufficientScope(ctx.auth!, missing);
   }
-  const savedPets = refs.length ? new Map((await listPets(ctx.deps.sql, ctx.auth!.userId)).map((p) => [p.id, p])) : new Map();
+  const savedPets = refs.length
+    ? new Map((await listPets(ctx.deps.sql, ctx.auth!.userId)).map((p) => [p.id, p]))
+    : new Map();
   const pets: PetByValueInput[] = input.pets.map((p) => {
     if (!('petId' in p)) return p;
     const pet = savedPets.get(p.petId);
     if (!pet) throw new ServiceError('NOT_FOUND', `No saved pet ${p.petId}.`, { petId: p.petId });
-    return { name: pet.name, type: pet.type, weightKg: pet.weightKg, coat: pet.coat, serviceIds: p.serviceIds };
+    return {
+      name: pet.name,
+      type: pet.type,
+      weightKg: pet.weightKg,
+      coat: pet.coat,
+      serviceIds: p.serviceIds,
+    };
   });
-  let where: { address?: string; lat?: number; lng?: number; postalCode?: string } = { address: input.address, lat: input.lat, lng: input.lng, postalCode: input.postalCode };
+  let where: { address?: string; lat?: number; lng?: number; postalCode?: string } = {
+    address: input.address,
+    lat: input.lat,
+    lng: input.lng,
+    postalCode: input.postalCode,
+  };
   let address: AddressRow | undefined;
   if (input.addressId !== undefined) {
     address = (await listAddresses(ctx.deps.sql, ctx.auth!.userId)).find((a) => a.id === input.addressId);
-    if (!address) throw new ServiceError('NOT_FOUND', `No saved address ${input.addressId}.`, { addressId: input.addressId });
+    if (!address)
+      throw new ServiceError('NOT_FOUND', `No saved address ${input.addressId}.`, {
+        addressId: input.addressId,
+      });
     where =
       address.lat !== null && address.lng !== null && address.suburb !== null
         ? { lat: address.lat, lng: address.lng }
-        : { address: [address.line1, address.suburb, address.postalCode, address.city].filter(Boolean).join(', ') };
+        : {
+            address: [address.line1, address.suburb, address.postalCode, address.city]
+              .filter(Boolean)
+              .join(', '),
+          };
   }
   return { pets, where, address };
 }
@@ -134,19 +217,34 @@ export interface PricedRequest {
  * What quote and open times share: the saved-data check, the place (as coverage resolves it; a place
  * not served is a 409 NO_COVERAGE with a lead), and the price (pricing-tiers; its refusals are 400s).
  */
-export async function priceRequest(ctx: OperationContext, input: QuoteRequest, operation: string, options: { implied?: boolean } = {}): Promise<PricedRequest> {
+export async function priceRequest(
+  ctx: OperationContext,
+  input: QuoteRequest,
+  operation: string,
+  options: { implied?: boolean } = {},
+): Promise<PricedRequest> {
   const { pets, where, address } = await savedData(ctx, input, options.implied ?? false);
   const offer = await ctx.deps.offers.operator();
   if (offer.business.country !== 'ZA') {
-    throw new ServiceError('NOT_AVAILABLE_IN_COUNTRY', 'Booking is available only for businesses in South Africa.', { country: offer.business.country });
+    throw new ServiceError(
+      'NOT_AVAILABLE_IN_COUNTRY',
+      'Booking is available only for businesses in South Africa.',
+      { country: offer.business.country },
+    );
   }
   const line = offer.lines.find((l) => l.id === input.category);
-  if (!line) throw new ServiceError('BAD_REQUEST', `${input.category} is not offered.`, { fields: [{ field: 'category', message: 'Not offered.' }] });
+  if (!line)
+    throw new ServiceError('BAD_REQUEST', `${input.category} is not offered.`, {
+      fields: [{ field: 'category', message: 'Not offered.' }],
+    });
 
   if (where.address !== undefined || where.lat !== undefined || where.postalCode !== undefined) {
     const { answer } = await assessCoverage(ctx, offer, where, operation);
     if (answer.error === 'UNKNOWN_PLACE') {
-      throw new ServiceError('UNKNOWN_PLACE', answer.message ?? 'We could not tell where that is.', { message: answer.message, next: answer.next });
+      throw new ServiceError('UNKNOWN_PLACE', answer.message ?? 'We could not tell where that is.', {
+        message: answer.message,
+        next: answer.next,
+      });
     }
     if (!answer.covered) {
       throw new ServiceError('NO_COVERAGE', answer.message ?? 'We do not serve that place.', {
@@ -167,7 +265,10 @@ export async function priceRequest(ctx: OperationContext, input: QuoteRequest, o
           businessId: offer.business.id,
           operation,
           reason: 'LINE_NOT_COVERED',
-          query: { ...Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)), category: line.id },
+          query: {
+            ...Object.fromEntries(Object.entries(where).filter(([, v]) => v !== undefined)),
+            category: line.id,
+          },
           place: answer.place,
           clientName: ctx.clientName,
         },

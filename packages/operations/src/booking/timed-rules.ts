@@ -1,5 +1,17 @@
 import { parseRepeat, seriesHorizon, type Trigger, transition } from '@nogpets/booking-rules';
-import { appendAudit, type BookingRow, findBooking, holdUntilStart, listFinishedBookings, listLapsedHolds, listOpenSeries, lockSeries, type Queryable, setSeriesBookedUntil, updateBooking } from '@nogpets/store';
+import {
+  appendAudit,
+  type BookingRow,
+  findBooking,
+  holdUntilStart,
+  listFinishedBookings,
+  listLapsedHolds,
+  listOpenSeries,
+  lockSeries,
+  type Queryable,
+  setSeriesBookedUntil,
+  updateBooking,
+} from '@nogpets/store';
 import type { Deps, OperationContext } from '../context.js';
 import { SCOPE_NAMES } from '../auth.js';
 import type { Scope } from '../define.js';
@@ -16,7 +28,12 @@ import { priceRequest } from './quote-request.js';
 async function workerMove(
   deps: Deps,
   ids: string[],
-  rule: { trigger: Trigger; action: string; eligible(row: BookingRow, now: Date): boolean; details(row: BookingRow): Record<string, unknown> },
+  rule: {
+    trigger: Trigger;
+    action: string;
+    eligible(row: BookingRow, now: Date): boolean;
+    details(row: BookingRow): Record<string, unknown>;
+  },
 ): Promise<string[]> {
   const now = deps.clock.now();
   const moved: string[] = [];
@@ -27,8 +44,24 @@ async function workerMove(
       if (!row || !rule.eligible(row, now)) return;
       const next = transition(stateOf(row), rule.trigger, now);
       if (!next.ok || next.state.status === row.status) return;
-      await updateBooking(q, id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
-      await appendAudit(q, { userId: row.userId, clientId: null, clientName: 'worker', action: rule.action, target: id, details: rule.details(row) }, now);
+      await updateBooking(
+        q,
+        id,
+        { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null },
+        now,
+      );
+      await appendAudit(
+        q,
+        {
+          userId: row.userId,
+          clientId: null,
+          clientName: 'worker',
+          action: rule.action,
+          target: id,
+          details: rule.details(row),
+        },
+        now,
+      );
       moved.push(id);
     });
   }
@@ -94,30 +127,76 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
         deps: { ...deps, sql: tx as never },
         requestId: `series-${series.id}`,
         clientName: 'worker',
-        auth: { userId: series.userId, credentialId: 'worker', kind: 'API_KEY', scopes: SCOPE_NAMES as Scope[], clientId: null, clientName: null },
+        auth: {
+          userId: series.userId,
+          credentialId: 'worker',
+          kind: 'API_KEY',
+          scopes: SCOPE_NAMES as Scope[],
+          clientId: null,
+          clientName: null,
+        },
         log: { info() {}, warn() {}, error() {} },
       };
       try {
-        const priced = await priceRequest(ctx, { category: t.category, addressId: t.addressId, pets: t.pets }, 'book', { implied: true });
+        const priced = await priceRequest(
+          ctx,
+          { category: t.category, addressId: t.addressId, pets: t.pets },
+          'book',
+          { implied: true },
+        );
         const card = t.paymentMethod === 'CARD';
         const total = priced.quote.subtotalCents + (card ? priced.quote.cardFeeCents : 0);
         // Only weeks after what is booked, and never the first walk again.
         const after = new Date(Math.max(series.bookedUntil.getTime(), Date.parse(t.start)));
-        const { placements, skipped } = await seriesPlacements(ctx, priced, { start: new Date(t.start), resourceId: t.resourceId }, repeat.repeat, after, horizon, total);
-        const prior = await findBooking(q, (await q<{ id: string }[]>`select id from bookings where series_id = ${series.id} order by starts_at limit 1`)[0]?.id ?? '');
+        const { placements, skipped } = await seriesPlacements(
+          ctx,
+          priced,
+          { start: new Date(t.start), resourceId: t.resourceId },
+          repeat.repeat,
+          after,
+          horizon,
+          total,
+        );
+        const prior = await findBooking(
+          q,
+          (
+            await q<
+              { id: string }[]
+            >`select id from bookings where series_id = ${series.id} order by starts_at limit 1`
+          )[0]?.id ?? '',
+        );
         const details = prior?.details ?? {};
         const placed = await placeBookings(
           ctx,
           q,
           placements,
-          { priced, details: details as never, paymentMethod: t.paymentMethod, paymentStatus: card ? 'PENDING' : 'CASH_DUE', addressId: t.addressId, seriesId: series.id, notes: t.notes },
+          {
+            priced,
+            details: details as never,
+            paymentMethod: t.paymentMethod,
+            paymentStatus: card ? 'PENDING' : 'CASH_DUE',
+            addressId: t.addressId,
+            seriesId: series.id,
+            notes: t.notes,
+          },
           true,
         );
         // Nobody is there to hand a link to: each new card week waits for payment until its start
         // (canPay; pay_booking makes its link), then lapses like any unpaid hold.
-        if (card && placed.rows.length) await holdUntilStart(q, placed.rows.map((r) => r.id));
+        if (card && placed.rows.length)
+          await holdUntilStart(
+            q,
+            placed.rows.map((r) => r.id),
+          );
         booked += placed.rows.length;
-        const fully = [...skipped, ...placed.taken.map((p) => ({ date: localDate(p.start, priced.offer.business.timezone), reason: 'FULLY_BOOKED', message: 'fully booked' }))];
+        const fully = [
+          ...skipped,
+          ...placed.taken.map((p) => ({
+            date: localDate(p.start, priced.offer.business.timezone),
+            reason: 'FULLY_BOOKED',
+            message: 'fully booked',
+          })),
+        ];
         await fullyBookedLead({ ...ctx, deps }, priced, fully);
       } catch (err) {
         // A series whose address or pets are gone, or no longer covered, is left for the operator.

@@ -13,7 +13,10 @@ const TierSchema = z
     priceCents: z.int(),
     durationMin: z.int(),
   })
-  .meta({ id: 'Tier', description: 'The first matching tier wins; if none matches, the service price and duration apply.' });
+  .meta({
+    id: 'Tier',
+    description: 'The first matching tier wins; if none matches, the service price and duration apply.',
+  });
 
 const ServiceSchema = z
   .object({
@@ -37,7 +40,8 @@ const LineSchema = z
     label: z.string(),
     blurb: z.string(),
     durationMode: z.enum(['SUM', 'MAX']).meta({
-      description: 'SUM: pets are done one after another (grooming). MAX: pets are served together (walks, sitting).',
+      description:
+        'SUM: pets are done one after another (grooming). MAX: pets are served together (walks, sitting).',
     }),
     repeats: z.boolean().meta({ description: 'Whether the line can be booked as a weekly repeat.' }),
     services: z.array(ServiceSchema),

@@ -20,23 +20,48 @@ export const WhereShape = {
     .max(300)
     .refine((s) => s.trim().length > 0, 'Must name a place.')
     .optional()
-    .meta({ description: 'A typed address, suburb or town, or "lat,lng". At most 300 characters.', example: '12 Dorp Street, Die Boord, Stellenbosch' }),
-  lat: z.number().min(-90).max(90).optional().meta({ description: 'Latitude, with `lng`.', example: -33.9477 }),
-  lng: z.number().min(-180).max(180).optional().meta({ description: 'Longitude, with `lat`.', example: 18.8502 }),
+    .meta({
+      description: 'A typed address, suburb or town, or "lat,lng". At most 300 characters.',
+      example: '12 Dorp Street, Die Boord, Stellenbosch',
+    }),
+  lat: z
+    .number()
+    .min(-90)
+    .max(90)
+    .optional()
+    .meta({ description: 'Latitude, with `lng`.', example: -33.9477 }),
+  lng: z
+    .number()
+    .min(-180)
+    .max(180)
+    .optional()
+    .meta({ description: 'Longitude, with `lat`.', example: 18.8502 }),
   postalCode: z
     .string()
-    .regex(POSTAL_CODE, 'Letters, digits, spaces and hyphens, 2 to 10 characters, starting with a letter or digit.')
+    .regex(
+      POSTAL_CODE,
+      'Letters, digits, spaces and hyphens, 2 to 10 characters, starting with a letter or digit.',
+    )
     .optional()
     .meta({ example: '7600' }),
 };
 
-type WhereInput = { address?: string | undefined; lat?: number | undefined; lng?: number | undefined; postalCode?: string | undefined };
+type WhereInput = {
+  address?: string | undefined;
+  lat?: number | undefined;
+  lng?: number | undefined;
+  postalCode?: string | undefined;
+};
 
 /** Exactly one way to say where; lat and lng come together. */
 export function checkOneWhere(value: WhereInput, ctx: z.RefinementCtx): void {
   const hasPoint = value.lat !== undefined || value.lng !== undefined;
   if (hasPoint && (value.lat === undefined || value.lng === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [value.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng go together.' });
+    ctx.addIssue({
+      code: 'custom',
+      path: [value.lat === undefined ? 'lat' : 'lng'],
+      message: 'lat and lng go together.',
+    });
     return;
   }
   const ways = [value.address !== undefined, hasPoint, value.postalCode !== undefined].filter(Boolean).length;
@@ -44,7 +69,10 @@ export function checkOneWhere(value: WhereInput, ctx: z.RefinementCtx): void {
     ctx.addIssue({
       code: 'custom',
       path: [],
-      message: ways === 0 ? 'Say where: address, lat and lng, or postalCode.' : 'Say where in one way only: address, lat and lng, or postalCode.',
+      message:
+        ways === 0
+          ? 'Say where: address, lat and lng, or postalCode.'
+          : 'Say where in one way only: address, lat and lng, or postalCode.',
     });
   }
 }
@@ -55,7 +83,10 @@ const PlaceSchema = z
     postalCode: z.string().nullable(),
     lat: z.number().nullable(),
     lng: z.number().nullable(),
-    town: z.string().nullable().meta({ description: 'The town; for places outside the home territory, the town found there.' }),
+    town: z
+      .string()
+      .nullable()
+      .meta({ description: 'The town; for places outside the home territory, the town found there.' }),
     country: z.string().nullable().meta({ description: 'ISO 3166 two-letter code.' }),
   })
   .meta({ id: 'Place' });
@@ -64,7 +95,8 @@ export const CoverageAnswerSchema = z
   .object({
     covered: z.boolean(),
     error: z.enum(['NO_COVERAGE', 'UNKNOWN_PLACE']).optional().meta({
-      description: '`NO_COVERAGE` when no line serves the place; `UNKNOWN_PLACE` when we could not tell where it is.',
+      description:
+        '`NO_COVERAGE` when no line serves the place; `UNKNOWN_PLACE` when we could not tell where it is.',
     }),
     place: PlaceSchema.nullable(),
     lines: z.array(z.object({ id: z.string(), label: z.string(), covered: z.boolean() })),
@@ -83,13 +115,41 @@ export type CoverageAnswer = z.infer<typeof CoverageAnswerSchema>;
 function placeOf(resolved: ResolvedPlace): z.infer<typeof PlaceSchema> | null {
   switch (resolved.kind) {
     case 'area':
-      return { suburb: resolved.suburb, postalCode: resolved.postalCode, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+      return {
+        suburb: resolved.suburb,
+        postalCode: resolved.postalCode,
+        lat: resolved.lat,
+        lng: resolved.lng,
+        town: resolved.town,
+        country: resolved.country,
+      };
     case 'postal-code':
-      return { suburb: null, postalCode: resolved.postalCode, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+      return {
+        suburb: null,
+        postalCode: resolved.postalCode,
+        lat: resolved.lat,
+        lng: resolved.lng,
+        town: resolved.town,
+        country: resolved.country,
+      };
     case 'home-town':
-      return { suburb: null, postalCode: null, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+      return {
+        suburb: null,
+        postalCode: null,
+        lat: resolved.lat,
+        lng: resolved.lng,
+        town: resolved.town,
+        country: resolved.country,
+      };
     case 'town':
-      return { suburb: null, postalCode: resolved.postalCode ?? null, lat: resolved.lat, lng: resolved.lng, town: resolved.town, country: resolved.country };
+      return {
+        suburb: null,
+        postalCode: resolved.postalCode ?? null,
+        lat: resolved.lat,
+        lng: resolved.lng,
+        town: resolved.town,
+        country: resolved.country,
+      };
     case 'country':
       return { suburb: null, postalCode: null, lat: null, lng: null, town: null, country: resolved.country };
     default:
@@ -126,7 +186,12 @@ export async function resolveWhere(ctx: OperationContext, offer: Offer, where: W
   return { geo, resolved, coverage, place };
 }
 
-export async function assessCoverage(ctx: OperationContext, offer: Offer, where: WhereInput, operation: string): Promise<CoverageResult> {
+export async function assessCoverage(
+  ctx: OperationContext,
+  offer: Offer,
+  where: WhereInput,
+  operation: string,
+): Promise<CoverageResult> {
   const { geo, resolved, coverage, place } = await resolveWhere(ctx, offer, where);
   const home = `${offer.areas[0]?.town ?? 'our area'}, ${geo.countryName(offer.business.country)}`;
 
@@ -138,7 +203,14 @@ export async function assessCoverage(ctx: OperationContext, offer: Offer, where:
         answer: {
           covered: false,
           error: 'NO_COVERAGE',
-          place: { suburb: null, postalCode: null, lat: where.lat ?? null, lng: where.lng ?? null, town: null, country: null },
+          place: {
+            suburb: null,
+            postalCode: null,
+            lat: where.lat ?? null,
+            lng: where.lng ?? null,
+            town: null,
+            country: null,
+          },
           lines: coverage.lines,
           nearest: coverage.nearest,
           message: `That point is not near any town we know, and we only serve ${home}.`,
@@ -182,9 +254,10 @@ export async function assessCoverage(ctx: OperationContext, offer: Offer, where:
     },
     ctx.deps.clock.now(),
   );
-  const nearest = coverage.nearest && place?.country === offer.business.country
-    ? ` The closest area we serve is ${coverage.nearest.name}, ${km(coverage.nearest.distanceKm)} km away.`
-    : '';
+  const nearest =
+    coverage.nearest && place?.country === offer.business.country
+      ? ` The closest area we serve is ${coverage.nearest.name}, ${km(coverage.nearest.distanceKm)} km away.`
+      : '';
   return {
     resolved,
     answer: {
@@ -222,7 +295,11 @@ export const checkCoverage = defineOperation({
   output: CoverageAnswerSchema,
   successStatus: 200,
   errors: [
-    { status: 400, description: 'No place given, more than one way given, or a value out of bounds. `details.fields` names them.' },
+    {
+      status: 400,
+      description:
+        'No place given, more than one way given, or a value out of bounds. `details.fields` names them.',
+    },
     { status: 429, description: 'Too many requests.' },
   ],
   annotations: READ_ONLY,

@@ -1,7 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { type Checkout, type CheckoutRequest, type NotificationOutcome, type PaymentGateway, type VerifiedNotification, amountToCents, centsToAmount, formPairs } from './gateway.js';
+import {
+  type Checkout,
+  type CheckoutRequest,
+  type NotificationOutcome,
+  type PaymentGateway,
+  type VerifiedNotification,
+  amountToCents,
+  centsToAmount,
+  formPairs,
+} from './gateway.js';
 import { cutText } from '../text.js';
 
 /**
@@ -9,10 +18,21 @@ import { cutText } from '../text.js';
  * verify before go-live): the fallback when its hosts cannot be resolved, and the default of
  * `PAYFAST_SOURCES`.
  */
-export const PAYFAST_SOURCES = ['197.97.145.144/28', '41.74.179.192/27', '102.216.36.0/28', '102.216.36.128/28', '144.126.193.139/32'];
+export const PAYFAST_SOURCES = [
+  '197.97.145.144/28',
+  '41.74.179.192/27',
+  '102.216.36.0/28',
+  '102.216.36.128/28',
+  '144.126.193.139/32',
+];
 
 /** The hosts PayFast's SDK resolves to check an ITN's source: whatever they resolve to now is PayFast. */
-export const PAYFAST_HOSTS = ['www.payfast.co.za', 'w1w.payfast.co.za', 'w2w.payfast.co.za', 'sandbox.payfast.co.za'];
+export const PAYFAST_HOSTS = [
+  'www.payfast.co.za',
+  'w1w.payfast.co.za',
+  'w2w.payfast.co.za',
+  'sandbox.payfast.co.za',
+];
 
 /** PayFast's public sandbox merchant (its own examples): never one to take real money with. */
 export const PAYFAST_SANDBOX_MERCHANT = { id: '10000100', key: '46f0cd694581a' };
@@ -25,7 +45,12 @@ const ITEM_NAME_MAX = 100;
  * start with (empty when fine). Live is any host but PayFast's sandbox; a loopback host is a
  * stand-in (tests, local trials) and may be plain http.
  */
-export function payfastSettingProblems(s: { baseUrl: string; merchantId?: string | undefined; merchantKey?: string | undefined; publicUrl?: string | undefined }): string[] {
+export function payfastSettingProblems(s: {
+  baseUrl: string;
+  merchantId?: string | undefined;
+  merchantKey?: string | undefined;
+  publicUrl?: string | undefined;
+}): string[] {
   const problems: string[] = [];
   let url: URL;
   try {
@@ -33,15 +58,23 @@ export function payfastSettingProblems(s: { baseUrl: string; merchantId?: string
   } catch {
     return [`PAYFAST_URL: not a URL (${s.baseUrl})`];
   }
-  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-  if (url.protocol !== 'https:' && !loopback) problems.push(`PAYFAST_URL: must be https (${url.origin}); plain http is allowed only for a stand-in on this machine`);
+  const loopback =
+    url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  if (url.protocol !== 'https:' && !loopback)
+    problems.push(
+      `PAYFAST_URL: must be https (${url.origin}); plain http is allowed only for a stand-in on this machine`,
+    );
   const live = url.hostname !== 'sandbox.payfast.co.za' && !loopback;
   if (live) {
     if (s.merchantId === PAYFAST_SANDBOX_MERCHANT.id || s.merchantKey === PAYFAST_SANDBOX_MERCHANT.key) {
-      problems.push(`PAYFAST_MERCHANT_ID: PayFast's sandbox merchant cannot take live payments at ${url.host}; set your own merchant, or PAYFAST_URL=https://sandbox.payfast.co.za`);
+      problems.push(
+        `PAYFAST_MERCHANT_ID: PayFast's sandbox merchant cannot take live payments at ${url.host}; set your own merchant, or PAYFAST_URL=https://sandbox.payfast.co.za`,
+      );
     }
     if (!s.publicUrl?.startsWith('https://')) {
-      problems.push(`PUBLIC_URL: live PayFast payments need the service's public https address (PayFast posts its notifications there); it is ${s.publicUrl ?? 'unset'}`);
+      problems.push(
+        `PUBLIC_URL: live PayFast payments need the service's public https address (PayFast posts its notifications there); it is ${s.publicUrl ?? 'unset'}`,
+      );
     }
   }
   return problems;
@@ -57,7 +90,11 @@ export function payfastSettingProblems(s: { baseUrl: string; merchantId?: string
 export function payfastText(value: string, max: number): string {
   const kept = Array.from(value.normalize('NFC'))
     .map((ch) => (/^[\s\p{Z}]$/u.test(ch) ? ' ' : ch))
-    .filter((ch) => /^[\p{L}\p{Mn}\p{Mc}\p{N}\p{P} $+<=>^`|~]$/u.test(ch) && !/^[\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]$/u.test(ch))
+    .filter(
+      (ch) =>
+        /^[\p{L}\p{Mn}\p{Mc}\p{N}\p{P} $+<=>^`|~]$/u.test(ch) &&
+        !/^[\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]$/u.test(ch),
+    )
     .join('')
     .replace(/ {2,}/g, ' ')
     .trim();
@@ -74,17 +111,30 @@ const systemLookup: LookupHost = async (host) => (await dnsLookup(host, { all: t
  * look-up again after `retryMs`), each host keeping the addresses it last had when a look-up
  * fails. Never throws: without DNS the configured ranges alone decide.
  */
-function payfastHostAddresses(hosts: string[], lookup: LookupHost, ttlMs: number, retryMs: number, timeoutMs: number) {
+function payfastHostAddresses(
+  hosts: string[],
+  lookup: LookupHost,
+  ttlMs: number,
+  retryMs: number,
+  timeoutMs: number,
+) {
   const known = new Map<string, string[]>();
   let freshUntil = 0;
   let pending: Promise<string[]> | null = null;
   const within = <T>(p: Promise<T>) =>
-    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('DNS look-up timed out')), timeoutMs).unref())]);
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('DNS look-up timed out')), timeoutMs).unref(),
+      ),
+    ]);
   const all = () => [...known.values()].flat();
   return (): Promise<string[]> => {
     if (Date.now() < freshUntil) return Promise.resolve(all());
     pending ??= (async () => {
-      const results = await Promise.allSettled(hosts.map((h) => within(Promise.resolve().then(() => lookup(h)))));
+      const results = await Promise.allSettled(
+        hosts.map((h) => within(Promise.resolve().then(() => lookup(h)))),
+      );
       let failed = false;
       results.forEach((r, i) => {
         if (r.status === 'fulfilled' && r.value.length) known.set(hosts[i]!, r.value);
@@ -111,19 +161,52 @@ function parseRange(cidr: string): Range {
 function parseAddress(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   if (!ipaddr.isValid(ip)) return null;
   const addr = ipaddr.parse(ip);
-  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (addr as ipaddr.IPv6).toIPv4Address()
+    : addr;
 }
 
-const inRanges = (addr: ipaddr.IPv4 | ipaddr.IPv6, ranges: Range[]) => ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match(net, bits));
+const inRanges = (addr: ipaddr.IPv4 | ipaddr.IPv6, ranges: Range[]) =>
+  ranges.some(([net, bits]) => net.kind() === addr.kind() && addr.match(net, bits));
 
 /** The checkout fields in PayFast's documented order: the signature follows this order, not the object's. */
 const FIELD_ORDER = [
-  'merchant_id', 'merchant_key', 'return_url', 'cancel_url', 'notify_url', 'notify_method', 'name_first', 'name_last',
-  'email_address', 'cell_number', 'm_payment_id', 'amount', 'item_name', 'item_description',
-  'custom_int1', 'custom_int2', 'custom_int3', 'custom_int4', 'custom_int5',
-  'custom_str1', 'custom_str2', 'custom_str3', 'custom_str4', 'custom_str5',
-  'email_confirmation', 'confirmation_address', 'currency', 'payment_method', 'subscription_type', 'billing_date',
-  'recurring_amount', 'frequency', 'cycles', 'subscription_notify_email', 'subscription_notify_webhook', 'subscription_notify_buyer',
+  'merchant_id',
+  'merchant_key',
+  'return_url',
+  'cancel_url',
+  'notify_url',
+  'notify_method',
+  'name_first',
+  'name_last',
+  'email_address',
+  'cell_number',
+  'm_payment_id',
+  'amount',
+  'item_name',
+  'item_description',
+  'custom_int1',
+  'custom_int2',
+  'custom_int3',
+  'custom_int4',
+  'custom_int5',
+  'custom_str1',
+  'custom_str2',
+  'custom_str3',
+  'custom_str4',
+  'custom_str5',
+  'email_confirmation',
+  'confirmation_address',
+  'currency',
+  'payment_method',
+  'subscription_type',
+  'billing_date',
+  'recurring_amount',
+  'frequency',
+  'cycles',
+  'subscription_notify_email',
+  'subscription_notify_webhook',
+  'subscription_notify_buyer',
 ];
 
 /** PHP's urlencode, which PayFast's signatures use: spaces as `+`, upper-case hex, `~!'()*` encoded. */
@@ -136,8 +219,13 @@ export function phpUrlencode(value: string): string {
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
 /** The checkout signature: documented field order, empty values skipped (0 kept), passphrase last. */
-export function checkoutSignature(fields: Record<string, string | number | undefined>, passphrase?: string): string {
-  const parts = FIELD_ORDER.filter((k) => fields[k] !== undefined && String(fields[k]).trim() !== '').map((k) => `${k}=${phpUrlencode(String(fields[k]).trim())}`);
+export function checkoutSignature(
+  fields: Record<string, string | number | undefined>,
+  passphrase?: string,
+): string {
+  const parts = FIELD_ORDER.filter((k) => fields[k] !== undefined && String(fields[k]).trim() !== '').map(
+    (k) => `${k}=${phpUrlencode(String(fields[k]).trim())}`,
+  );
   if (passphrase) parts.push(`passphrase=${phpUrlencode(passphrase.trim())}`);
   return md5(parts.join('&'));
 }
@@ -182,14 +270,22 @@ const OUTCOMES: NotificationOutcome[] = ['COMPLETE', 'FAILED', 'PENDING', 'CANCE
 export function createPayFastGateway(options: PayFastOptions): PaymentGateway {
   const doFetch = options.fetch ?? fetch;
   const ranges = options.allowedSources.map(parseRange);
-  const hostAddresses = payfastHostAddresses(options.sourceHosts ?? PAYFAST_HOSTS, options.lookup ?? systemLookup, options.lookupTtlMs ?? 5 * 60_000, 60_000, 5_000);
+  const hostAddresses = payfastHostAddresses(
+    options.sourceHosts ?? PAYFAST_HOSTS,
+    options.lookup ?? systemLookup,
+    options.lookupTtlMs ?? 5 * 60_000,
+    60_000,
+    5_000,
+  );
   // The configured ranges first (no look-up needed); then whatever PayFast's hosts resolve to.
   const fromPayFast = async (ip: string) => {
     const addr = parseAddress(ip);
     if (!addr) return false;
     if (inRanges(addr, ranges)) return true;
     const resolved = (await hostAddresses()).map(parseAddress).filter((a) => a !== null);
-    return resolved.some((a) => a.kind() === addr.kind() && a.toNormalizedString() === addr.toNormalizedString());
+    return resolved.some(
+      (a) => a.kind() === addr.kind() && a.toNormalizedString() === addr.toNormalizedString(),
+    );
   };
   return {
     name: 'payfast',
@@ -208,7 +304,10 @@ export function createPayFastGateway(options: PayFastOptions): PaymentGateway {
         amount: centsToAmount(request.amountCents),
         item_name: payfastText(request.itemName, ITEM_NAME_MAX) || 'NogPets',
       };
-      const ordered = FIELD_ORDER.filter((k) => fields[k] !== undefined).map((k): [string, string] => [k, fields[k]!]);
+      const ordered = FIELD_ORDER.filter((k) => fields[k] !== undefined).map((k): [string, string] => [
+        k,
+        fields[k]!,
+      ]);
       ordered.push(['signature', checkoutSignature(fields, options.passphrase)]);
       return { kind: 'form', action: `${options.baseUrl}/eng/process`, fields: ordered };
     },
@@ -217,18 +316,30 @@ export function createPayFastGateway(options: PayFastOptions): PaymentGateway {
       const data = Object.fromEntries(pairs);
       const ids = { paymentId: data.m_payment_id, gatewayRef: data.pf_payment_id };
       const params = itnParamString(pairs);
-      const expected = Buffer.from(md5(options.passphrase ? `${params}&passphrase=${phpUrlencode(options.passphrase.trim())}` : params), 'utf8');
+      const expected = Buffer.from(
+        md5(options.passphrase ? `${params}&passphrase=${phpUrlencode(options.passphrase.trim())}` : params),
+        'utf8',
+      );
       // Compared as bytes: 32 characters of text may be more than 32 bytes (timingSafeEqual throws on unequal lengths).
       const given = Buffer.from(String(data.signature ?? ''), 'utf8');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad signature', signed: false, ...ids };
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        return { ok: false, reason: 'bad signature', signed: false, ...ids };
       // Signed with our passphrase: what it claims is worth keeping if it is refused from here on.
       const outcome = data.payment_status as NotificationOutcome;
       // Without a passphrase this MD5 needs no secret, so a forgery can land on the operator's
       // list too; listing it is still better than losing a genuine ITN from an unlisted address.
-      const signed = { signed: true, claimed: OUTCOMES.includes(outcome) ? outcome : undefined, amountCents: amountToCents(data.amount_gross), ...ids };
-      if (!(await fromPayFast(from.ip))) return { ok: false, reason: `not from PayFast (${from.ip})`, ...signed };
-      if (data.merchant_id !== options.merchantId) return { ok: false, reason: `another merchant (${data.merchant_id ?? 'none'})`, ...signed };
-      if (!data.m_payment_id || !data.pf_payment_id || !OUTCOMES.includes(outcome)) return { ok: false, reason: 'incomplete', ...signed };
+      const signed = {
+        signed: true,
+        claimed: OUTCOMES.includes(outcome) ? outcome : undefined,
+        amountCents: amountToCents(data.amount_gross),
+        ...ids,
+      };
+      if (!(await fromPayFast(from.ip)))
+        return { ok: false, reason: `not from PayFast (${from.ip})`, ...signed };
+      if (data.merchant_id !== options.merchantId)
+        return { ok: false, reason: `another merchant (${data.merchant_id ?? 'none'})`, ...signed };
+      if (!data.m_payment_id || !data.pf_payment_id || !OUTCOMES.includes(outcome))
+        return { ok: false, reason: 'incomplete', ...signed };
       let valid = false;
       try {
         const res = await doFetch(`${options.baseUrl}/eng/query/validate`, {
@@ -243,7 +354,13 @@ export function createPayFastGateway(options: PayFastOptions): PaymentGateway {
         return { ok: false, reason: `PayFast could not confirm it (validate ${why})`, ...signed };
       }
       if (!valid) return { ok: false, reason: 'PayFast did not confirm it', ...signed };
-      return { ok: true, paymentId: data.m_payment_id, gatewayRef: data.pf_payment_id, amountCents: amountToCents(data.amount_gross), outcome };
+      return {
+        ok: true,
+        paymentId: data.m_payment_id,
+        gatewayRef: data.pf_payment_id,
+        amountCents: amountToCents(data.amount_gross),
+        outcome,
+      };
     },
   };
 }

@@ -1,5 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type Checkout, type NotificationOutcome, type PaymentGateway, type VerifiedNotification, amountToCents, centsToAmount, formPairs } from './gateway.js';
+import {
+  type Checkout,
+  type NotificationOutcome,
+  type PaymentGateway,
+  type VerifiedNotification,
+  amountToCents,
+  centsToAmount,
+  formPairs,
+} from './gateway.js';
 
 /**
  * The built-in sandbox gateway, the default: the pay page is ours and marked TEST; paying there
@@ -7,9 +15,17 @@ import { type Checkout, type NotificationOutcome, type PaymentGateway, type Veri
  * notification endpoint checks like any gateway's.
  */
 export function createSandboxGateway(secret: () => Promise<string>): PaymentGateway & {
-  sign(fields: { paymentId: string; gatewayRef: string; amountCents: number; outcome: NotificationOutcome }): Promise<string>;
+  sign(fields: {
+    paymentId: string;
+    gatewayRef: string;
+    amountCents: number;
+    outcome: NotificationOutcome;
+  }): Promise<string>;
 } {
-  const mac = async (body: string) => createHmac('sha256', await secret()).update(body).digest('hex');
+  const mac = async (body: string) =>
+    createHmac('sha256', await secret())
+      .update(body)
+      .digest('hex');
   return {
     name: 'sandbox',
     test: true,
@@ -35,13 +51,36 @@ export function createSandboxGateway(secret: () => Promise<string>): PaymentGate
       const expected = Buffer.from(await mac(body), 'utf8');
       const fields = Object.fromEntries(formPairs(body));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return { ok: false, reason: 'bad signature', paymentId: fields.payment_id, gatewayRef: fields.gateway_ref, signed: false };
+        return {
+          ok: false,
+          reason: 'bad signature',
+          paymentId: fields.payment_id,
+          gatewayRef: fields.gateway_ref,
+          signed: false,
+        };
       }
       const outcome = fields.outcome as NotificationOutcome;
-      if (!fields.payment_id || !fields.gateway_ref || !['COMPLETE', 'FAILED', 'PENDING', 'CANCELLED'].includes(outcome)) {
-        return { ok: false, reason: 'incomplete', paymentId: fields.payment_id, gatewayRef: fields.gateway_ref, signed: true, claimed: outcome };
+      if (
+        !fields.payment_id ||
+        !fields.gateway_ref ||
+        !['COMPLETE', 'FAILED', 'PENDING', 'CANCELLED'].includes(outcome)
+      ) {
+        return {
+          ok: false,
+          reason: 'incomplete',
+          paymentId: fields.payment_id,
+          gatewayRef: fields.gateway_ref,
+          signed: true,
+          claimed: outcome,
+        };
       }
-      return { ok: true, paymentId: fields.payment_id, gatewayRef: fields.gateway_ref, amountCents: amountToCents(fields.amount), outcome };
+      return {
+        ok: true,
+        paymentId: fields.payment_id,
+        gatewayRef: fields.gateway_ref,
+        amountCents: amountToCents(fields.amount),
+        outcome,
+      };
     },
   };
 }

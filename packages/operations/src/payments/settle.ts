@@ -18,7 +18,14 @@ import { stateOf } from '../booking/booking-model.js';
 import type { VerifiedNotification } from './gateway.js';
 import { cutText, toStorableText } from '../text.js';
 
-export type SettleOutcome = 'APPLIED' | 'DUPLICATE' | 'REJECTED' | 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH' | 'NOT_PAID' | 'REFUND_DUE';
+export type SettleOutcome =
+  | 'APPLIED'
+  | 'DUPLICATE'
+  | 'REJECTED'
+  | 'UNKNOWN_PAYMENT'
+  | 'AMOUNT_MISMATCH'
+  | 'NOT_PAID'
+  | 'REFUND_DUE';
 
 /**
  * What the operator must do about a notification: nothing (`DONE`), look it up at the gateway
@@ -42,23 +49,57 @@ export interface Settlement {
  * With `noticeId` (the notification as kept on receipt) the decision is written on it, in the
  * same transaction as its effect.
  */
-export async function settleNotification(deps: Deps, rawBody: string, from: { ip: string }, noticeId?: string): Promise<Settlement> {
+export async function settleNotification(
+  deps: Deps,
+  rawBody: string,
+  from: { ip: string },
+  noticeId?: string,
+): Promise<Settlement> {
   const gateway = deps.payments.gateway;
   const now = deps.clock.now();
   // Ids from a notification anyone may post are kept as text we can store (NUL, lone surrogates
   // replaced), so a hostile body is recorded and refused rather than failing its own record.
   const verified = storableIds(await gateway.verify(rawBody, from));
-  const record = (outcome: string, v: { paymentId?: string | undefined; gatewayRef?: string | undefined }, q: Queryable = deps.sql) =>
-    recordNotification(q, { gateway: gateway.name, gatewayRef: v.gatewayRef ?? null, paymentId: v.paymentId ?? null, outcome, body: rawBody.slice(0, 10_000) }, now);
+  const record = (
+    outcome: string,
+    v: { paymentId?: string | undefined; gatewayRef?: string | undefined },
+    q: Queryable = deps.sql,
+  ) =>
+    recordNotification(
+      q,
+      {
+        gateway: gateway.name,
+        gatewayRef: v.gatewayRef ?? null,
+        paymentId: v.paymentId ?? null,
+        outcome,
+        body: rawBody.slice(0, 10_000),
+      },
+      now,
+    );
   const finish = async (q: Queryable, s: Settlement, amountCents: number | undefined) => {
     if (!noticeId) return;
     const amount = amountCents !== undefined && Number.isFinite(amountCents) ? amountCents : null;
     const outcome = (s.reason ? `${s.outcome}: ${s.reason}` : s.outcome).slice(0, 500);
-    await finishPaymentNotice(q, noticeId, { state: s.notice, outcome, paymentId: verified.paymentId ?? null, gatewayRef: verified.gatewayRef ?? null, amountCents: amount }, now);
+    await finishPaymentNotice(
+      q,
+      noticeId,
+      {
+        state: s.notice,
+        outcome,
+        paymentId: verified.paymentId ?? null,
+        gatewayRef: verified.gatewayRef ?? null,
+        amountCents: amount,
+      },
+      now,
+    );
   };
   if (!verified.ok) {
     // Anyone may post here: only a notification signed with our secret that claims money is the operator's business.
-    const s: Settlement = { outcome: 'REJECTED', reason: verified.reason, notice: verified.signed && verified.claimed === 'COMPLETE' ? 'PROBLEM' : 'DONE' };
+    const s: Settlement = {
+      outcome: 'REJECTED',
+      reason: verified.reason,
+      notice: verified.signed && verified.claimed === 'COMPLETE' ? 'PROBLEM' : 'DONE',
+    };
     await record(`REJECTED: ${verified.reason}`, verified);
     await finish(deps.sql, s, verified.amountCents);
     return s;
@@ -71,31 +112,47 @@ export async function settleNotification(deps: Deps, rawBody: string, from: { ip
   });
 }
 
-type RecordNotification = (outcome: string, v: { paymentId?: string | undefined; gatewayRef?: string | undefined }, q?: Queryable) => Promise<boolean>;
+type RecordNotification = (
+  outcome: string,
+  v: { paymentId?: string | undefined; gatewayRef?: string | undefined },
+  q?: Queryable,
+) => Promise<boolean>;
 
 function storableIds<V extends VerifiedNotification>(v: V): V {
   const clean = (id: string | undefined) => (id === undefined ? undefined : cutText(toStorableText(id), 200));
   return { ...v, paymentId: clean(v.paymentId), gatewayRef: clean(v.gatewayRef) } as V;
 }
 
-async function apply(deps: Deps, q: Queryable, verified: Extract<VerifiedNotification, { ok: true }>, record: RecordNotification): Promise<Settlement> {
+async function apply(
+  deps: Deps,
+  q: Queryable,
+  verified: Extract<VerifiedNotification, { ok: true }>,
+  record: RecordNotification,
+): Promise<Settlement> {
   const gateway = deps.payments.gateway;
   const now = deps.clock.now();
   await lockGatewayRef(q, gateway.name, verified.gatewayRef);
   const paid = verified.outcome === 'COMPLETE';
   // Confirmed money that no payment of ours takes as it is: owed back, once per gateway reference.
-  const owedBack = async (outcome: 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH', reason: string): Promise<Settlement> => {
+  const owedBack = async (
+    outcome: 'UNKNOWN_PAYMENT' | 'AMOUNT_MISMATCH',
+    reason: string,
+  ): Promise<Settlement> => {
     await record(`${outcome}: ${reason}`, verified, q);
     if (!paid) return { outcome, reason, notice: 'DONE' };
-    if (await refundNoticeExists(q, gateway.name, verified.gatewayRef)) return { outcome: 'DUPLICATE', reason: `${outcome} already owed back`, notice: 'DONE' };
+    if (await refundNoticeExists(q, gateway.name, verified.gatewayRef))
+      return { outcome: 'DUPLICATE', reason: `${outcome} already owed back`, notice: 'DONE' };
     return { outcome, reason, notice: 'REFUND_DUE' };
   };
   const payment = await findPayment(q, verified.paymentId, { forUpdate: true });
-  if (!payment || payment.gateway !== gateway.name) return owedBack('UNKNOWN_PAYMENT', `no ${gateway.name} payment ${verified.paymentId}`);
-  if (verified.amountCents !== payment.amountCents) return owedBack('AMOUNT_MISMATCH', `${verified.amountCents} for ${payment.amountCents}`);
+  if (!payment || payment.gateway !== gateway.name)
+    return owedBack('UNKNOWN_PAYMENT', `no ${gateway.name} payment ${verified.paymentId}`);
+  if (verified.amountCents !== payment.amountCents)
+    return owedBack('AMOUNT_MISMATCH', `${verified.amountCents} for ${payment.amountCents}`);
   if (!paid) {
     await record(`NOT_PAID: ${verified.outcome}`, verified, q);
-    if (verified.outcome === 'FAILED' && payment.status === 'OPEN') await setPaymentStatus(q, payment.id, 'FAILED', now, verified.gatewayRef);
+    if (verified.outcome === 'FAILED' && payment.status === 'OPEN')
+      await setPaymentStatus(q, payment.id, 'FAILED', now, verified.gatewayRef);
     return { outcome: 'NOT_PAID', reason: verified.outcome, notice: 'DONE' };
   }
   // One application per gateway reference: a replay finds it taken.
@@ -104,39 +161,97 @@ async function apply(deps: Deps, q: Queryable, verified: Extract<VerifiedNotific
     return { outcome: 'DUPLICATE', notice: 'DONE' };
   }
   const audit = (action: string, target: string, userId: string | null, details: Record<string, unknown>) =>
-    appendAudit(q, { userId, clientId: null, clientName: `${gateway.name} gateway`, action, target, details }, now);
+    appendAudit(
+      q,
+      { userId, clientId: null, clientName: `${gateway.name} gateway`, action, target, details },
+      now,
+    );
   // A second real payment on the same link (two tabs, "Try again" while the first notification
   // was late): a new gateway reference for a payment already settled. That money goes back.
   if (payment.status === 'PAID' || payment.status === 'REFUND_DUE' || payment.status === 'REFUNDED') {
-    await audit('payment.charged_again', payment.id, payment.userId, { gatewayRef: verified.gatewayRef, firstGatewayRef: payment.gatewayRef, amountCents: verified.amountCents });
-    return { outcome: 'REFUND_DUE', reason: `charged again for ${payment.id} (first ${payment.gatewayRef ?? 'reference unknown'})`, notice: 'REFUND_DUE' };
+    await audit('payment.charged_again', payment.id, payment.userId, {
+      gatewayRef: verified.gatewayRef,
+      firstGatewayRef: payment.gatewayRef,
+      amountCents: verified.amountCents,
+    });
+    return {
+      outcome: 'REFUND_DUE',
+      reason: `charged again for ${payment.id} (first ${payment.gatewayRef ?? 'reference unknown'})`,
+      notice: 'REFUND_DUE',
+    };
   }
   const bookings: BookingRow[] = await findBookings(q, payment.bookingIds, { forUpdate: true });
   // Bookings another payment had paid already (an older link paid after a newer one, a series'
   // link paid after one week was paid through its own): their share of this money goes back.
-  const paidBefore = bookings.filter((b) => b.paymentMethod === 'CARD' && ['PAID', 'REFUND_REQUESTED', 'REFUNDED'].includes(b.paymentStatus));
-  const moves = bookings.filter((b) => !paidBefore.includes(b)).map((b) => ({ b, next: transition(stateOf(b), { type: 'PAYMENT_SUCCEEDED' }, now) }));
+  const paidBefore = bookings.filter(
+    (b) => b.paymentMethod === 'CARD' && ['PAID', 'REFUND_REQUESTED', 'REFUNDED'].includes(b.paymentStatus),
+  );
+  const moves = bookings
+    .filter((b) => !paidBefore.includes(b))
+    .map((b) => ({ b, next: transition(stateOf(b), { type: 'PAYMENT_SUCCEEDED' }, now) }));
   // A booking that cannot take it (not a card booking any more) leaves the whole amount owed back.
   const refused = moves.filter((m) => !m.next.ok).map((m) => m.b.id);
   if (refused.length || moves.length === 0) {
     // Owed back whole; the payment waits for the operator (`refund list`), the bookings are untouched.
     await setPaymentStatus(q, payment.id, 'REFUND_DUE', now, verified.gatewayRef);
-    await audit('payment.refund_due', payment.id, payment.userId, { gatewayRef: verified.gatewayRef, alreadyPaid: paidBefore.map((b) => b.id), refused });
-    return { outcome: 'REFUND_DUE', reason: paidBefore.length ? 'paid twice' : 'no booking takes it', bookingIds: [], notice: 'DONE' };
+    await audit('payment.refund_due', payment.id, payment.userId, {
+      gatewayRef: verified.gatewayRef,
+      alreadyPaid: paidBefore.map((b) => b.id),
+      refused,
+    });
+    return {
+      outcome: 'REFUND_DUE',
+      reason: paidBefore.length ? 'paid twice' : 'no booking takes it',
+      bookingIds: [],
+      notice: 'DONE',
+    };
   }
   await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
   for (const { b, next } of moves) {
     if (!next.ok) continue;
-    await updateBooking(q, b.id, { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null }, now);
-    await audit('booking.paid', b.id, b.userId, { paymentId: payment.id, gatewayRef: verified.gatewayRef, paymentStatus: next.state.paymentStatus });
+    await updateBooking(
+      q,
+      b.id,
+      { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null },
+      now,
+    );
+    await audit('booking.paid', b.id, b.userId, {
+      paymentId: payment.id,
+      gatewayRef: verified.gatewayRef,
+      paymentStatus: next.state.paymentStatus,
+    });
   }
   const taken = moves.map((m) => m.b.id);
   if (!paidBefore.length) return { outcome: 'APPLIED', bookingIds: taken, notice: 'DONE' };
   // The rest paid, the share of the bookings paid twice is owed back: a REFUND_DUE payment of its
   // own for exactly that amount and those bookings (`refund list`, `refund done pay_…`).
   const twice = paidBefore.map((b) => b.id);
-  const owed = await insertRefundDue(q, { of: payment, bookingIds: twice, amountCents: paidBefore.reduce((sum, b) => sum + b.totalCents, 0), gatewayRef: verified.gatewayRef }, now);
-  await audit('payment.refund_due', owed.id, payment.userId, { gatewayRef: verified.gatewayRef, partOf: payment.id, alreadyPaid: twice, amountCents: owed.amountCents });
-  await audit('payment.paid_twice_in_part', payment.id, payment.userId, { gatewayRef: verified.gatewayRef, alreadyPaid: twice, refundDue: owed.id, amountCents: owed.amountCents });
-  return { outcome: 'APPLIED', reason: `${twice.join(', ')} paid before: ${owed.amountCents} owed back as ${owed.id}`, bookingIds: taken, notice: 'DONE' };
+  const owed = await insertRefundDue(
+    q,
+    {
+      of: payment,
+      bookingIds: twice,
+      amountCents: paidBefore.reduce((sum, b) => sum + b.totalCents, 0),
+      gatewayRef: verified.gatewayRef,
+    },
+    now,
+  );
+  await audit('payment.refund_due', owed.id, payment.userId, {
+    gatewayRef: verified.gatewayRef,
+    partOf: payment.id,
+    alreadyPaid: twice,
+    amountCents: owed.amountCents,
+  });
+  await audit('payment.paid_twice_in_part', payment.id, payment.userId, {
+    gatewayRef: verified.gatewayRef,
+    alreadyPaid: twice,
+    refundDue: owed.id,
+    amountCents: owed.amountCents,
+  });
+  return {
+    outcome: 'APPLIED',
+    reason: `${twice.join(', ')} paid before: ${owed.amountCents} owed back as ${owed.id}`,
+    bookingIds: taken,
+    notice: 'DONE',
+  };
 }

@@ -5,7 +5,6 @@ import { startEmbeddedPostgres } from '../embedded.js';
 import type { TestProject } from 'vitest/node';
 import './provided.js';
 
-
 /**
  * Starts one embedded PostgreSQL for the whole test run. With `DATABASE_URL` set it is started
  * only when the run asks for both servers (`NOGPETS_TEST_BOTH_DATABASES=1`, set by the store's
