@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Clock, createSandboxGateway } from '@nogpets/operations';
+import { type Clock, createApiKey, type createSandboxGateway } from '@nogpets/operations';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/platform';
 import {
   type Browser,
@@ -233,6 +233,30 @@ export async function consentInBrowser(
 export interface FormSession {
   cookie: string;
   csrf: string;
+}
+
+/**
+ * A pet owner as most booking tests need one: an API key for bookings, pets and addresses, one
+ * saved dog and one saved address in Die Boord (inside the demo coverage).
+ */
+export async function newPetOwner(
+  server: TestServer,
+  owner: { email: string; pet: { name: string; weightKg: number }; line1: string },
+): Promise<{ key: string; petId: string; addressId: string }> {
+  const { key } = await createApiKey(server.db.sql, {
+    email: owner.email,
+    scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
+  });
+  const as = { authorization: `Bearer ${key}` };
+  const pet = await server.post('/v1/pets', { ...owner.pet, type: 'DOG', coat: 'SHORT' }, as);
+  const address = await server.post(
+    '/v1/addresses',
+    { label: 'Home', line1: owner.line1, suburb: 'Die Boord' },
+    as,
+  );
+  if (pet.status !== 201 || address.status !== 201)
+    throw new Error(`owner setup failed: ${pet.status} ${address.status}`);
+  return { key, petId: pet.body.id, addressId: address.body.id };
 }
 
 /** Opens a form page as a browser would (GET), keeping the cookie it sets and the form's token. */

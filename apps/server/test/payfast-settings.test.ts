@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTestServer, type TestServer } from './harness.js';
+import { cli, newPetOwner, startTestServer, type TestServer } from './harness.js';
 import {
   checked,
   checkoutForm,
@@ -41,21 +40,11 @@ describe('PayFast without a passphrase, with the default sources, behind one pro
         TRUST_PROXY: 'true',
       },
     });
-    key = (
-      await createApiKey(server.db.sql, {
-        email: 'sipho@example.com',
-        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
-      })
-    ).key;
-    petId = (await server.post('/v1/pets', { name: 'Bella', type: 'DOG', weightKg: 8, coat: 'SHORT' }, as()))
-      .body.id;
-    addressId = (
-      await server.post(
-        '/v1/addresses',
-        { label: 'Home', line1: '3 Ryneveld Street', suburb: 'Die Boord' },
-        as(),
-      )
-    ).body.id;
+    ({ key, petId, addressId } = await newPetOwner(server, {
+      email: 'sipho@example.com',
+      pet: { name: 'Bella', weightKg: 8 },
+      line1: '3 Ryneveld Street',
+    }));
   });
   afterAll(async () => {
     await server?.stop();

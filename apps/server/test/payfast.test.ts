@@ -1,7 +1,7 @@
-import { createApiKey, receiveNotification, recheckNotices } from '@nogpets/operations';
+import { receiveNotification, recheckNotices } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTestServer, type TestServer } from './harness.js';
+import { cli, newPetOwner, startTestServer, type TestServer } from './harness.js';
 import {
   checked,
   checkoutForm,
@@ -44,17 +44,11 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
       },
     });
     browser = await launchBrowser();
-    key = (
-      await createApiKey(server.db.sql, {
-        email: 'lindiwe@example.com',
-        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
-      })
-    ).key;
-    petId = (await server.post('/v1/pets', { name: 'Max', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as()))
-      .body.id;
-    addressId = (
-      await server.post('/v1/addresses', { label: 'Home', line1: '8 Dorp Street', suburb: 'Die Boord' }, as())
-    ).body.id;
+    ({ key, petId, addressId } = await newPetOwner(server, {
+      email: 'lindiwe@example.com',
+      pet: { name: 'Max', weightKg: 12 },
+      line1: '8 Dorp Street',
+    }));
   });
   afterAll(async () => {
     await browser?.close();

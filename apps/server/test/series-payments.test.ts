@@ -1,4 +1,3 @@
-import { createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,6 +6,7 @@ import {
   openPayment,
   payInSandbox,
   signSandboxNotice,
+  newPetOwner,
   startTestServer,
   type TestServer,
 } from './harness.js';
@@ -24,17 +24,11 @@ describe('payments of a weekly series', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
-    key = (
-      await createApiKey(server.db.sql, {
-        email: 'thandi@example.com',
-        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
-      })
-    ).key;
-    petId = (await server.post('/v1/pets', { name: 'Bongo', type: 'DOG', weightKg: 14, coat: 'SHORT' }, as()))
-      .body.id;
-    addressId = (
-      await server.post('/v1/addresses', { label: 'Home', line1: '3 Dorp Street', suburb: 'Die Boord' }, as())
-    ).body.id;
+    ({ key, petId, addressId } = await newPetOwner(server, {
+      email: 'thandi@example.com',
+      pet: { name: 'Bongo', weightKg: 14 },
+      line1: '3 Dorp Street',
+    }));
   });
   afterAll(() => server?.stop());
 

@@ -1,7 +1,6 @@
-import { createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { newPetOwner, startTestServer, type TestServer } from './harness.js';
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
 
@@ -20,17 +19,11 @@ describe('moving a stay or a visit', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
-    key = (
-      await createApiKey(server.db.sql, {
-        email: 'thandeka@example.com',
-        scopes: ['bookings:read', 'bookings:write', 'pets', 'addresses'],
-      })
-    ).key;
-    petId = (await server.post('/v1/pets', { name: 'Kwezi', type: 'DOG', weightKg: 12, coat: 'SHORT' }, as()))
-      .body.id;
-    addressId = (
-      await server.post('/v1/addresses', { label: 'Home', line1: '9 Bird Street', suburb: 'Die Boord' }, as())
-    ).body.id;
+    ({ key, petId, addressId } = await newPetOwner(server, {
+      email: 'thandeka@example.com',
+      pet: { name: 'Kwezi', weightKg: 12 },
+      line1: '9 Bird Street',
+    }));
   });
   afterAll(async () => {
     await server?.stop();

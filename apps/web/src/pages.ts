@@ -391,7 +391,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.post('/signup', async (req, res, next) => {
     try {
       const email = String(req.body?.email ?? '').trim();
-      // Control characters (NUL would fail in PostgreSQL) are not part of a name.
+      // Control characters are not part of a name (NUL never gets here: the form door refuses it).
       const name = cutText(
         Array.from(String(req.body?.name ?? ''), (c) => (c < ' ' || c === '\u007f' ? ' ' : c))
           .join('')
