@@ -1,5 +1,5 @@
 import { operations as allOperations, type Operation } from '@nogpets/operations';
-import { jsonBody, type Runtime } from '@nogpets/platform';
+import { jsonBody, type Runtime } from '@nogpets/runtime';
 import type { Express } from 'express';
 import { docsRouter } from './docs-page.js';
 import { createOpenApiDocument } from './openapi.js';

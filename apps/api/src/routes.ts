@@ -1,5 +1,5 @@
 import { type Operation, type OperationContext, runOperation, toServiceError } from '@nogpets/operations';
-import { bearerAuth, type Runtime } from '@nogpets/platform';
+import { bearerAuth, type Runtime } from '@nogpets/runtime';
 import { createHash } from 'node:crypto';
 import { type Request, Router } from 'express';
 import { bodyInput, queryInput } from './input.js';

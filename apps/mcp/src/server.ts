@@ -15,7 +15,7 @@ import {
   ServiceError,
   toServiceError,
 } from '@nogpets/operations';
-import { bearerAuth, jsonBody, type Runtime, sendError } from '@nogpets/platform';
+import { bearerAuth, jsonBody, type Runtime, sendError } from '@nogpets/runtime';
 import express, { type Request, type Router } from 'express';
 import { toolOf } from './tools.js';
 

@@ -16,7 +16,7 @@ import {
   systemClock,
 } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/platform';
+import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/runtime';
 import {
   type Database,
   listMail,

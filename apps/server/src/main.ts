@@ -1,4 +1,4 @@
-import { loadConfig, runMain } from '@nogpets/platform';
+import { loadConfig, runMain } from '@nogpets/runtime';
 import { allInOne } from './parts.js';
 
 const worker = (() => {

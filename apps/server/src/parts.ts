@@ -1,7 +1,7 @@
 import { mountApi } from '@nogpets/api';
 import { mcpRouter } from '@nogpets/mcp';
 import { operations } from '@nogpets/operations';
-import type { ServiceParts } from '@nogpets/platform';
+import type { ServiceParts } from '@nogpets/runtime';
 import { createOAuthProvider, oauthRouter, pagesRouter, paymentsRouter } from '@nogpets/web';
 import { startWorker } from '@nogpets/worker';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Clock, createApiKey, type createSandboxGateway } from '@nogpets/operations';
-import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/platform';
+import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/runtime';
 import {
   type Browser,
   createTestDatabase,

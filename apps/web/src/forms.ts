@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { findUnstorableText, type TextProblem } from '@nogpets/operations';
-import type { Runtime } from '@nogpets/platform';
+import type { Runtime } from '@nogpets/runtime';
 import { settingOrCreate } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';

@@ -41,7 +41,7 @@ import {
   ServiceError,
   toServiceError,
 } from '@nogpets/operations';
-import type { Runtime } from '@nogpets/platform';
+import type { Runtime } from '@nogpets/runtime';
 import {
   findCredentialFull,
   findOAuthClient,

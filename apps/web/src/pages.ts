@@ -15,7 +15,7 @@ import {
   sendSignInLink,
   ServiceError,
 } from '@nogpets/operations';
-import type { Runtime } from '@nogpets/platform';
+import type { Runtime } from '@nogpets/runtime';
 import {
   appendAudit,
   deleteOAuthRequest,

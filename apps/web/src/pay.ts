@@ -8,7 +8,7 @@ import {
   ServiceError,
   toBooking,
 } from '@nogpets/operations';
-import type { Runtime } from '@nogpets/platform';
+import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
 import express, { type Router } from 'express';

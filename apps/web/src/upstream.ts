@@ -1,4 +1,4 @@
-import type { Runtime } from '@nogpets/platform';
+import type { Runtime } from '@nogpets/runtime';
 import { cutText, hashSecret, toStorableText, unstorableReason } from '@nogpets/operations';
 import { insertOidcLogin, takeOidcLogin } from '@nogpets/store';
 import * as oidc from 'openid-client';

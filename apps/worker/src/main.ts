@@ -1,4 +1,4 @@
-import { runMain } from '@nogpets/platform';
+import { runMain } from '@nogpets/runtime';
 import { startWorker } from './worker.js';
 
 // The worker serves only /healthz, /readyz and /metrics over HTTP.
