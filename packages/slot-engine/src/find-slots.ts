@@ -17,9 +17,12 @@ import type {
   EmptyReason,
   FindSlotsInput,
   FindSlotsResult,
+  GroupRequest,
   InstantInput,
   Resource,
   Slot,
+  SlotCheck,
+  SlotCheckInput,
 } from './types.js';
 
 export const MAX_RANGE_DAYS = 31;
@@ -72,6 +75,40 @@ function firstEndingAfter(list: Interval[], t: number, pad: number, maxLen: numb
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * Whether bookings (sorted by start, looked at from index `from`) block [start, end) on a
+ * resource: each keeps the travel buffer clear on both sides, except bookings of the same group
+ * walk at exactly these times, which are joined while places remain.
+ */
+function busyBlocks(
+  busy: Interval[],
+  from: number,
+  start: number,
+  end: number,
+  buffer: number,
+  group: GroupRequest | undefined,
+): boolean {
+  let taken = 0;
+  let joined = false;
+  for (let i = from; i < busy.length; i++) {
+    const b = busy[i]!;
+    if (b.start - buffer >= end) break;
+    if (b.end + buffer <= start) continue;
+    if (group && b.groupKey === group.key && b.start === start && b.end === end) {
+      taken += b.size;
+      joined = true;
+      continue;
+    }
+    return true;
+  }
+  return joined && group !== undefined && taken + group.size > group.capacity;
+}
+
+/** The travel buffer kept clear around a resource's bookings, in ms (vans 15 minutes by default). */
+function bufferMsOf(resource: Resource): number {
+  return (resource.travelBufferMin ?? (resource.kind === 'VAN' ? DEFAULT_VAN_BUFFER_MIN : 0)) * 60_000;
 }
 
 /** The local dates of the range as epoch days (validated once with Temporal, then arithmetic). */
@@ -185,7 +222,7 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
     return {
       resource,
       step: resource.slotStepMin ?? DEFAULT_STEP_MIN,
-      bufferMs: (resource.travelBufferMin ?? (resource.kind === 'VAN' ? DEFAULT_VAN_BUFFER_MIN : 0)) * 60_000,
+      bufferMs: bufferMsOf(resource),
       busy: (busyByResource.get(resource.id) ?? []).sort(byStart),
       timeOff,
     };
@@ -257,25 +294,11 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
           }
           if (blocked) continue;
           offClear = true;
-          let taken = 0;
-          let joined = false;
           const buffer = p.bufferMs;
           // Sorted by start: nothing before start - longest - buffer can reach this slot.
           if (bi < 0) bi = firstEndingAfter(p.busy, start, buffer, maxBusyMs);
           while (bi < p.busy.length && p.busy[bi]!.start < start - maxBusyMs - buffer) bi++;
-          for (let i = bi; i < p.busy.length; i++) {
-            const b = p.busy[i]!;
-            if (b.start - buffer >= end) break;
-            if (b.end + buffer <= start) continue;
-            if (group && b.groupKey === group.key && b.start === start && b.end === end) {
-              taken += b.size;
-              joined = true;
-              continue;
-            }
-            blocked = true;
-            break;
-          }
-          if (blocked || (joined && group && taken + group.size > group.capacity)) continue;
+          if (busyBlocks(p.busy, bi, start, end, buffer, group)) continue;
           if (foundCount === found.length) {
             const bigger = new Int32Array(found.length * 2);
             bigger.set(found);
@@ -320,4 +343,52 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
     days.push(result);
   }
   return { days };
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * Whether one start on one resource is open now, and if not, why: `TAKEN` when it is a slot but
+ * bookings fill it (someone booked it since it was offered), `NOT_A_SLOT` when it never was one
+ * (outside the resource's hours or off its grid, too soon, in time off; `why` says which, when
+ * the day has no slot at all). The same rules as {@link findSlots}, for the one day of the start
+ * and the one resource, so a booking can be checked against only that resource's day.
+ *
+ * @example
+ * checkSlot({ resources, busy, durationMin: 60, timeZone: 'Africa/Johannesburg',
+ *   now: '2026-11-22T06:00:00Z', start: '2026-11-23T06:00:00.000Z', resourceId: 'van-1' });
+ * // { status: 'OPEN' } or { status: 'TAKEN' } or { status: 'NOT_A_SLOT', why?: 'CLOSED_DAY' }
+ */
+export function checkSlot(input: SlotCheckInput): SlotCheck {
+  const startMs = instantMs(input.start, 'start');
+  checkTimeZone(input.timeZone);
+  const resource = input.resources.find((r) => r.id === input.resourceId);
+  if (!resource) return { status: 'NOT_A_SLOT' };
+  let dates = dateFormats.get(input.timeZone);
+  if (!dates) {
+    dates = new Intl.DateTimeFormat('en-CA', { timeZone: input.timeZone });
+    dateFormats.set(input.timeZone, dates);
+  }
+  const date = dates.format(startMs);
+  const { start: _start, resourceId: _resourceId, busy, ...rest } = input;
+  // Hours, grid, notice and time off: is it a slot at all, bookings aside?
+  const [day] = findSlots({ ...rest, resources: [resource], from: date, to: date }).days;
+  if (!day!.slots.some((s) => Date.parse(s.start) === startMs)) {
+    return day!.why ? { status: 'NOT_A_SLOT', why: day!.why } : { status: 'NOT_A_SLOT' };
+  }
+  const mine: Interval[] = [];
+  for (const b of busy ?? []) {
+    if (b.resourceId !== resource.id || input.ignoreBusy?.(b)) continue;
+    mine.push(toInterval(b, 'busy'));
+  }
+  mine.sort(byStart);
+  const blocked = busyBlocks(
+    mine,
+    0,
+    startMs,
+    startMs + input.durationMin * 60_000,
+    bufferMsOf(resource),
+    input.group,
+  );
+  return { status: blocked ? 'TAKEN' : 'OPEN' };
 }

@@ -92,3 +92,16 @@ export interface DayResult {
 export interface FindSlotsResult {
   days: DayResult[];
 }
+
+/** One start on one resource to check: the same schedule as {@link FindSlotsInput}, no range. */
+export interface SlotCheckInput extends Omit<FindSlotsInput, 'from' | 'to' | 'windowStart' | 'windowEnd'> {
+  /** The slot's start (an instant), as find_slots gave it. */
+  start: InstantInput;
+  resourceId: string;
+}
+
+/** `OPEN`: bookable now; `TAKEN`: a slot, but booked; `NOT_A_SLOT`: never one (`why`, when the whole day has none). */
+export type SlotCheck =
+  | { status: 'OPEN' }
+  | { status: 'TAKEN' }
+  | { status: 'NOT_A_SLOT'; why?: EmptyReason };

@@ -169,6 +169,19 @@ export async function updateBooking(
   }
 }
 
+/** Holds a booking's time at least until `until` (a hold is never shortened). */
+export async function extendHold(sql: Queryable, bookingId: string, until: Date, now: Date): Promise<void> {
+  await sql`update bookings set hold_until = greatest(hold_until, ${until}), updated_at = ${now} where id = ${bookingId}`;
+}
+
+/** The first booking (by start) of a weekly series, if any. */
+export async function firstSeriesBooking(sql: Queryable, seriesId: string): Promise<BookingRow | null> {
+  const [row] = await sql<
+    { id: string }[]
+  >`select id from bookings where series_id = ${seriesId} order by starts_at limit 1`;
+  return row ? findBooking(sql, row.id) : null;
+}
+
 /** Unpaid card bookings made without a pay link (a series' later weeks) hold their time until they start. */
 export async function holdUntilStart(sql: Queryable, bookingIds: string[]): Promise<void> {
   await sql`update bookings set hold_until = starts_at where id = any(${bookingIds}) and payment_status = 'PENDING'`;

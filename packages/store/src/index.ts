@@ -12,7 +12,7 @@ export { MIGRATIONS_DIR, type MigrationResult, migrate } from './migrate.js';
 export { findOperator, loadOffer } from './offer.js';
 export { createSql, type Queryable, type Sql, type SqlOptions, type TransactionSql } from './sql.js';
 export type * from './types.js';
-export { listBusy, listResources, listTimeOff } from './schedule.js';
+export { readSchedule, type ScheduleRows } from './schedule.js';
 export { demoBookings } from './demo-data.js';
 export * from './users.js';
 export * from './credentials.js';

@@ -107,6 +107,15 @@ export async function narrowPayLinks(
   return narrowed;
 }
 
+/** When the newest open pay link of a booking expires, if it has one. */
+export async function openLinkExpiry(sql: Queryable, bookingId: string): Promise<Date | null> {
+  const [row] = await sql<{ expiresAt: Date }[]>`
+    select expires_at as "expiresAt" from payments
+    where ${bookingId} = any(booking_ids) and status in ('OPEN', 'FAILED')
+    order by created_at desc limit 1`;
+  return row?.expiresAt ?? null;
+}
+
 /**
  * The part of a confirmed payment that is owed back: the share of bookings another payment had
  * already paid. A payment row of its own (REFUND_DUE, no link, the same gateway reference), so

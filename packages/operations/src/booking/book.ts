@@ -1,36 +1,24 @@
-import {
-  expandWeekly,
-  initialState,
-  parseRepeat,
-  seriesHorizon,
-  type WeeklyRepeat,
-} from '@nogpets/booking-rules';
+import { initialState, parseRepeat, seriesHorizon } from '@nogpets/booking-rules';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import type { SittingPlan } from '@nogpets/slot-engine';
-import { insertLead, insertSeries, type Queryable } from '@nogpets/store';
+import { insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
-import type { OperationContext } from '../context.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { LineIdSchema } from '../schemas.js';
+import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
+import { localDate, whenText } from './local-time.js';
+import { makePayLink, type Placement, placeBookings } from './place.js';
+import { priceRequest } from './quote-request.js';
+import { checkSlot, endOf, planSittingFor } from './schedule.js';
 import {
-  type BookingDetails,
-  BookingStatusSchema,
-  PaymentStatusSchema,
-  refused,
-  whenText,
-} from './booking-model.js';
-import { planSittingFor, StaySchema, VisitsSchema } from './find-times.js';
-import {
-  checkSlot,
-  localDate,
-  MINUTE,
-  makePayLink,
-  money,
-  openDays,
-  type Placement,
-  placeBookings,
-} from './place.js';
-import { type PricedRequest, priceRequest } from './quote-request.js';
+  fullyBookedLead,
+  fullyBookedMessage,
+  type Skipped,
+  SkippedSchema,
+  seriesPlacements,
+} from './series.js';
+import { StaySchema, VisitsSchema } from './time-schemas.js';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -114,10 +102,6 @@ export const BookRequestSchema = z
 
 export type BookRequest = z.output<typeof BookRequestSchema>;
 
-const SkippedSchema = z
-  .object({ date: z.string(), reason: z.string(), message: z.string() })
-  .meta({ id: 'Skipped' });
-
 export const BookResultSchema = z
   .object({
     bookingId: z.string(),
@@ -148,16 +132,6 @@ export const BookResultSchema = z
   })
   .meta({ id: 'BookResult' });
 
-type Skipped = z.infer<typeof SkippedSchema>;
-
-const REASONS: Record<string, string> = {
-  FULLY_BOOKED: 'fully booked',
-  CLOSED_DAY: 'closed that day',
-  TIME_OFF: 'closed that day (holiday or time off)',
-  OUTSIDE_HOURS: 'not working at that hour',
-  PAST: 'too soon',
-};
-
 /** The bookings a sitting plan makes: one for a stay (its whole span), one per visit. */
 function sittingPlacements(
   plan: SittingPlan,
@@ -183,79 +157,6 @@ function sittingPlacements(
     resourceId: p.resourceId,
     totalCents: perUnitCents + (i === 0 ? feeCents : 0),
   }));
-}
-
-/**
- * The weeks of a repeat after the first: each listed weekday at the first walk's local time up to
- * the horizon, on the same walker when free, else another free at that time; the rest skipped
- * with why.
- */
-export async function seriesPlacements(
-  ctx: OperationContext,
-  priced: PricedRequest,
-  first: { start: Date; resourceId: string },
-  repeat: WeeklyRepeat,
-  after: Date,
-  until: Date,
-  totalCents: number,
-): Promise<{ placements: Placement[]; skipped: Skipped[] }> {
-  const tz = priced.offer.business.timezone;
-  const starts = expandWeekly({ start: first.start, timeZone: tz, repeat, until }).filter(
-    (s) => s.getTime() > after.getTime(),
-  );
-  if (!starts.length) return { placements: [], skipped: [] };
-  const days = await openDays(ctx, priced, localDate(starts[0]!, tz), localDate(starts.at(-1)!, tz));
-  const byDate = new Map(days.map((d) => [d.date, d]));
-  const placements: Placement[] = [];
-  const skipped: Skipped[] = [];
-  for (const start of starts) {
-    const date = localDate(start, tz);
-    const day = byDate.get(date);
-    const open = day?.slots.filter((s) => Date.parse(s.start) === start.getTime()) ?? [];
-    const slot = open.find((s) => s.resourceId === first.resourceId) ?? open[0];
-    if (slot) {
-      placements.push({
-        start,
-        end: new Date(start.getTime() + priced.quote.durationMin * MINUTE),
-        resourceId: slot.resourceId,
-        totalCents,
-      });
-    } else {
-      const reason =
-        day?.why && day.why !== 'FULLY_BOOKED' && day.slots.length === 0 ? day.why : 'FULLY_BOOKED';
-      skipped.push({ date, reason, message: `${date}: ${REASONS[reason] ?? 'not open'}.` });
-    }
-  }
-  return { placements, skipped };
-}
-
-/** Rule 8's `message` for fully booked weeks, to be passed on word for word. */
-export function fullyBookedMessage(skipped: Skipped[]): string {
-  const dates = skipped.filter((s) => s.reason === 'FULLY_BOOKED').map((s) => s.date);
-  const one = dates.length === 1;
-  return `The walk${one ? '' : 's'} on ${dates.join(', ')} ${one ? 'is' : 'are'} fully booked, so ${one ? 'it was' : 'they were'} not booked. NogPets has noted it and will be in touch if a place opens.`;
-}
-
-/** Rule 8: a fully booked week is a lead for the operator to follow up. */
-export async function fullyBookedLead(
-  ctx: OperationContext,
-  priced: PricedRequest,
-  skipped: Skipped[],
-): Promise<string | undefined> {
-  const full = skipped.filter((s) => s.reason === 'FULLY_BOOKED');
-  if (!full.length) return undefined;
-  return insertLead(
-    ctx.deps.sql,
-    {
-      businessId: priced.offer.business.id,
-      operation: 'book',
-      reason: 'FULLY_BOOKED',
-      query: { category: priced.line.id, dates: full.map((s) => s.date) },
-      place: null,
-      clientName: ctx.auth?.clientName ?? ctx.clientName,
-    },
-    ctx.deps.clock.now(),
-  );
 }
 
 export const book = defineOperation({
@@ -336,7 +237,7 @@ export const book = defineOperation({
       placements = [
         {
           start,
-          end: new Date(start.getTime() + quote.durationMin * MINUTE),
+          end: endOf(priced, start),
           resourceId: input.resourceId!,
           totalCents: unitCents + feeCents,
         },
@@ -369,7 +270,7 @@ export const book = defineOperation({
         : `${placements.length} bookings from ${localDate(first.start, tz)}`;
     const summary =
       `${priced.line.label} for ${quote.pets.map((p) => p.name).join(' and ')} at ${priced.address?.label || priced.address?.line1 || 'the saved address'}, ` +
-      `${when ?? localDate(first.start, tz)}: ${money(totalCents, currency)} ${card ? 'by card' : 'in cash to the crew on the day'}.`;
+      `${when ?? localDate(first.start, tz)}: ${formatMoney(totalCents, currency)} ${card ? 'by card' : 'in cash to the crew on the day'}.`;
     const state = initialState({
       paymentMethod: input.paymentMethod,
       confirm: input.confirm === true,
@@ -380,7 +281,7 @@ export const book = defineOperation({
       refused(state, {
         summary,
         totalCents,
-        total: money(totalCents, currency),
+        total: formatMoney(totalCents, currency),
         paymentMethod: input.paymentMethod,
       });
 
@@ -446,7 +347,7 @@ export const book = defineOperation({
       paymentMethod: head.paymentMethod,
       paymentStatus: head.paymentStatus,
       totalCents,
-      total: money(totalCents, currency),
+      total: formatMoney(totalCents, currency),
       start: head.start.toISOString(),
       when:
         result.rows.length === 1
@@ -457,8 +358,8 @@ export const book = defineOperation({
       ...(result.seriesId ? { seriesId: result.seriesId } : {}),
       ...(leadId ? { leadId, message: fullyBookedMessage(skipped) } : {}),
       next: card
-        ? `Give the person the payUrl to pay ${money(totalCents, currency)} by card. The time is held until the link expires in 48 hours; it is confirmed once paid.`
-        : `Booked; ${money(totalCents, currency)} is paid in cash to the crew on the day. The business confirms the booking.`,
+        ? `Give the person the payUrl to pay ${formatMoney(totalCents, currency)} by card. The time is held until the link expires in 48 hours; it is confirmed once paid.`
+        : `Booked; ${formatMoney(totalCents, currency)} is paid in cash to the crew on the day. The business confirms the booking.`,
     };
   },
 });

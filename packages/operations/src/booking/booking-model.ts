@@ -4,6 +4,7 @@ import { type BookingRow, findBooking, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { whenText } from './local-time.js';
 
 /** What a booking keeps beside its columns: the price as quoted and what the crew needs. */
 export interface BookingDetails {
@@ -61,35 +62,6 @@ export const BookingSchema = z
   .meta({ id: 'Booking' });
 
 export type Booking = z.infer<typeof BookingSchema>;
-
-/** "Sat 28 Nov 2026, 09:00 to 10:30" in the business's zone. */
-export function whenText(start: Date, end: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-ZA', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  }).format(start);
-  const time = (d: Date) =>
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(d);
-  const sameDay =
-    new Intl.DateTimeFormat('en-CA', { timeZone }).format(start) ===
-    new Intl.DateTimeFormat('en-CA', { timeZone }).format(end);
-  if (sameDay) return `${day}, ${time(start)} to ${time(end)}`;
-  const endDay = new Intl.DateTimeFormat('en-ZA', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-  }).format(end);
-  return `${day} ${time(start)} to ${endDay} ${time(end)}`;
-}
 
 export function whatText(details: BookingDetails): string {
   return details.quote.pets.map((p) => `${p.name}: ${p.items.map((i) => i.name).join(', ')}`).join('; ');

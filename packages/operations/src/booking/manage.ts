@@ -11,11 +11,13 @@ import {
   lockResource,
   listSeriesBookings,
   listUpcomingBookings,
+  openLinkExpiry,
   type Queryable,
   shareKey,
   supersedePayments,
   updateBooking,
 } from '@nogpets/store';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import { z } from 'zod';
 import { actorName, type OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
@@ -30,20 +32,20 @@ import {
   refused,
   stateOf,
   toBooking,
-  whenText,
 } from './booking-model.js';
+import { addDays, DAY_MS, localDate, localTime, whenText } from './local-time.js';
+import { makePayLink } from './place.js';
+import type { PricedRequest } from './quote-request.js';
 import {
-  DATE,
-  DaySchema,
+  checkSlot,
+  freeResourceAt,
   groupOf,
+  openDays,
   planSitting,
-  type SittingContext,
-  SlotSchema,
   sittingContext,
   sittingDays,
-} from './find-times.js';
-import { checkSlot, localDate, localTime, makePayLink, money, openDays } from './place.js';
-import type { PricedRequest } from './quote-request.js';
+} from './schedule.js';
+import { DATE, DaySchema, SlotSchema } from './time-schemas.js';
 
 const notFound = { status: 404, description: 'No such booking of the person.' };
 const auth401 = { status: 401, description: 'No or an invalid credential.' };
@@ -84,26 +86,6 @@ async function audit(
   );
 }
 
-/** The booking's own resource if it is free at `start`, else the first free one (the engine's order). */
-async function freeResourceAt(
-  ctx: OperationContext,
-  priced: PricedRequest,
-  start: Date,
-  row: BookingRow,
-): Promise<string> {
-  const days = await openDays(
-    ctx,
-    priced,
-    localDate(start, priced.offer.business.timezone),
-    localDate(start, priced.offer.business.timezone),
-    [row.id],
-  );
-  const at = days.flatMap((d) => d.slots).filter((s) => Date.parse(s.start) === start.getTime());
-  return (at.find((s) => s.resourceId === row.resourceId) ?? at[0])?.resourceId ?? row.resourceId;
-}
-
-const DAY_MS = 86_400_000;
-
 /** A stay booking as the stay it was planned as (arrival date, nights, arrival and leaving times); undefined for any other booking, visits included. */
 function stayOf(row: BookingRow, timeZone: string): Required<Stay> | undefined {
   if ((row.details as unknown as BookingDetails).mode !== 'STAY') return undefined;
@@ -117,17 +99,6 @@ function stayOf(row: BookingRow, timeZone: string): Required<Stay> | undefined {
     arriveAt: localTime(row.start, timeZone),
     leaveAt: localTime(row.end, timeZone),
   };
-}
-
-/** The local date `days` after a local date. */
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** A stay planned by the slot engine (as book plans it) on some of the context's sitters, or on all of them. */
-function planStayOn(context: SittingContext, priced: PricedRequest, stay: Stay, sitterIds?: string[]) {
-  const resources = sitterIds ? context.resources.filter((r) => sitterIds.includes(r.id)) : context.resources;
-  return planSitting({ ...context, resources }, priced, { stay });
 }
 
 /**
@@ -147,7 +118,7 @@ async function stayStarts(
   return days.map(({ why: _why, ...day }) => ({
     ...day,
     slots: context.resources.flatMap((sitter) => {
-      const plan = planStayOn(context, priced, { ...stay, startDate: day.date }, [sitter.id]);
+      const plan = planSitting(context, priced, { stay: { ...stay, startDate: day.date } }, [sitter.id]);
       if (!plan.ok) return [];
       const first = plan.plan[0]!;
       const end = plan.plan.at(-1)!.end;
@@ -193,13 +164,13 @@ async function movedStay(
   const context = await sittingContext(ctx, priced, moved.startDate, sittingDays({ stay: moved }), [row.id]);
   if (resourceId && !context.resources.some((r) => r.id === resourceId))
     throw notOpen(`${resourceId} is not a sitter.`);
-  let plan = planStayOn(context, priced, moved, [resourceId ?? row.resourceId]);
-  if (!plan.ok && !resourceId) plan = planStayOn(context, priced, moved);
+  let plan = planSitting(context, priced, { stay: moved }, [resourceId ?? row.resourceId]);
+  if (!plan.ok && !resourceId) plan = planSitting(context, priced, { stay: moved });
   if (plan.ok && Date.parse(plan.plan[0]!.start) === start.getTime())
     return { resourceId: plan.plan[0]!.resourceId, end: new Date(plan.plan.at(-1)!.end) };
   if (plan.ok) throw notOpen(`the sitter arrives at ${stay.arriveAt} on the first evening.`);
   if (plan.unplanned.some((u) => u.reason === 'PAST')) throw notOpen('it is in the past or too soon.');
-  if (resourceId && planStayOn(context, priced, moved).ok) {
+  if (resourceId && planSitting(context, priced, { stay: moved }).ok) {
     throw new ServiceError(
       'SLOT_TAKEN',
       `${resourceId} is not free for every night of the stay (${span}); another sitter is. Call find_reschedule_times again and pass one of its slots, or leave out resourceId.`,
@@ -216,14 +187,6 @@ async function movedStay(
     unplanned: plan.unplanned,
     alternatives: [],
   });
-}
-
-/** When the newest open pay link of a booking expires, if it has one. */
-async function openLinkExpiry(q: Queryable, bookingId: string): Promise<Date | null> {
-  const [row] = await q<
-    { expiresAt: Date }[]
-  >`select expires_at as "expiresAt" from payments where ${bookingId} = any(booking_ids) and status in ('OPEN', 'FAILED') order by created_at desc limit 1`;
-  return row?.expiresAt ?? null;
 }
 
 export const listBookings = defineOperation({
@@ -446,7 +409,10 @@ export const rescheduleBooking = defineOperation({
       // A stay moves whole: re-planned on the new dates, every night checked.
       ({ resourceId, end } = await movedStay(ctx, priced, before, stay, start, input.resourceId));
     } else {
-      resourceId = input.resourceId ?? (await freeResourceAt(ctx, priced, start, before));
+      resourceId =
+        input.resourceId ??
+        (await freeResourceAt(ctx, priced, start, before.resourceId, [before.id])) ??
+        before.resourceId;
       await checkSlot(ctx, priced, start, resourceId, [before.id]);
       end = new Date(start.getTime() + (before.end.getTime() - before.start.getTime()));
     }
@@ -650,10 +616,10 @@ export const payBooking = defineOperation({
       return {
         bookingId: row.id,
         totalCents: row.totalCents,
-        total: money(row.totalCents, currency),
+        total: formatMoney(row.totalCents, currency),
         payUrl: link.payUrl,
         expiresAt: link.expiresAt.toISOString(),
-        next: `Give the person the payUrl to pay ${money(row.totalCents, currency)} by card; it works for 48 hours.${others}`,
+        next: `Give the person the payUrl to pay ${formatMoney(row.totalCents, currency)} by card; it works for 48 hours.${others}`,
       };
     });
   },

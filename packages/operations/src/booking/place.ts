@@ -1,9 +1,12 @@
+/**
+ * Where bookings are written: placed on their resources (the database's exclusion constraint has
+ * the last word on overlaps) and given a pay link, in the caller's transaction.
+ */
 import { holdUntil, payLinkExpiresAt } from '@nogpets/booking-rules';
-import { formatMoney } from '@nogpets/pricing-tiers';
-import { type DayResult, findSlots } from '@nogpets/slot-engine';
 import {
   appendAudit,
   type BookingRow,
+  extendHold,
   insertBooking,
   insertPayment,
   isSlotConflict,
@@ -18,75 +21,8 @@ import { hashSecret, newSecret } from '../auth.js';
 import { actorName, type OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
 import type { BookingDetails } from './booking-model.js';
-import { engineError, groupOf, slotInputFor } from './find-times.js';
+import { groupOf } from './schedule.js';
 import type { PricedRequest } from './quote-request.js';
-
-export const MINUTE = 60_000;
-
-/** The local calendar date of an instant in a zone. */
-export function localDate(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone }).format(at);
-}
-
-/** The local wall-clock time `HH:MM` of an instant in a zone. */
-export function localTime(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(at);
-}
-
-/** The open days between two local dates, bookings other than `except` counted. */
-export async function openDays(
-  ctx: OperationContext,
-  priced: PricedRequest,
-  from: string,
-  to: string,
-  except: string[] = [],
-  ignoreBookings = false,
-): Promise<DayResult[]> {
-  const input = await slotInputFor(ctx, priced, { from, to }, except);
-  try {
-    return findSlots(ignoreBookings ? { ...input, busy: [] } : input).days;
-  } catch (err) {
-    return engineError(err);
-  }
-}
-
-/**
- * Checks that `start` on `resourceId` is a slot open now: SLOT_TAKEN when it was offered but is
- * booked now, 400 when it never was a slot (not from find_times, or in the past).
- */
-export async function checkSlot(
-  ctx: OperationContext,
-  priced: PricedRequest,
-  start: Date,
-  resourceId: string,
-  except: string[] = [],
-): Promise<void> {
-  const date = localDate(start, priced.offer.business.timezone);
-  const match = (days: DayResult[]) =>
-    days.some((d) =>
-      d.slots.some((s) => Date.parse(s.start) === start.getTime() && s.resourceId === resourceId),
-    );
-  if (match(await openDays(ctx, priced, date, date, except))) return;
-  if (match(await openDays(ctx, priced, date, date, except, true))) {
-    throw new ServiceError(
-      'SLOT_TAKEN',
-      'That time was just taken. Call find_times again and offer the person another time.',
-      { start: start.toISOString(), resourceId },
-    );
-  }
-  throw new ServiceError(
-    'BAD_REQUEST',
-    'That is not an open time. Pass a slot from find_times unchanged (start and resourceId).',
-    {
-      fields: [{ field: 'start', message: 'Not an open slot for this request.' }],
-    },
-  );
-}
 
 export interface Placement {
   start: Date;
@@ -250,7 +186,7 @@ export async function makePayLink(
   );
   for (const b of bookings) {
     // A new link never shortens a hold (a series' later week is held until its start).
-    await tx`update bookings set hold_until = greatest(hold_until, ${holdUntil(expiresAt, b.start)}), updated_at = ${now} where id = ${b.id}`;
+    await extendHold(tx, b.id, holdUntil(expiresAt, b.start), now);
   }
   return {
     payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`,
@@ -259,8 +195,4 @@ export async function makePayLink(
     paymentId: payment.id,
     narrowed,
   };
-}
-
-export function money(cents: number, currency: string): string {
-  return formatMoney(cents, currency);
 }

@@ -3,6 +3,7 @@ import {
   appendAudit,
   type BookingRow,
   findBooking,
+  firstSeriesBooking,
   holdUntilStart,
   listFinishedBookings,
   listLapsedHolds,
@@ -15,10 +16,11 @@ import {
 import type { Deps, OperationContext } from '../context.js';
 import { SCOPE_NAMES } from '../auth.js';
 import type { Scope } from '../define.js';
-import { fullyBookedLead, seriesPlacements } from './book.js';
 import { stateOf } from './booking-model.js';
-import { localDate, placeBookings } from './place.js';
+import { localDate } from './local-time.js';
+import { placeBookings } from './place.js';
 import { priceRequest } from './quote-request.js';
+import { fullyBookedLead, seriesPlacements } from './series.js';
 
 /**
  * One timed rule applied by the worker to each booking it lists: under the booking's row lock, the
@@ -157,14 +159,7 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
           horizon,
           total,
         );
-        const prior = await findBooking(
-          q,
-          (
-            await q<
-              { id: string }[]
-            >`select id from bookings where series_id = ${series.id} order by starts_at limit 1`
-          )[0]?.id ?? '',
-        );
+        const prior = await firstSeriesBooking(q, series.id);
         const details = prior?.details ?? {};
         const placed = await placeBookings(
           ctx,

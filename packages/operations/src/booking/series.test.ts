@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fullyBookedMessage } from './book.js';
+import { fullyBookedMessage } from './series.js';
 
 describe('rule 8 message for fully booked weeks', () => {
   it('names the fully booked dates only, in words to pass on', () => {

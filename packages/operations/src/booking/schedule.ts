@@ -1,0 +1,298 @@
+/**
+ * The schedule of a range, for every way of booking: what find_times offers, what book and
+ * reschedule check, where a stay or visits go, which weeks a series gets. Each function gathers
+ * the business's resources, bookings and time off through one store read and hands them to the
+ * slot engine, which decides.
+ */
+import {
+  type BusyInterval,
+  checkSlot as slotStatus,
+  DEFAULT_DAYS,
+  type DayResult,
+  type EmptyReason,
+  findSlots,
+  LOOKAHEAD_DAYS,
+  planStay,
+  planVisits,
+  type Resource,
+  type SittingPlan,
+  SlotEngineError,
+  type Stay,
+  type Visits,
+} from '@nogpets/slot-engine';
+import { readSchedule, type ScheduleRows } from '@nogpets/store';
+import type { OperationContext } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { DAY_MS, localDate, MINUTE } from './local-time.js';
+import type { PricedRequest } from './quote-request.js';
+
+/** The kind of resource each line books. */
+const KIND_OF = { grooming: 'VAN', walking: 'WALKER', sitting: 'SITTER' } as const;
+
+/**
+ * Why a day has no open time, in words that read after "Grooming is" and after "2026-12-23:".
+ * The one map of these reasons: find_times and the weeks a series skips both say them.
+ */
+export const WHY_CLOSED: Record<EmptyReason, string> = {
+  CLOSED_DAY: 'closed',
+  TIME_OFF: 'closed (holiday or time off)',
+  OUTSIDE_HOURS: 'not open at those hours',
+  FULLY_BOOKED: 'fully booked',
+  PAST: 'too soon to book',
+};
+
+/** A slot-engine refusal of its input as the service's 400 (`details.reason` is the engine's code). */
+export function engineError(err: unknown): never {
+  if (err instanceof SlotEngineError) {
+    const field =
+      (err.details.field as string | undefined) ??
+      (err.code === 'RANGE_TOO_LONG' || err.code === 'BAD_RANGE' ? 'to' : '(input)');
+    throw new ServiceError('BAD_REQUEST', err.message, {
+      fields: [{ field, message: err.message }],
+      reason: err.code,
+    });
+  }
+  throw err;
+}
+
+/** The group a quote's walk joins, if it is a group walk: its key (the service), capacity and places taken. */
+export function groupOf(priced: PricedRequest): { key: string; capacity: number; size: number } | undefined {
+  const { offer, quote } = priced;
+  const primary = offer.lines
+    .flatMap((l) => l.services)
+    .find((s) => s.id === quote.pets[0]?.items[0]?.serviceId);
+  return quote.groupSize && primary
+    ? { key: primary.id, capacity: primary.groupSize, size: quote.groupSize }
+    : undefined;
+}
+
+/** The store's schedule rows as the slot engine takes them. */
+function toEngine(rows: ScheduleRows) {
+  return {
+    resources: rows.resources.map(
+      (r): Resource => ({
+        id: r.id,
+        kind: r.kind,
+        week: r.week,
+        ...(r.slotStepMin != null ? { slotStepMin: r.slotStepMin } : {}),
+        ...(r.travelBufferMin != null ? { travelBufferMin: r.travelBufferMin } : {}),
+      }),
+    ),
+    busy: rows.busy.map(
+      (b): BusyInterval => ({
+        resourceId: b.resourceId,
+        start: b.start,
+        end: b.end,
+        ...(b.groupKey ? { groupKey: b.groupKey, size: b.size } : {}),
+      }),
+    ),
+    timeOff: rows.timeOff.map((t) => ({
+      ...(t.resourceId ? { resourceId: t.resourceId } : {}),
+      start: t.start,
+      end: t.end,
+    })),
+  };
+}
+
+/**
+ * The schedule of [fromMs, toMs) for a priced request's line: the business's resources of that
+ * kind (or the one `resourceId`), their bookings other than `except`, and time off.
+ */
+export async function scheduleOf(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  fromMs: number,
+  toMs: number,
+  except: string[] = [],
+  resourceId?: string,
+) {
+  return toEngine(
+    await readSchedule(ctx.deps.sql, {
+      businessId: priced.offer.business.id,
+      kind: KIND_OF[priced.line.id],
+      resourceId,
+      from: new Date(fromMs),
+      to: new Date(toMs),
+      except,
+    }),
+  );
+}
+
+/**
+ * What the slot engine needs to find slots for a priced request over local dates (default today
+ * and the next 6 days), bookings other than `except` counted. The schedule read covers the range
+ * and the 14 days from its first date that alternatives look at, a day either side for zones and
+ * travel buffers.
+ */
+export async function slotInputFor(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  range: {
+    from?: string | undefined;
+    to?: string | undefined;
+    windowStart?: string | undefined;
+    windowEnd?: string | undefined;
+  },
+  except: string[] = [],
+) {
+  const now = ctx.deps.clock.now();
+  const fromDate = range.from ?? now.toISOString().slice(0, 10);
+  const fromMs = Date.parse(`${fromDate}T00:00:00Z`);
+  const toMs = range.to ? Date.parse(`${range.to}T00:00:00Z`) : fromMs + (DEFAULT_DAYS - 1) * DAY_MS;
+  const lastMs = Math.max(toMs, fromMs + (LOOKAHEAD_DAYS - 1) * DAY_MS);
+  const sched = await scheduleOf(
+    ctx,
+    priced,
+    fromMs - DAY_MS,
+    // A range the engine refuses (over 31 days) is read for its first 31 days only.
+    Math.min(lastMs, fromMs + 31 * DAY_MS) + 2 * DAY_MS,
+    except,
+  );
+  const group = groupOf(priced);
+  return {
+    timeZone: priced.offer.business.timezone,
+    now: now.toISOString(),
+    ...sched,
+    durationMin: priced.quote.durationMin,
+    ...(range.from ? { from: range.from } : {}),
+    ...(range.to ? { to: range.to } : {}),
+    ...(range.windowStart ? { windowStart: range.windowStart } : {}),
+    ...(range.windowEnd ? { windowEnd: range.windowEnd } : {}),
+    ...(group ? { group } : {}),
+  };
+}
+
+/** The open days between two local dates, bookings other than `except` counted. */
+export async function openDays(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  from: string,
+  to: string,
+  except: string[] = [],
+): Promise<DayResult[]> {
+  const input = await slotInputFor(ctx, priced, { from, to }, except);
+  try {
+    return findSlots(input).days;
+  } catch (err) {
+    return engineError(err);
+  }
+}
+
+/**
+ * Checks that `start` on `resourceId` is a slot open now, against that resource's bookings and time
+ * off around that day alone: SLOT_TAKEN when it is a slot but booked (taken since it was offered),
+ * 400 when it never was one (not from find_times, or in the past).
+ */
+export async function checkSlot(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  start: Date,
+  resourceId: string,
+  except: string[] = [],
+): Promise<void> {
+  const at = start.getTime();
+  // Two days either side: the whole local day, whatever the zone and its DST, and any travel buffer.
+  const sched = await scheduleOf(ctx, priced, at - 2 * DAY_MS, at + 2 * DAY_MS, except, resourceId);
+  const group = groupOf(priced);
+  let status: ReturnType<typeof slotStatus>['status'];
+  try {
+    status = slotStatus({
+      ...sched,
+      timeZone: priced.offer.business.timezone,
+      now: ctx.deps.clock.now().toISOString(),
+      durationMin: priced.quote.durationMin,
+      ...(group ? { group } : {}),
+      start,
+      resourceId,
+    }).status;
+  } catch (err) {
+    return engineError(err);
+  }
+  if (status === 'OPEN') return;
+  if (status === 'TAKEN') {
+    throw new ServiceError(
+      'SLOT_TAKEN',
+      'That time was just taken. Call find_times again and offer the person another time.',
+      { start: start.toISOString(), resourceId },
+    );
+  }
+  throw new ServiceError(
+    'BAD_REQUEST',
+    'That is not an open time. Pass a slot from find_times unchanged (start and resourceId).',
+    { fields: [{ field: 'start', message: 'Not an open slot for this request.' }] },
+  );
+}
+
+/** The first open slot at exactly `start` on some resource, `preferred` first (the engine's order otherwise). */
+export async function freeResourceAt(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  start: Date,
+  preferred: string,
+  except: string[] = [],
+): Promise<string | undefined> {
+  const date = localDate(start, priced.offer.business.timezone);
+  const days = await openDays(ctx, priced, date, date, except);
+  const at = days.flatMap((d) => d.slots).filter((s) => Date.parse(s.start) === start.getTime());
+  return (at.find((s) => s.resourceId === preferred) ?? at[0])?.resourceId;
+}
+
+/**
+ * What planning sitting needs for `days` local dates from `startDate`: the sitters, their bookings
+ * (other than `except`) and their time off, from the day before to the day after.
+ */
+export async function sittingContext(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  startDate: string,
+  days: number,
+  except: string[] = [],
+) {
+  const start = Date.parse(`${startDate}T00:00:00Z`);
+  const sched = await scheduleOf(ctx, priced, start - DAY_MS, start + (days + 1) * DAY_MS, except);
+  return { timeZone: priced.offer.business.timezone, now: ctx.deps.clock.now().toISOString(), ...sched };
+}
+
+export type SittingContext = Awaited<ReturnType<typeof sittingContext>>;
+
+/** The local dates a stay (its nights and the last morning) or visits cover. */
+export function sittingDays(request: { stay?: Stay | undefined; visits?: Visits | undefined }): number {
+  return request.stay ? request.stay.nights + 1 : request.visits!.days;
+}
+
+/** A stay or visits planned by the slot engine on `context`, on some of its sitters or all (a bad stay or visits: 400). */
+export function planSitting(
+  context: SittingContext,
+  priced: PricedRequest,
+  request: { stay?: Stay | undefined; visits?: Visits | undefined },
+  sitterIds?: string[],
+): SittingPlan {
+  const resources = sitterIds ? context.resources.filter((r) => sitterIds.includes(r.id)) : context.resources;
+  try {
+    return request.stay
+      ? planStay({ ...context, resources, stay: request.stay })
+      : planVisits({ ...context, resources, durationMin: priced.quote.durationMin, visits: request.visits! });
+  } catch (err) {
+    return engineError(err);
+  }
+}
+
+/** Plans a stay or visits on the schedule of the dates it covers, bookings other than `except` counted: what find_times offers, book places and a moved stay takes. */
+export async function planSittingFor(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  request: { stay?: Stay | undefined; visits?: Visits | undefined },
+  except: string[] = [],
+): Promise<SittingPlan> {
+  const startDate = (request.stay ?? request.visits)!.startDate;
+  return planSitting(
+    await sittingContext(ctx, priced, startDate, sittingDays(request), except),
+    priced,
+    request,
+  );
+}
+
+/** The end of a booking of the request's duration starting at `start`. */
+export function endOf(priced: PricedRequest, start: Date): Date {
+  return new Date(start.getTime() + priced.quote.durationMin * MINUTE);
+}
