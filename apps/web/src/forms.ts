@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { findUnstorableText, type TextProblem } from '@nogpets/operations';
+import { findUnstorableText, formTokenKey, type TextProblem } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import { settingOrCreate } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import html from 'html-template-tag';
@@ -99,12 +98,10 @@ export interface FormTokens {
 export function formTokens(runtime: Runtime): FormTokens {
   let key: Promise<string> | undefined;
   const keyOf = () => {
-    key ??= settingOrCreate(runtime.deps.sql, 'form_token_key', () => randomBytes(32).toString('hex')).catch(
-      (err: unknown) => {
-        key = undefined; // a database hiccup must not break every form until restart
-        throw err;
-      },
-    );
+    key ??= formTokenKey(runtime.deps).catch((err: unknown) => {
+      key = undefined; // a database hiccup must not break every form until restart
+      throw err;
+    });
     return key;
   };
   const tokenFor = async (secret: string) =>

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
   InvalidClientError,
@@ -32,28 +31,24 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
+  ACCESS_TOKEN_SECONDS,
   authenticate,
-  cutText,
+  clientFromMetadataDocument,
+  codeChallengeFor,
   DATABASE_RETRY_AFTER_SECONDS,
-  hashSecret,
-  newSecret,
+  exchangeAuthorizationCode,
+  exchangeRefreshToken,
+  findOAuthClientMetadata,
+  type IssuedTokens,
+  type OAuthErrorCode,
+  registerOAuthClient,
+  requestAuthorization,
+  revokeOAuthToken,
   SCOPE_NAMES,
   ServiceError,
   toServiceError,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import {
-  findCredentialFull,
-  findOAuthClient,
-  findOAuthCode,
-  insertCredential,
-  insertOAuthClient,
-  insertOAuthRequest,
-  revokeCredentialByHash,
-  revokeFamily,
-  saveClientMetadataDocument,
-  useOAuthCode,
-} from '@nogpets/store';
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import {
   ClientDocumentError,
@@ -62,12 +57,6 @@ import {
   isClientIdUrl,
 } from './client-metadata.js';
 import { unstorableRequestText } from './forms.js';
-
-/** Token lifetimes (docs/decisions.md): short access, rotating refresh, short codes and requests. */
-export const ACCESS_TOKEN_SECONDS = 3600;
-export const REFRESH_TOKEN_DAYS = 30;
-export const CODE_SECONDS = 300;
-export const REQUEST_MINUTES = 15;
 
 /** The issuer exactly as the metadata names it (the SDK's `issuerUrl.href`, trailing slash included). */
 function issuerOf(runtime: Runtime): string {
@@ -87,37 +76,50 @@ function acceptResource(runtime: Runtime, resource: string): URL {
   return url;
 }
 
+/** The SDK's error for each code the operations refuse with. */
+const OAUTH_ERRORS: Record<OAuthErrorCode, new (message: string) => OAuthError> = {
+  invalid_grant: InvalidGrantError,
+  invalid_scope: InvalidScopeError,
+};
+
+/** Awaits an operation, its refusals (the RFC 6749 code in `details.error`) turned into the SDK's errors. */
+async function oauthAnswer<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    const code = err instanceof ServiceError ? String(err.details.error) : '';
+    if (Object.hasOwn(OAUTH_ERRORS, code))
+      throw new OAUTH_ERRORS[code as OAuthErrorCode]((err as ServiceError).message);
+    throw err;
+  }
+}
+
+/** Issued tokens as the token endpoint answers them (RFC 6749 §5.1). */
+function tokenResponse(tokens: IssuedTokens): OAuthTokens {
+  return {
+    access_token: tokens.accessToken,
+    token_type: 'Bearer',
+    expires_in: tokens.expiresInSeconds,
+    refresh_token: tokens.refreshToken,
+    scope: tokens.scopes.join(' '),
+  };
+}
+
 /**
  * The service as its own OAuth 2.1 authorization server, for the MCP SDK's router (our own
- * /authorize handler in front of it): single-use codes bound to client, redirect URI and resource,
- * scope and resource checks, refresh rotation with reuse detection, revocation and audience.
+ * /authorize handler in front of it): the operations of `oauth/` in the SDK's shapes, with the
+ * resource checks (RFC 8707) of this host.
  */
 export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
-  const { sql, clock } = runtime.deps;
-  const now = () => clock.now();
+  const { deps } = runtime;
+  const now = () => deps.clock.now();
 
-  /** A client known by the URL of its metadata document: the cached copy while fresh, else fetched. */
-  async function documentClient(clientId: string): Promise<OAuthClientInformationFull> {
-    const row = await findOAuthClient(sql, clientId);
-    if (row?.kind === 'METADATA_DOCUMENT' && row.staleAt && row.staleAt > now()) {
-      return {
-        ...(row.metadata as object),
-        client_id: row.id,
-        redirect_uris: row.redirectUris,
-      } as OAuthClientInformationFull;
-    }
+  /** Fetches a client's metadata document; its problems are the client's (invalid_client). */
+  async function fetchDocument(clientId: string) {
     try {
-      const { client, cacheSeconds } = await fetchClientMetadataDocument(clientId, {
+      return await fetchClientMetadataDocument(clientId, {
         allowLoopback: isLoopbackUrl(runtime.publicUrl()),
       });
-      await saveClientMetadataDocument(sql, {
-        id: clientId,
-        name: cutText(client.client_name ?? new URL(clientId).host, 120),
-        redirectUris: client.redirect_uris.map(String),
-        metadata: client as unknown as Record<string, unknown>,
-        staleAt: new Date(now().getTime() + cacheSeconds * 1000),
-      });
-      return client;
     } catch (err) {
       if (err instanceof ClientDocumentError) throw new InvalidClientError(err.message);
       throw err;
@@ -126,152 +128,69 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
 
   const clientsStore: OAuthRegisteredClientsStore = {
     async getClient(clientId) {
-      if (isClientIdUrl(clientId)) return documentClient(clientId);
-      const row = await findOAuthClient(sql, clientId);
-      return row
-        ? ({
-            ...(row.metadata as object),
-            client_id: row.id,
-            redirect_uris: row.redirectUris,
-          } as OAuthClientInformationFull)
-        : undefined;
+      const client = isClientIdUrl(clientId)
+        ? await clientFromMetadataDocument(deps, clientId, fetchDocument)
+        : await findOAuthClientMetadata(deps, clientId);
+      return (client ?? undefined) as OAuthClientInformationFull | undefined;
     },
     async registerClient(client) {
-      const full = client as OAuthClientInformationFull;
-      const id = full.client_id ?? randomUUID();
-      const info = { ...full, client_id: id };
-      await insertOAuthClient(sql, {
-        id,
-        name: cutText(full.client_name ?? 'Unnamed assistant', 120),
-        redirectUris: full.redirect_uris.map(String),
-        metadata: info as unknown as Record<string, unknown>,
-      });
-      return info;
+      return (await registerOAuthClient(deps, client)) as OAuthClientInformationFull;
     },
   };
-
-  async function issue(
-    userId: string,
-    clientId: string,
-    scopes: string[],
-    familyId: string,
-    resource: string | null,
-  ): Promise<OAuthTokens> {
-    const access = newSecret('nat');
-    const refresh = newSecret('nrt');
-    const t = now().getTime();
-    await insertCredential(sql, {
-      userId,
-      kind: 'ACCESS',
-      tokenHash: hashSecret(access),
-      scopes,
-      clientId,
-      familyId,
-      expiresAt: new Date(t + ACCESS_TOKEN_SECONDS * 1000),
-      resource,
-    });
-    await insertCredential(sql, {
-      userId,
-      kind: 'REFRESH',
-      tokenHash: hashSecret(refresh),
-      scopes,
-      clientId,
-      familyId,
-      expiresAt: new Date(t + REFRESH_TOKEN_DAYS * 86_400_000),
-      resource,
-    });
-    return {
-      access_token: access,
-      token_type: 'Bearer',
-      expires_in: ACCESS_TOKEN_SECONDS,
-      refresh_token: refresh,
-      scope: scopes.join(' '),
-    };
-  }
 
   return {
     clientsStore,
 
     async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res) {
-      const requested = params.scopes?.length ? params.scopes : ['profile'];
-      const unknown = requested.filter((s) => !(SCOPE_NAMES as string[]).includes(s));
-      // The /authorize handler sends this back to the client, with state and iss.
-      if (unknown.length) throw new InvalidScopeError(`Unknown scopes: ${unknown.join(' ')}`);
-      const id = await insertOAuthRequest(sql, {
-        clientId: client.client_id,
-        redirectUri: params.redirectUri,
-        scopes: [...new Set(requested)],
-        state: params.state ?? null,
-        codeChallenge: params.codeChallenge,
-        resource: params.resource?.href ?? null,
-        expiresAt: new Date(now().getTime() + REQUEST_MINUTES * 60_000),
-      });
+      // Its refusals go back to the client through the /authorize handler, with state and iss.
+      const id = await oauthAnswer(
+        requestAuthorization(deps, {
+          clientId: client.client_id,
+          redirectUri: params.redirectUri,
+          scopes: params.scopes ?? [],
+          state: params.state ?? null,
+          codeChallenge: params.codeChallenge,
+          resource: params.resource?.href ?? null,
+        }),
+      );
       // Sign-in (if needed) and consent happen on our pages; they issue the code.
       res.redirect(302, `/oauth/consent?request=${encodeURIComponent(id)}`);
     },
 
-    async challengeForAuthorizationCode(client, code) {
-      const row = await findOAuthCode(sql, hashSecret(code));
-      if (!row || row.clientId !== client.client_id || row.expiresAt <= now())
-        throw new InvalidGrantError('Unknown or expired authorization code.');
-      return row.codeChallenge;
+    challengeForAuthorizationCode(client, code) {
+      return oauthAnswer(codeChallengeFor(deps, client.client_id, code));
     },
 
     async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
       // Before the code is spent: a foreign resource is the request's fault, not the code's.
       if (resource) acceptResource(runtime, resource.href);
-      const hash = hashSecret(code);
-      const row = await useOAuthCode(sql, hash, now());
-      if (!row) {
-        // A replayed code: whatever it already gave out is revoked (OAuth 2.1 §4.1.3).
-        const used = await findOAuthCode(sql, hash);
-        if (used?.usedAt) await revokeFamily(sql, used.familyId, now());
-        throw new InvalidGrantError('The authorization code was already used.');
-      }
-      if (row.clientId !== client.client_id)
-        throw new InvalidGrantError('The code was issued to another client.');
-      if (row.expiresAt <= now()) throw new InvalidGrantError('The authorization code has expired.');
-      // OAuth 2.1 lets PKCE clients leave redirect_uri out here; when it is given it must be the same.
-      if (redirectUri !== undefined && redirectUri !== row.redirectUri) {
-        throw new InvalidGrantError('redirect_uri differs from the one the code was issued for.');
-      }
-      if (resource && row.resource && resource.href !== row.resource)
-        throw new InvalidGrantError('resource differs from the one authorized.');
-      return issue(
-        row.userId,
-        row.clientId,
-        row.scopes,
-        row.familyId,
-        row.resource ?? resource?.href ?? null,
+      const tokens = await oauthAnswer(
+        exchangeAuthorizationCode(deps, {
+          clientId: client.client_id,
+          code,
+          redirectUri,
+          resource: resource?.href,
+        }),
       );
+      return tokenResponse(tokens);
     },
 
     async exchangeRefreshToken(client, refreshToken, scopes, resource) {
       if (resource) acceptResource(runtime, resource.href);
-      const hash = hashSecret(refreshToken);
-      const row = await findCredentialFull(sql, hash);
-      if (row?.kind !== 'REFRESH' || row.clientId !== client.client_id)
-        throw new InvalidGrantError('Unknown refresh token.');
-      if (row.revokedAt) {
-        // Reuse of a rotated (or revoked) refresh token: the whole family goes.
-        if (row.familyId) await revokeFamily(sql, row.familyId, now());
-        throw new InvalidGrantError('The refresh token was already used; the connection has been revoked.');
-      }
-      if (row.expiresAt && row.expiresAt <= now())
-        throw new InvalidGrantError('The refresh token has expired.');
-      const wanted = scopes?.length ? scopes : row.scopes;
-      const wider = wanted.filter((s) => !row.scopes.includes(s));
-      if (wider.length)
-        throw new InvalidScopeError(`Refresh cannot widen scope (${wider.join(' ')}); authorize again.`);
-      if (resource && row.resource && resource.href !== row.resource)
-        throw new InvalidGrantError('resource differs from the one authorized.');
-      await revokeCredentialByHash(sql, hash, now());
-      return issue(row.userId, row.clientId!, wanted, row.familyId ?? randomUUID(), row.resource);
+      const tokens = await oauthAnswer(
+        exchangeRefreshToken(deps, {
+          clientId: client.client_id,
+          refreshToken,
+          scopes,
+          resource: resource?.href,
+        }),
+      );
+      return tokenResponse(tokens);
     },
 
     async verifyAccessToken(token): Promise<AuthInfo> {
       try {
-        const auth = await authenticate(sql, token, now());
+        const auth = await authenticate(deps.sql, token, now());
         return {
           token,
           clientId: auth.clientId ?? 'personal-api-key',
@@ -285,11 +204,8 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
     },
 
     async revokeToken(client, request: OAuthTokenRevocationRequest) {
-      const row = await findCredentialFull(sql, hashSecret(request.token));
       // RFC 7009: an unknown token, or one of another client, is answered the same and changes nothing.
-      if (!row || row.clientId !== client.client_id) return;
-      if (row.kind === 'REFRESH' && row.familyId) await revokeFamily(sql, row.familyId, now());
-      else await revokeCredentialByHash(sql, hashSecret(request.token), now());
+      await revokeOAuthToken(deps, client.client_id, request.token);
     },
   };
 }
@@ -543,11 +459,6 @@ export function reportingProvider(runtime: Runtime, provider: OAuthServerProvide
       },
     });
   return report(provider, 'provider');
-}
-
-/** A secret code for the consent page to hand out; only its hash is stored. */
-export function newAuthorizationCode(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 /**

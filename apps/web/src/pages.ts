@@ -1,12 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
-  createApiKey,
+  answerAuthorizationRequest,
+  createAccountApiKey,
   cutText,
+  endWebSession,
+  findAuthorizationRequest,
+  findWebSessionUser,
   followSignInLink,
   isEmailAddress,
-  hashSecret,
+  listApiKeys,
+  listAssistantConnections,
+  type PasswordCheck,
   peekSignInLink,
+  removeConnection,
+  revokeApiKey,
   SCOPE_NAMES,
   SCOPES,
   SIGN_IN_LINK_MINUTES,
@@ -14,35 +22,21 @@ import {
   type SignInLinkReason,
   sendSignInLink,
   ServiceError,
+  signInWithPassword,
+  signInWithUpstreamIdentity,
+  startWebSession,
+  type WebSession,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import {
-  appendAudit,
-  deleteOAuthRequest,
-  deleteSession,
-  findOAuthClient,
-  findOAuthRequest,
-  findSessionUser,
-  findUserByEmail,
-  insertOAuthCode,
-  insertSession,
-  linkUpstreamIdentity,
-  listConnections,
-  listCredentials,
-  revokeConnection,
-  revokeCredential,
-  type UserRow,
-} from '@nogpets/store';
+import type { UserRow } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { formTokens, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { page, STYLESHEET } from './layout.js';
-import { CODE_SECONDS, newAuthorizationCode } from './oauth.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
 const SESSION_COOKIE = 'nogpets_session';
-const SESSION_DAYS = 14;
 const MIN_PASSWORD = 10;
 /** Failed sign-ins allowed per client address and email in the window. */
 export const SIGN_IN_TRIES = 10;
@@ -56,6 +50,13 @@ let dummy: Promise<string> | undefined;
 const dummyHash = () => {
   dummy ??= hash(randomBytes(16).toString('hex'));
   return dummy;
+};
+
+/** argon2 against the stored hash; without one, against the dummy, and no match. */
+const checkPassword: PasswordCheck = async (passwordHash, password) => {
+  if (passwordHash) return verify(passwordHash, password);
+  await verify(await dummyHash(), password);
+  return false;
 };
 
 export interface PagesOptions {
@@ -93,7 +94,7 @@ const PAGE_PATHS = [
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
 export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const router = express.Router();
-  const { sql, clock } = runtime.deps;
+  const { deps } = runtime;
   const upstream = createUpstreamLogin(runtime);
   const signInFailures = runtime.rateLimiter.failures('signin', SIGN_IN_TRIES, SIGN_IN_WINDOW_SEC);
   const linkMails = runtime.rateLimiter.failures('signin-link-mail', LINK_MAILS_PER_HOUR, 3600);
@@ -157,26 +158,20 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   async function signedIn(req: Request): Promise<{ user: UserRow; csrf: string; token: string } | null> {
     const token = sessionToken(req);
     if (!token) return null;
-    const user = await findSessionUser(sql, hashSecret(token), clock.now());
+    const user = await findWebSessionUser(deps, token);
     return user ? { user, csrf: await tokens.tokenFor(token), token } : null;
   }
 
-  async function startSession(res: Response, userId: string): Promise<void> {
-    const token = randomBytes(32).toString('base64url');
-    await insertSession(
-      sql,
-      userId,
-      hashSecret(token),
-      new Date(clock.now().getTime() + SESSION_DAYS * 86_400_000),
-    );
+  /** Gives the browser its new session's cookie. */
+  function setSessionCookie(res: Response, session: WebSession): void {
     res.append(
       'Set-Cookie',
-      serializeCookie(SESSION_COOKIE, token, {
+      serializeCookie(SESSION_COOKIE, session.token, {
         httpOnly: true,
         sameSite: 'lax',
         secure: options.secureCookies,
         path: '/',
-        maxAge: SESSION_DAYS * 86_400,
+        maxAge: session.maxAgeSeconds,
       }),
     );
   }
@@ -263,22 +258,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         }),
       );
       const identity = await upstream.finish(new URL(req.originalUrl, runtime.publicUrl()));
-      const { user, linked } = await linkUpstreamIdentity(sql, identity, clock.now());
-      if (linked) {
-        await appendAudit(
-          sql,
-          {
-            userId: user.id,
-            clientId: null,
-            clientName: null,
-            action: 'account.link',
-            target: user.id,
-            details: { issuer: identity.issuer },
-          },
-          clock.now(),
-        );
-      }
-      await startSession(res, user.id);
+      setSessionCookie(res, await signInWithUpstreamIdentity(deps, identity));
       res.redirect(303, safeNext(identity.next));
     } catch (err) {
       if (err instanceof UpstreamSignInError) res.status(400).type('html').send(upstreamProblem(err.message));
@@ -313,13 +293,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
           );
         return;
       }
-      // Not an address at all (NUL, say) is an unknown email: no query, the same answer.
-      const user = isEmailAddress(email) ? await findUserByEmail(sql, email) : null;
       // The same answer, in the same time, for an unknown email and a wrong password.
-      const matches = user?.passwordHash
-        ? await verify(user.passwordHash, password)
-        : (await verify(await dummyHash(), password), false);
-      if (!matches || !user) {
+      const session = await signInWithPassword(deps, { email, password }, checkPassword);
+      if (!session) {
         await signInFailures.fail(attempt);
         res
           .status(401)
@@ -328,7 +304,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         return;
       }
       await signInFailures.clear(attempt);
-      await startSession(res, user.id);
+      setSessionCookie(res, session);
       res.redirect(303, target);
     } catch (err) {
       next(err);
@@ -524,7 +500,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         res.status(400).type('html').send(linkGone());
         return;
       }
-      await startSession(res, followed.user.id);
+      setSessionCookie(res, await startWebSession(deps, followed.user.id));
       res.redirect(303, safeNext(followed.next));
     } catch (err) {
       next(err);
@@ -556,7 +532,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      await deleteSession(sql, hashSecret(s.token));
+      await endWebSession(deps, s.token);
       res.setHeader(
         'Set-Cookie',
         serializeCookie(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0 }),
@@ -572,12 +548,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     created?: { key: string; scopes: string[] },
     error?: string,
   ) {
-    const now = clock.now();
-    const [keys, connections] = await Promise.all([
-      listCredentials(sql, s.user.id, 'API_KEY'),
-      listConnections(sql, s.user.id, now),
+    const [liveKeys, connections] = await Promise.all([
+      listApiKeys(deps, s.user.id),
+      listAssistantConnections(deps, s.user.id),
     ]);
-    const liveKeys = keys.filter((k) => !k.revokedAt);
     return page(
       'Your account',
       html`<p>Signed in as <strong>${s.user.name || s.user.email}</strong> (${s.user.email}).</p>
@@ -632,8 +606,8 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      const request = await findOAuthRequest(sql, String(req.query.request ?? ''), clock.now());
-      if (!request) {
+      const found = await findAuthorizationRequest(deps, String(req.query.request ?? ''));
+      if (!found) {
         res
           .status(400)
           .type('html')
@@ -646,7 +620,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
           );
         return;
       }
-      const client = await findOAuthClient(sql, request.clientId);
+      const { request, client } = found;
       const host = new URL(request.redirectUri).host;
       // The answer redirects to the assistant, which may be an app's own scheme (cursor:, com.example:);
       // browsers apply form-action to that redirect, so this page leaves it out.
@@ -675,9 +649,12 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      const request = await findOAuthRequest(sql, String(req.body?.request ?? ''), clock.now());
-      // One answer per request: deleting it is what makes a second click do nothing.
-      if (!request || !(await deleteOAuthRequest(sql, request.id))) {
+      const answer = await answerAuthorizationRequest(deps, {
+        requestId: String(req.body?.request ?? ''),
+        userId: s.user.id,
+        approve: req.body?.decision === 'approve',
+      });
+      if (!answer) {
         res
           .status(400)
           .type('html')
@@ -689,39 +666,12 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
           );
         return;
       }
-      const to = new URL(request.redirectUri);
-      if (request.state) to.searchParams.set('state', request.state);
+      const to = new URL(answer.redirectUri);
+      if (answer.state) to.searchParams.set('state', answer.state);
       // RFC 9207: exactly the issuer of our metadata (the SDK's issuer URL, with its trailing slash).
       to.searchParams.set('iss', new URL(runtime.publicUrl()).href);
-      if (req.body?.decision !== 'approve') {
-        to.searchParams.set('error', 'access_denied');
-        res.redirect(303, to.href);
-        return;
-      }
-      const code = newAuthorizationCode();
-      await insertOAuthCode(sql, hashSecret(code), {
-        clientId: request.clientId,
-        userId: s.user.id,
-        redirectUri: request.redirectUri,
-        scopes: request.scopes,
-        codeChallenge: request.codeChallenge,
-        resource: request.resource,
-        familyId: randomUUID(),
-        expiresAt: new Date(clock.now().getTime() + CODE_SECONDS * 1000),
-      });
-      await appendAudit(
-        sql,
-        {
-          userId: s.user.id,
-          clientId: request.clientId,
-          clientName: null,
-          action: 'connection.approve',
-          target: request.clientId,
-          details: { scopes: request.scopes },
-        },
-        clock.now(),
-      );
-      to.searchParams.set('code', code);
+      if (answer.code) to.searchParams.set('code', answer.code);
+      else to.searchParams.set('error', 'access_denied');
       res.redirect(303, to.href);
     } catch (err) {
       next(err);
@@ -744,19 +694,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const scopes = [req.body?.scopes ?? []].flat().map(String);
       const name = cutText(String(req.body?.name ?? '').trim(), 80) || 'API key';
       try {
-        const created = await createApiKey(sql, { email: s.user.email, scopes, name });
-        await appendAudit(
-          sql,
-          {
-            userId: s.user.id,
-            clientId: null,
-            clientName: null,
-            action: 'apikey.create',
-            target: created.id,
-            details: { scopes },
-          },
-          clock.now(),
-        );
+        const created = await createAccountApiKey(deps, s.user, { scopes, name });
         res.type('html').send(await accountPage(s, created));
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
@@ -780,19 +718,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      if (await revokeCredential(sql, s.user.id, String(req.params.id), clock.now())) {
-        await appendAudit(
-          sql,
-          {
-            userId: s.user.id,
-            clientId: null,
-            clientName: null,
-            action: 'apikey.revoke',
-            target: String(req.params.id),
-          },
-          clock.now(),
-        );
-      }
+      await revokeApiKey(deps, s.user.id, String(req.params.id));
       res.redirect(303, '/account');
     } catch (err) {
       next(err);
@@ -803,21 +729,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      const revoked = await revokeConnection(sql, s.user.id, String(req.params.clientId), clock.now());
-      if (revoked) {
-        await appendAudit(
-          sql,
-          {
-            userId: s.user.id,
-            clientId: String(req.params.clientId),
-            clientName: null,
-            action: 'connection.remove',
-            target: String(req.params.clientId),
-            details: { tokens: revoked },
-          },
-          clock.now(),
-        );
-      }
+      await removeConnection(deps, s.user.id, String(req.params.clientId));
       res.redirect(303, '/account');
     } catch (err) {
       next(err);

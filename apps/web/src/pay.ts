@@ -3,14 +3,12 @@ import {
   type Booking,
   checkNotification,
   type createSandboxGateway,
-  hashSecret,
+  findPayLink,
   receiveNotification,
   ServiceError,
-  toBooking,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
 import express, { type Router } from 'express';
 import html from 'html-template-tag';
 import { refuseCrossSitePosts } from './forms.js';
@@ -32,8 +30,7 @@ const PAY_CSP =
  */
 export function paymentsRouter(runtime: Runtime): Router {
   const router = express.Router();
-  const { sql, clock, payments } = runtime.deps;
-  const gateway = payments.gateway;
+  const gateway = runtime.deps.payments.gateway;
 
   // Pay links carry a secret: never kept by a cache, never framed. Guessing them, or flooding the
   // notification endpoint, spends the shared request limit (a refused ITN is retried by PayFast).
@@ -129,28 +126,12 @@ export function paymentsRouter(runtime: Runtime): Router {
     },
   );
 
-  async function load(token: string) {
-    const payment = await findPaymentByLink(sql, hashSecret(token));
-    if (!payment) return null;
-    const bookings = (await findBookings(sql, payment.bookingIds)).map(toBooking);
-    return { payment, bookings };
-  }
-
   const summary = (bookings: Booking[]) =>
     html`<table>$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}</td><td>${b.total}</td></tr>`).join('')}</table>`;
 
-  function state(payment: PaymentRow, bookings: Booking[]): 'paid' | 'expired' | 'nothing' | 'open' {
-    if (payment.status === 'PAID') return 'paid';
-    // A declined attempt (FAILED) may be tried again on the same link while it is valid.
-    if ((payment.status !== 'OPEN' && payment.status !== 'FAILED') || payment.expiresAt <= clock.now())
-      return 'expired';
-    if (!bookings.some((b) => b.canPay)) return 'nothing';
-    return 'open';
-  }
-
   router.get('/pay/:token', async (req, res, next) => {
     try {
-      const found = await load(req.params.token);
+      const found = await findPayLink(runtime.deps, req.params.token);
       if (!found) {
         res
           .status(404)
@@ -163,17 +144,16 @@ export function paymentsRouter(runtime: Runtime): Router {
           );
         return;
       }
-      const { payment, bookings } = found;
-      const now = state(payment, bookings);
-      if (now !== 'open') {
+      const { payment, bookings, state } = found;
+      if (state !== 'open') {
         const text = {
           paid: 'This is paid. Thank you: the booking is confirmed.',
           expired:
             'This pay link has expired or was replaced by a newer one. Ask your assistant for a new link.',
           nothing: 'Nothing is left to pay on this link.',
-        }[now];
+        }[state];
         res
-          .status(now === 'paid' ? 200 : 410)
+          .status(state === 'paid' ? 200 : 410)
           .type('html')
           .send(page('Pay', html`<p>${text}</p>$${summary(bookings)}`));
         return;
@@ -238,8 +218,8 @@ export function paymentsRouter(runtime: Runtime): Router {
             .send(page('Not here', html`<p class="error">The sandbox gateway is not in use.</p>`));
           return;
         }
-        const found = await load(token);
-        if (!found || state(found.payment, found.bookings) !== 'open') {
+        const found = await findPayLink(runtime.deps, token);
+        if (found?.state !== 'open') {
           res.redirect(303, `/pay/${encodeURIComponent(token)}`);
           return;
         }
@@ -265,7 +245,7 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   router.get('/pay/:token/done', async (req, res, next) => {
     try {
-      const found = await load(req.params.token);
+      const found = await findPayLink(runtime.deps, req.params.token);
       if (!found) {
         res
           .status(404)
@@ -276,11 +256,7 @@ export function paymentsRouter(runtime: Runtime): Router {
       const paid = found.payment.status === 'PAID';
       // PayFast sends the browser here only after a payment, often before its notification is
       // checked: the page waits for it rather than inviting a second payment.
-      const waiting =
-        !paid &&
-        gateway.name !== 'sandbox' &&
-        found.payment.status === 'OPEN' &&
-        found.payment.expiresAt > clock.now();
+      const waiting = found.awaitingConfirmation;
       if (waiting) res.setHeader('Refresh', '5');
       const text = paid
         ? 'Payment received: your booking is confirmed.'

@@ -1,19 +1,20 @@
 import type { Runtime } from '@nogpets/runtime';
-import { cutText, hashSecret, toStorableText, unstorableReason } from '@nogpets/operations';
-import { insertOidcLogin, takeOidcLogin } from '@nogpets/store';
+import {
+  cutText,
+  keepUpstreamLogin,
+  takeUpstreamLogin,
+  toStorableText,
+  unstorableReason,
+  type VerifiedIdentity,
+} from '@nogpets/operations';
 import * as oidc from 'openid-client';
 
-/** How long a person has to finish signing in at the upstream provider. */
-export const UPSTREAM_LOGIN_MINUTES = 10;
 export const CALLBACK_PATH = '/signin/oidc/callback';
 
 export class UpstreamSignInError extends Error {}
 
-export interface UpstreamIdentity {
-  issuer: string;
-  subject: string;
-  email: string;
-  name: string;
+export interface UpstreamIdentity extends VerifiedIdentity {
+  /** Where the person was going when the sign-in started (a path on this site). */
   next: string;
 }
 
@@ -36,7 +37,6 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
   const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME } = runtime.config;
   if (!OIDC_ISSUER || !OIDC_CLIENT_ID) return null;
-  const { sql, clock } = runtime.deps;
   const issuer = new URL(OIDC_ISSUER);
   // Plain http only for a provider on loopback (development and tests).
   const insecure = issuer.protocol === 'http:' && LOOPBACK.has(issuer.hostname);
@@ -68,12 +68,7 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
-      await insertOidcLogin(
-        sql,
-        hashSecret(state),
-        { codeVerifier, nonce, next },
-        new Date(clock.now().getTime() + UPSTREAM_LOGIN_MINUTES * 60_000),
-      );
+      await keepUpstreamLogin(runtime.deps, state, { codeVerifier, nonce, next });
       return oidc.buildAuthorizationUrl(c, {
         redirect_uri: redirectUri(),
         scope: 'openid email profile',
@@ -86,7 +81,7 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
 
     async finish(callbackUrl) {
       const state = callbackUrl.searchParams.get('state');
-      const login = state ? await takeOidcLogin(sql, hashSecret(state), clock.now()) : null;
+      const login = state ? await takeUpstreamLogin(runtime.deps, state) : null;
       if (!login || !state)
         throw new UpstreamSignInError('This sign-in has expired or was already used. Start again.');
       const error = callbackUrl.searchParams.get('error');

@@ -6,7 +6,13 @@ import {
   extendSeries,
   recheckNotices,
 } from '@nogpets/operations';
-import { purgeDonePaymentNotices, purgeEmailLinks, purgeIdempotencyKeys, type Sql } from '@nogpets/store';
+import {
+  purgeDonePaymentNotices,
+  purgeEmailLinks,
+  purgeIdempotencyKeys,
+  purgeRateLimits,
+  type Sql,
+} from '@nogpets/store';
 
 export interface JobContext {
   sql: Sql;
@@ -28,9 +34,7 @@ export const purgeExpiredRateLimits: JobDefinition = {
   name: 'purge-expired-rate-limits',
   cron: '*/10 * * * *',
   async run({ sql, now }) {
-    const cutoff = now().getTime() - 60 * 60 * 1000;
-    const rows = await sql`delete from rate_limits where expire is not null and expire < ${cutoff}`;
-    return { deleted: rows.count };
+    return { deleted: await purgeRateLimits(sql, new Date(now().getTime() - 60 * 60 * 1000)) };
   },
 };
 

@@ -3,6 +3,7 @@ import {
   findCredentialFull,
   findOrCreateUser,
   insertCredential,
+  type Queryable,
   type Sql,
   touchCredential,
 } from '@nogpets/store';
@@ -109,11 +110,19 @@ export async function authenticate(
   };
 }
 
+/** A new API key: the key itself (shown once, only its hash is kept), its id, owner and scopes. */
+export interface NewApiKey {
+  key: string;
+  id: string;
+  userId: string;
+  scopes: Scope[];
+}
+
 /** A personal API key with the scopes chosen; the person is created if absent. The key is returned once. */
 export async function createApiKey(
-  sql: Sql,
+  sql: Queryable,
   input: { email: string; scopes: string[]; name?: string },
-): Promise<{ key: string; id: string; userId: string; scopes: Scope[] }> {
+): Promise<NewApiKey> {
   const unknown = input.scopes.filter((s) => !isScope(s));
   if (unknown.length || input.scopes.length === 0) {
     throw new ServiceError(

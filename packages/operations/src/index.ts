@@ -118,3 +118,52 @@ export {
   sendSignInLink,
   type SignInLinkReason,
 } from './account/email-sign-in.js';
+// What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
+export {
+  endWebSession,
+  findWebSessionUser,
+  formTokenKey,
+  type PasswordCheck,
+  SESSION_DAYS,
+  signInWithPassword,
+  startWebSession,
+  type WebSession,
+} from './account/web-sessions.js';
+export {
+  keepUpstreamLogin,
+  signInWithUpstreamIdentity,
+  takeUpstreamLogin,
+  UPSTREAM_LOGIN_MINUTES,
+  type VerifiedIdentity,
+} from './account/upstream-sign-in.js';
+export { createAccountApiKey, listApiKeys, revokeApiKey } from './account/api-keys.js';
+export type { NewApiKey } from './auth.js';
+export { listAssistantConnections, removeConnection } from './account/connections.js';
+export {
+  clientFromMetadataDocument,
+  type FetchedClientDocument,
+  findOAuthClientMetadata,
+  type OAuthClientMetadata,
+  type OAuthClientRegistration,
+  registerOAuthClient,
+} from './oauth/clients.js';
+export {
+  answerAuthorizationRequest,
+  type AuthorizationAnswer,
+  type AuthorizationRequest,
+  CODE_SECONDS,
+  codeChallengeFor,
+  findAuthorizationRequest,
+  REQUEST_MINUTES,
+  requestAuthorization,
+} from './oauth/authorization-requests.js';
+export {
+  ACCESS_TOKEN_SECONDS,
+  exchangeAuthorizationCode,
+  exchangeRefreshToken,
+  type IssuedTokens,
+  REFRESH_TOKEN_DAYS,
+  revokeOAuthToken,
+} from './oauth/tokens.js';
+export type { OAuthErrorCode } from './oauth/refusal.js';
+export { findPayLink, type PayLink, type PayLinkState } from './payments/pay-link.js';

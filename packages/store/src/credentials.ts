@@ -81,7 +81,9 @@ export async function findCredentialFull(
   return row ?? null;
 }
 
-/** Revokes one credential by its hash (an access token being revoked, RFC 7009). */
-export async function revokeCredentialByHash(sql: Sql, tokenHash: string, now: Date): Promise<void> {
-  await sql`update credentials set revoked_at = ${now} where token_hash = ${tokenHash} and revoked_at is null`;
+/** Revokes a live credential by its hash; false when it was not live (unknown or already revoked). */
+export async function revokeCredentialByHash(sql: Sql, tokenHash: string, now: Date): Promise<boolean> {
+  const rows =
+    await sql`update credentials set revoked_at = ${now} where token_hash = ${tokenHash} and revoked_at is null`;
+  return rows.count > 0;
 }

@@ -29,3 +29,4 @@ export * from './idempotency.js';
 export * from './settings.js';
 export * from './mail.js';
 export * from './payment-notices.js';
+export * from './rate-limits.js';

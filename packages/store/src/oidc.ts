@@ -1,5 +1,5 @@
 // OpenID Connect: upstream sign-ins waiting for their answer, and the upstream identities linked to users.
-import type { Queryable as Sql, Sql as Pool } from './sql.js';
+import type { Queryable as Sql } from './sql.js';
 import { findOrCreateUser, type UserRow } from './users.js';
 
 export interface OidcLoginRow {
@@ -29,25 +29,24 @@ export async function takeOidcLogin(sql: Sql, stateHash: string, now: Date): Pro
 
 /**
  * The account an upstream identity signs in to: the one already linked to (issuer, subject), else
- * the account with that verified email (created if absent), which is then linked.
+ * the account with that verified email (created if absent), which is then linked. Several
+ * statements: run it in the caller's transaction.
  */
 export async function linkUpstreamIdentity(
-  sql: Pool,
+  sql: Sql,
   identity: { issuer: string; subject: string; email: string; name: string },
   now: Date,
 ): Promise<{ user: UserRow; linked: boolean }> {
-  return sql.begin(async (tx) => {
-    const [known] = await tx<{ userId: string }[]>`
-      update user_identities set last_used_at = ${now}
-      where issuer = ${identity.issuer} and subject = ${identity.subject} returning user_id as "userId"`;
-    if (known) {
-      const [user] = await tx<UserRow[]>`select id, email, name, phone from users where id = ${known.userId}`;
-      if (user) return { user, linked: false };
-    }
-    const user = await findOrCreateUser(tx, identity.email, identity.name);
-    await tx`insert into user_identities (issuer, subject, user_id, email, created_at, last_used_at)
-      values (${identity.issuer}, ${identity.subject}, ${user.id}, ${identity.email}, ${now}, ${now})
-      on conflict (issuer, subject) do update set user_id = excluded.user_id, email = excluded.email, last_used_at = excluded.last_used_at`;
-    return { user, linked: true };
-  }) as Promise<{ user: UserRow; linked: boolean }>;
+  const [known] = await sql<{ userId: string }[]>`
+    update user_identities set last_used_at = ${now}
+    where issuer = ${identity.issuer} and subject = ${identity.subject} returning user_id as "userId"`;
+  if (known) {
+    const [user] = await sql<UserRow[]>`select id, email, name, phone from users where id = ${known.userId}`;
+    if (user) return { user, linked: false };
+  }
+  const user = await findOrCreateUser(sql, identity.email, identity.name);
+  await sql`insert into user_identities (issuer, subject, user_id, email, created_at, last_used_at)
+    values (${identity.issuer}, ${identity.subject}, ${user.id}, ${identity.email}, ${now}, ${now})
+    on conflict (issuer, subject) do update set user_id = excluded.user_id, email = excluded.email, last_used_at = excluded.last_used_at`;
+  return { user, linked: true };
 }

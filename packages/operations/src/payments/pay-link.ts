@@ -1,0 +1,49 @@
+import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
+import { hashSecret } from '../auth.js';
+import { type Booking, toBooking } from '../booking/booking-model.js';
+import type { Deps } from '../context.js';
+
+/** Whether a pay link can be paid now, and if not, why. */
+export type PayLinkState = 'paid' | 'expired' | 'nothing' | 'open';
+
+/** What the pay pages show for a link. */
+export interface PayLink {
+  payment: PaymentRow;
+  bookings: Booking[];
+  state: PayLinkState;
+  /**
+   * A payment may have been made at the gateway and its confirmation be on its way: PayFast sends
+   * the browser back before its notification is checked (the sandbox's arrives first).
+   */
+  awaitingConfirmation: boolean;
+}
+
+/**
+ * What a pay link (`/pay/{token}`) stands for: its payment, the bookings it pays for, and whether
+ * it can be paid now. Null for a link that is not known.
+ */
+export async function findPayLink(
+  deps: Pick<Deps, 'sql' | 'clock' | 'payments'>,
+  token: string,
+): Promise<PayLink | null> {
+  const payment = await findPaymentByLink(deps.sql, hashSecret(token));
+  if (!payment) return null;
+  const bookings = (await findBookings(deps.sql, payment.bookingIds)).map(toBooking);
+  const now = deps.clock.now();
+  const live = payment.expiresAt > now;
+  return {
+    payment,
+    bookings,
+    state: payLinkState(payment, bookings, now),
+    awaitingConfirmation: payment.status === 'OPEN' && live && deps.payments.gateway.name !== 'sandbox',
+  };
+}
+
+function payLinkState(payment: PaymentRow, bookings: Booking[], now: Date): PayLinkState {
+  if (payment.status === 'PAID') return 'paid';
+  // A declined attempt (FAILED) may be tried again on the same link while it is valid.
+  if ((payment.status !== 'OPEN' && payment.status !== 'FAILED') || payment.expiresAt <= now)
+    return 'expired';
+  if (!bookings.some((b) => b.canPay)) return 'nothing';
+  return 'open';
+}
