@@ -99,7 +99,7 @@ export async function authenticate(
   // Audience: a token issued for another resource is not accepted here (RFC 8707).
   if (c.resource && acceptedResources && !acceptedResources.includes(c.resource.replace(/\/$/, '')))
     throw invalid();
-  await touchCredential(sql, c.id, now);
+  await touchCredential(sql, c, now);
   return {
     userId: c.userId,
     credentialId: c.id,

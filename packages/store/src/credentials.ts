@@ -59,10 +59,19 @@ export async function listCredentials(
     where c.user_id = ${userId} and c.kind = ${kind} order by c.created_at desc`;
 }
 
-/** Marks use, at most once a minute per credential (no write on every request). */
-export async function touchCredential(sql: Sql, id: string, now: Date): Promise<void> {
+/**
+ * Marks use, at most once a minute per credential: a credential read less than a minute after its
+ * last use costs no query at all, and two instances touching it at once write it once.
+ */
+export async function touchCredential(
+  sql: Sql,
+  credential: { id: string; lastUsedAt: Date | null },
+  now: Date,
+): Promise<void> {
+  const since = new Date(now.getTime() - 60_000);
+  if (credential.lastUsedAt && credential.lastUsedAt >= since) return;
   await sql`update credentials set last_used_at = ${now}
-            where id = ${id} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - 60_000)})`;
+            where id = ${credential.id} and (last_used_at is null or last_used_at < ${since})`;
 }
 
 export async function revokeCredential(sql: Sql, userId: string, id: string, now: Date): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { initialState, parseRepeat, seriesHorizon } from '@nogpets/booking-rules';
+import { initialState, parseRepeat, payLinkExpiresAt, seriesHorizon } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import type { SittingPlan } from '@nogpets/slot-engine';
 import { insertSeries, type Queryable } from '@nogpets/store';
@@ -300,6 +300,7 @@ export const book = defineOperation({
       timeZone: tz,
       ...(mode ? { mode } : {}),
     };
+    const linkExpiresAt = card ? payLinkExpiresAt(now) : undefined;
     const result = await ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const seriesId = input.repeat
@@ -332,10 +333,13 @@ export const book = defineOperation({
           addressId: input.addressId,
           seriesId,
           notes: input.notes ?? '',
+          heldForLink: linkExpiresAt,
         },
         false,
       );
-      const link = card ? await makePayLink(ctx, q, placed.rows, currency) : null;
+      const link = card
+        ? await makePayLink(ctx, q, placed.rows, currency, { placedForLink: linkExpiresAt })
+        : null;
       return { rows: placed.rows, link, seriesId };
     });
     const leadId = await fullyBookedLead(ctx, priced, skipped);

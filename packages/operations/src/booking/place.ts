@@ -39,6 +39,8 @@ export interface PlaceOptions {
   addressId: string | null;
   seriesId: string | null;
   notes: string;
+  /** Card bookings about to get a pay link expiring then: each holds its time until then or its start. */
+  heldForLink?: Date | undefined;
 }
 
 /**
@@ -60,7 +62,10 @@ export async function placeBookings(
   const taken: Placement[] = [];
   for (const p of placements) {
     const attempt = async (q: Queryable) => {
-      await lockResource(q, business.id, p.resourceId);
+      // Several bookings in one transaction (a series, visits) could deadlock against another such
+      // transaction under the exclusion constraint: they queue on the resource instead. One booking
+      // needs no queue: the constraint alone decides, and the resource stays open to other writers.
+      if (placements.length > 1) await lockResource(q, business.id, p.resourceId);
       if (group) {
         const already = await lockGroupWalk(
           q,
@@ -94,17 +99,20 @@ export async function placeBookings(
           addressId: options.addressId,
           seriesId: options.seriesId,
           notes: options.notes,
-          holdUntil: null,
+          holdUntil: options.heldForLink ? holdUntil(options.heldForLink, p.start) : null,
         },
         now,
       );
     };
     try {
-      // Each in a savepoint: a refused week leaves the others standing.
+      // When refused weeks are skipped, each in a savepoint: a refused week leaves the others
+      // standing. Otherwise a refusal ends the caller's whole transaction anyway.
       rows.push(
-        await (tx as unknown as { savepoint<T>(f: (q: Queryable) => Promise<T>): Promise<T> }).savepoint(
-          attempt,
-        ),
+        skipTaken
+          ? await (tx as unknown as { savepoint<T>(f: (q: Queryable) => Promise<T>): Promise<T> }).savepoint(
+              attempt,
+            )
+          : await attempt(tx),
       );
     } catch (err) {
       const slotTaken =
@@ -154,6 +162,7 @@ export async function makePayLink(
   tx: Queryable,
   bookings: BookingRow[],
   currency: string,
+  options: { placedForLink?: Date | undefined } = {},
 ): Promise<{
   payUrl: string;
   expiresAt: Date;
@@ -163,13 +172,18 @@ export async function makePayLink(
 }> {
   const now = ctx.deps.clock.now();
   const token = newSecret('npl');
-  const expiresAt = payLinkExpiresAt(now);
+  // Bookings just placed for this link (`heldForLink`) already hold their time and have no
+  // earlier link to narrow.
+  const placed = options.placedForLink;
+  const expiresAt = placed ?? payLinkExpiresAt(now);
   const amountCents = bookings.reduce((sum, b) => sum + b.totalCents, 0);
-  const narrowed = await narrowPayLinks(
-    tx,
-    bookings.map((b) => b.id),
-    now,
-  );
+  const narrowed = placed
+    ? []
+    : await narrowPayLinks(
+        tx,
+        bookings.map((b) => b.id),
+        now,
+      );
   const payment = await insertPayment(
     tx,
     {
@@ -184,10 +198,8 @@ export async function makePayLink(
     },
     now,
   );
-  for (const b of bookings) {
-    // A new link never shortens a hold (a series' later week is held until its start).
-    await extendHold(tx, b.id, holdUntil(expiresAt, b.start), now);
-  }
+  // A new link never shortens a hold (a series' later week is held until its start).
+  if (!placed) for (const b of bookings) await extendHold(tx, b.id, holdUntil(expiresAt, b.start), now);
   return {
     payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`,
     expiresAt,
