@@ -2,12 +2,12 @@ export { CatalogueSchema, listServices } from './catalogue/list-services.js';
 export {
   assessCoverage,
   checkCoverage,
-  checkOneWhere,
   type CoverageAnswer,
   CoverageAnswerSchema,
   type CoverageResult,
   POSTAL_CODE,
   WhereShape,
+  whereRule,
 } from './coverage/check-coverage.js';
 export { type Clock, type Deps, type Logger, type OperationContext, systemClock } from './context.js';
 export {

@@ -4,13 +4,8 @@ import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
-import {
-  priceRequest,
-  type QuoteRequest,
-  QuoteRequestShape,
-  QuoteSchema,
-  whereRule,
-} from './quote-request.js';
+import { priceRequest, type QuoteRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
+import { whereRule } from '../coverage/check-coverage.js';
 import { engineError, planSittingFor, slotInputFor, WHY_CLOSED } from './schedule.js';
 import { DATE, DaySchema, HHMM, StaySchema, VisitsSchema } from './time-schemas.js';
 
@@ -84,7 +79,7 @@ export const findTimes = defineOperation({
       visits: VisitsSchema.optional(),
     })
     .strict()
-    .superRefine(whereRule(true))
+    .superRefine(whereRule(true, true))
     .superRefine((v, c) => {
       if ((v.stay || v.visits) && v.category !== 'sitting')
         c.addIssue({ code: 'custom', path: [v.stay ? 'stay' : 'visits'], message: 'Only for sitting.' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
-import { priceRequest, QuoteRequestShape, QuoteSchema, whereRule } from './quote-request.js';
+import { whereRule } from '../coverage/check-coverage.js';
+import { priceRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
 
 export const getQuote = defineOperation({
   operationId: 'getQuote',
@@ -17,7 +18,7 @@ export const getQuote = defineOperation({
     'the category plus any EXTRAs (ids from list_services). Optionally where (`address`, `lat`+`lng` or `postalCode`): ' +
     'a place we do not serve answers 409 NO_COVERAGE with `details.message` to pass on. Show the person `summary`; ' +
     'prices are cents of rand (card adds `cardFeeCents`). Then find_times for when. No sign-in needed.',
-  input: z.object(QuoteRequestShape).strict().superRefine(whereRule(false)),
+  input: z.object(QuoteRequestShape).strict().superRefine(whereRule(false, true)),
   output: QuoteSchema,
   successStatus: 200,
   errors: [

@@ -3,7 +3,7 @@ import { PricingError, quote as priceQuote, type Quote } from '@nogpets/pricing-
 import type { AddressRow, LineRow, Offer, ServiceRow } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
-import { assessCoverage, WhereShape } from '../coverage/check-coverage.js';
+import { assessCoverage, WhereShape, type WhereInput } from '../coverage/check-coverage.js';
 import { ServiceError } from '../errors.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 import { insertLead, listAddresses, listPets } from '@nogpets/store';
@@ -51,45 +51,6 @@ export const QuoteRequestShape = {
     .max(10),
 };
 
-type Where = {
-  address?: string | undefined;
-  lat?: number | undefined;
-  lng?: number | undefined;
-  postalCode?: string | undefined;
-  addressId?: string | undefined;
-};
-
-/** At most (or, when `required`, exactly) one way to say where; lat and lng together. */
-export function whereRule(required: boolean) {
-  return (value: Where, ctx: z.RefinementCtx): void => {
-    const hasPoint = value.lat !== undefined || value.lng !== undefined;
-    if (hasPoint && (value.lat === undefined || value.lng === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [value.lat === undefined ? 'lat' : 'lng'],
-        message: 'lat and lng go together.',
-      });
-      return;
-    }
-    const ways = [
-      value.address !== undefined,
-      hasPoint,
-      value.postalCode !== undefined,
-      value.addressId !== undefined,
-    ].filter(Boolean).length;
-    if (ways > 1 || (required && ways === 0)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message:
-          ways === 0
-            ? 'Say where: address, lat and lng, postalCode or addressId.'
-            : 'Say where in one way only: address, lat and lng, postalCode or addressId.',
-      });
-    }
-  };
-}
-
 export const QuoteSchema = z
   .object({
     category: z.string(),
@@ -121,7 +82,7 @@ export const QuoteSchema = z
   })
   .meta({ id: 'Quote' });
 
-export interface QuoteRequest extends Where {
+export interface QuoteRequest extends WhereInput {
   category: 'grooming' | 'walking' | 'sitting';
   pets: (
     | { petId: string; serviceIds: string[] }

@@ -46,35 +46,47 @@ export const WhereShape = {
     .meta({ example: '7600' }),
 };
 
-type WhereInput = {
+/** Where a request says the place is: one way of these. */
+export type WhereInput = {
   address?: string | undefined;
   lat?: number | undefined;
   lng?: number | undefined;
   postalCode?: string | undefined;
+  addressId?: string | undefined;
 };
 
-/** Exactly one way to say where; lat and lng come together. */
-export function checkOneWhere(value: WhereInput, ctx: z.RefinementCtx): void {
-  const hasPoint = value.lat !== undefined || value.lng !== undefined;
-  if (hasPoint && (value.lat === undefined || value.lng === undefined)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [value.lat === undefined ? 'lat' : 'lng'],
-      message: 'lat and lng go together.',
-    });
-    return;
-  }
-  const ways = [value.address !== undefined, hasPoint, value.postalCode !== undefined].filter(Boolean).length;
-  if (ways !== 1) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [],
-      message:
-        ways === 0
-          ? 'Say where: address, lat and lng, or postalCode.'
-          : 'Say where in one way only: address, lat and lng, or postalCode.',
-    });
-  }
+/**
+ * At most (or, when `required`, exactly) one way to say where, lat and lng together. A saved
+ * `addressId` is one of the ways where the input has it (quotes and times, not coverage).
+ */
+export function whereRule(required: boolean, withAddressId = false) {
+  const named = withAddressId
+    ? 'address, lat and lng, postalCode or addressId'
+    : 'address, lat and lng, or postalCode';
+  return (value: WhereInput, ctx: z.RefinementCtx): void => {
+    const hasPoint = value.lat !== undefined || value.lng !== undefined;
+    if (hasPoint && (value.lat === undefined || value.lng === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [value.lat === undefined ? 'lat' : 'lng'],
+        message: 'lat and lng go together.',
+      });
+      return;
+    }
+    const ways = [
+      value.address !== undefined,
+      hasPoint,
+      value.postalCode !== undefined,
+      value.addressId !== undefined,
+    ].filter(Boolean).length;
+    if (ways > 1 || (required && ways === 0)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: ways === 0 ? `Say where: ${named}.` : `Say where in one way only: ${named}.`,
+      });
+    }
+  };
 }
 
 const PlaceSchema = z
@@ -291,7 +303,7 @@ export const checkCoverage = defineOperation({
     'Tell the person which services reach them. When the answer has a `message`, pass it on word for word; ' +
     '`error: UNKNOWN_PLACE` means ask them for the suburb or postal code rather than guessing. Places we do not serve ' +
     'are recorded for the operator to follow up (`leadId`). No sign-in needed.',
-  input: z.object(WhereShape).strict().superRefine(checkOneWhere),
+  input: z.object(WhereShape).strict().superRefine(whereRule(true)),
   output: CoverageAnswerSchema,
   successStatus: 200,
   errors: [
