@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { findUnstorableText, formTokenKey, type TextProblem } from '@nogpets/operations';
+import { findUnstorableText, formTokenKey, ServiceError, type TextProblem } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -133,4 +133,17 @@ export function formTokens(runtime: Runtime): FormTokens {
       return made;
     },
   };
+}
+
+/** The service's request limit for pages and forms: a refusal is a page saying so, not JSON. */
+export function limitRequestsAsPage(runtime: Runtime): RequestHandler {
+  return (req, res, next) =>
+    runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
+      if (err instanceof ServiceError)
+        res
+          .status(err.status)
+          .type('html')
+          .send(page('Slow down', html`<p class="error">${err.message}</p>`));
+      else next(err);
+    });
 }

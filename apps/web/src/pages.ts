@@ -32,7 +32,7 @@ import type { UserRow } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
-import { formTokens, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
+import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { page, STYLESHEET } from './layout.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
@@ -112,16 +112,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     '/account/*path',
   ];
   // Forms share the service's request limit; a refusal is a page, not JSON.
-  router.post(FORM_PATHS, (req, res, next) =>
-    runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
-      if (err instanceof ServiceError)
-        res
-          .status(err.status)
-          .type('html')
-          .send(page('Slow down', html`<p class="error">${err.message}</p>`));
-      else next(err);
-    }),
-  );
+  router.post(FORM_PATHS, limitRequestsAsPage(runtime));
   router.get('/static/site.css', (_req, res) => {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
   });

@@ -5,13 +5,12 @@ import {
   type createSandboxGateway,
   findPayLink,
   receiveNotification,
-  ServiceError,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import express, { type Router } from 'express';
 import html from 'html-template-tag';
-import { refuseCrossSitePosts } from './forms.js';
+import { limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';
 import { page } from './layout.js';
 
 type Sandbox = ReturnType<typeof createSandboxGateway>;
@@ -34,17 +33,11 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   // Pay links carry a secret: never kept by a cache, never framed. Guessing them, or flooding the
   // notification endpoint, spends the shared request limit (a refused ITN is retried by PayFast).
+  const limit = limitRequestsAsPage(runtime);
   router.use('/pay', (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Security-Policy', PAY_CSP);
-    runtime.rateLimiter.middleware(req, res, (err?: unknown) => {
-      if (err instanceof ServiceError)
-        res
-          .status(err.status)
-          .type('html')
-          .send(page('Slow down', html`<p class="error">${err.message}</p>`));
-      else next(err);
-    });
+    limit(req, res, next);
   });
 
   // Notifications: the raw body is needed as sent (PayFast signs the fields in the order received).
