@@ -50,6 +50,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     LOG_LEVEL: 'silent',
     OFFER_CACHE_TTL_MS: '0',
     RATE_LIMIT_POINTS: '10000',
+    // Every answer of every test is checked against its operation's declared output schema.
+    CHECK_OUTPUTS: 'true',
     ...options.env,
   });
   const service = await startService(allInOne({ worker: options.worker ?? false }), {

@@ -27,6 +27,8 @@ export interface Deps {
   payments: Payments;
   /** Mail over SMTP when SMTP_URL is set; otherwise mail waits in the outbox table. */
   mail?: MailTransport | null;
+  /** Check every answer against its operation's output schema (CHECK_OUTPUTS): a drift is an error, not a reply. */
+  checkOutputs?: boolean;
 }
 
 export interface Payments {

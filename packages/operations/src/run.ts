@@ -69,8 +69,20 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
     }
   }
   const input = parseInput(op, raw);
-  if (ctx.idempotencyKey !== undefined && op.method !== 'GET' && ctx.auth) return idempotent(op, ctx, input);
-  return op.handler(ctx, input);
+  const answer =
+    ctx.idempotencyKey !== undefined && op.method !== 'GET' && ctx.auth
+      ? await idempotent(op, ctx, input)
+      : await op.handler(ctx, input);
+  if (ctx.deps.checkOutputs) checkOutput(op, answer);
+  return answer;
+}
+
+/** An answer that does not match what the operation declares (and the OpenAPI document shows) is a bug. */
+export function checkOutput<O extends z.ZodType>(op: Operation<z.ZodObject, O>, answer: unknown): void {
+  const result = op.output.safeParse(answer);
+  if (result.success) return;
+  const where = result.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`).join('; ');
+  throw new Error(`${op.operationId} answered outside its output schema: ${where}`);
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

@@ -102,6 +102,8 @@ export const ConfigSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The sender of that mail; default `NogPets <no-reply@` the PUBLIC_URL host `>`. */
     MAIL_FROM: z.string().min(3).max(200).optional(),
+    /** Check every answer against its operation's declared output schema (tests, staging): a drift is a 500 and a log line. */
+    CHECK_OUTPUTS: bool.default(false),
   })
   .refine((c) => !c.OIDC_ISSUER || c.OIDC_CLIENT_ID, {
     message: 'OIDC_CLIENT_ID is required with OIDC_ISSUER',

@@ -78,6 +78,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       config.SMTP_URL,
       config.MAIL_FROM ?? `NogPets <no-reply@${new URL(publicUrl).hostname}>`,
     ),
+    checkOutputs: config.CHECK_OUTPUTS,
   };
   const rateLimiter = createRateLimiter({
     databaseUrl: db.url,
