@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -45,11 +46,16 @@ export function createMcpServer(
   tools: Tool[],
   context: () => Promise<OperationContext>,
   rawArguments?: ReadonlyMap<JsonRpcId, unknown>,
+  validator: AjvJsonSchemaValidator = new AjvJsonSchemaValidator(),
 ): Server {
   const byName = new Map(operations.map((op) => [op.toolName, op]));
   const server = new Server(
     { name: 'nogpets', title: 'NogPets', version: MCP_SERVER_VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: validator,
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -125,6 +131,8 @@ function toolArgumentsById(messages: JsonRpcMessage[]): Map<JsonRpcId, unknown> 
 /** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
 export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): Router {
   const tools = operations.map(toolOf);
+  // One validator for every request's server: making one (a new Ajv) cost more than the call itself.
+  const validator = new AjvJsonSchemaValidator();
   const byName = new Map(operations.map((op) => [op.toolName, op]));
   const router = express.Router();
   router.use((req, res, next) => {
@@ -182,6 +190,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       tools,
       () => mcpContext(runtime, req, credential),
       rawArguments,
+      validator,
     );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

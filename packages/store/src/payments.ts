@@ -24,12 +24,16 @@ export async function insertPayment(
   p: Omit<PaymentRow, 'id' | 'status' | 'gatewayRef' | 'paidAt'> & { linkTokenHash: string },
   now: Date,
 ): Promise<PaymentRow> {
-  // A new link replaces the open ones of the same bookings.
-  await sql`update payments set status = 'SUPERSEDED' where status in ('OPEN', 'FAILED') and booking_ids && ${p.bookingIds}`;
-  const [row] = await sql<PaymentRow[]>`
+  // A new link replaces the open ones of the same bookings. The two statements are sent together
+  // (one round trip in a transaction); the update leaves the new row alone in whichever order they run.
+  const id = newId('pay');
+  const [, [row]] = await Promise.all([
+    sql`update payments set status = 'SUPERSEDED' where status in ('OPEN', 'FAILED') and booking_ids && ${p.bookingIds} and id <> ${id}`,
+    sql<PaymentRow[]>`
     insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, link_token_hash, expires_at, created_at)
-    values (${newId('pay')}, ${p.businessId}, ${p.userId}, ${p.bookingIds}, ${p.amountCents}, ${p.currency}, ${p.gateway}, ${p.linkTokenHash}, ${p.expiresAt}, ${now})
-    returning ${sql.unsafe(PAYMENT_COLUMNS)}`;
+    values (${id}, ${p.businessId}, ${p.userId}, ${p.bookingIds}, ${p.amountCents}, ${p.currency}, ${p.gateway}, ${p.linkTokenHash}, ${p.expiresAt}, ${now})
+    returning ${sql.unsafe(PAYMENT_COLUMNS)}`,
+  ]);
   return row!;
 }
 

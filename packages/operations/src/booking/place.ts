@@ -14,6 +14,7 @@ import {
   lockGroupWalk,
   lockResource,
   narrowPayLinks,
+  newId,
   type Queryable,
   shareKey,
 } from '@nogpets/store';
@@ -78,31 +79,49 @@ export async function placeBookings(
             start: p.start.toISOString(),
           });
       }
-      return insertBooking(
-        q,
-        {
-          businessId: business.id,
-          userId: ctx.auth!.userId,
-          resourceId: p.resourceId,
-          lineId: options.priced.line.id,
-          status: 'PENDING',
-          paymentMethod: options.paymentMethod,
-          paymentStatus: options.paymentStatus,
-          start: p.start,
-          end: p.end,
-          groupKey: group?.key ?? null,
-          groupSize: group?.size ?? 1,
-          totalCents: p.totalCents,
-          details: options.details as unknown as Record<string, unknown>,
-          clientName: actorName(ctx),
-          clientId: ctx.auth!.clientId,
-          addressId: options.addressId,
-          seriesId: options.seriesId,
-          notes: options.notes,
-          holdUntil: options.heldForLink ? holdUntil(options.heldForLink, p.start) : null,
-        },
-        now,
-      );
+      // The booking and its audit record go to PostgreSQL together (one round trip, pipelined).
+      const id = newId('bkg');
+      const [row] = await Promise.all([
+        insertBooking(
+          q,
+          {
+            id,
+            businessId: business.id,
+            userId: ctx.auth!.userId,
+            resourceId: p.resourceId,
+            lineId: options.priced.line.id,
+            status: 'PENDING',
+            paymentMethod: options.paymentMethod,
+            paymentStatus: options.paymentStatus,
+            start: p.start,
+            end: p.end,
+            groupKey: group?.key ?? null,
+            groupSize: group?.size ?? 1,
+            totalCents: p.totalCents,
+            details: options.details as unknown as Record<string, unknown>,
+            clientName: actorName(ctx),
+            clientId: ctx.auth!.clientId,
+            addressId: options.addressId,
+            seriesId: options.seriesId,
+            notes: options.notes,
+            holdUntil: options.heldForLink ? holdUntil(options.heldForLink, p.start) : null,
+          },
+          now,
+        ),
+        appendAudit(
+          q,
+          {
+            userId: ctx.auth!.userId,
+            clientId: ctx.auth!.clientId,
+            clientName: actorName(ctx),
+            action: 'booking.create',
+            target: id,
+            details: { start: p.start.toISOString(), paymentMethod: options.paymentMethod },
+          },
+          now,
+        ),
+      ]);
+      return row;
     };
     try {
       // When refused weeks are skipped, each in a savepoint: a refused week leaves the others
@@ -132,20 +151,6 @@ export async function placeBookings(
       }
       taken.push(p);
     }
-  }
-  for (const row of rows) {
-    await appendAudit(
-      tx,
-      {
-        userId: ctx.auth!.userId,
-        clientId: ctx.auth!.clientId,
-        clientName: actorName(ctx),
-        action: 'booking.create',
-        target: row.id,
-        details: { start: row.start.toISOString(), paymentMethod: row.paymentMethod },
-      },
-      now,
-    );
   }
   return { rows, taken };
 }

@@ -126,9 +126,12 @@ async function savedData(ctx: OperationContext, input: QuoteRequest, implied: bo
   if (missing.length) {
     throw insufficientScope(ctx.auth!, missing);
   }
-  const savedPets = refs.length
-    ? new Map((await listPets(ctx.deps.sql, ctx.auth!.userId)).map((p) => [p.id, p]))
-    : new Map();
+  // The saved pets and addresses named, read together.
+  const [petRows, addressRows] = await Promise.all([
+    refs.length ? listPets(ctx.deps.sql, ctx.auth!.userId) : [],
+    input.addressId !== undefined ? listAddresses(ctx.deps.sql, ctx.auth!.userId) : [],
+  ]);
+  const savedPets = new Map(petRows.map((p) => [p.id, p]));
   const pets: PetByValueInput[] = input.pets.map((p) => {
     if (!('petId' in p)) return p;
     const pet = savedPets.get(p.petId);
@@ -149,7 +152,7 @@ async function savedData(ctx: OperationContext, input: QuoteRequest, implied: bo
   };
   let address: AddressRow | undefined;
   if (input.addressId !== undefined) {
-    address = (await listAddresses(ctx.deps.sql, ctx.auth!.userId)).find((a) => a.id === input.addressId);
+    address = addressRows.find((a) => a.id === input.addressId);
     if (!address)
       throw new ServiceError('NOT_FOUND', `No saved address ${input.addressId}.`, {
         addressId: input.addressId,
