@@ -22,6 +22,8 @@ export function mountApi(app: Express, runtime: Runtime, options: MountApiOption
   app.use('/docs', docsRouter());
   app.use('/v1', (_req, res, next) => {
     res.locals.resourceMetadata = `${options.publicUrl()}/.well-known/oauth-protected-resource/v1`;
+    // Answers carry people's bookings, pets and addresses: never kept by a browser or a proxy.
+    res.setHeader('Cache-Control', 'no-store');
     next();
   });
   app.use('/v1', runtime.rateLimiter.middleware, jsonBody);

@@ -10,11 +10,12 @@ export function allInOne(options: { worker: boolean }): ServiceParts {
   return {
     name: 'server',
     mount(app, runtime, publicUrl) {
-      app.use(oauthRouter(runtime, createOAuthProvider(runtime)));
+      // The API and MCP first: the calls assistants make most pass no page or OAuth middleware.
+      mountApi(app, runtime, { publicUrl, operations });
       app.use('/mcp', mcpRouter(runtime, operations));
+      app.use(oauthRouter(runtime, createOAuthProvider(runtime)));
       app.use(paymentsRouter(runtime));
       app.use(pagesRouter(runtime, { secureCookies: publicUrl().startsWith('https:') }));
-      mountApi(app, runtime, { publicUrl, operations });
     },
     background: options.worker
       ? async (runtime) => {

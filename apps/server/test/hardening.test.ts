@@ -114,6 +114,14 @@ describe('hardening: headers, credentials, metrics, MCP input, payment limits', 
     }
   });
 
+  it('answers /v1 with Cache-Control: no-store, answers and refusals alike', async () => {
+    for (const path of ['/v1/services', '/v1/bookings', '/v1/no-such-thing']) {
+      const res = await fetch(server.url + path);
+      await res.body?.cancel();
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+  });
+
   it('answers /token with Cache-Control: no-store (the MCP SDK sets it once the client is known)', async () => {
     const registered = await server.post('/register', {
       client_name: 'Header test',

@@ -1,4 +1,3 @@
-import type { Temporal } from '@js-temporal/polyfill';
 import { SlotEngineError } from './errors.js';
 import {
   checkTimeZone,
@@ -9,7 +8,7 @@ import {
   localDay,
   minutesOf,
   parseDate,
-  todayIn,
+  localDateText,
 } from './local-time.js';
 import type {
   BusyInterval,
@@ -112,8 +111,8 @@ function bufferMsOf(resource: Resource): number {
 }
 
 /** The local dates of the range as epoch days (validated once with Temporal, then arithmetic). */
-function dateRange(input: FindSlotsInput, today: Temporal.PlainDate): number[] {
-  const from = epochDay((input.from ? parseDate(input.from, 'from') : today).toString());
+function dateRange(input: FindSlotsInput, today: string): number[] {
+  const from = epochDay(input.from ? parseDate(input.from, 'from').toString() : today);
   const to = input.to ? epochDay(parseDate(input.to, 'to').toString()) : from + DEFAULT_DAYS - 1;
   const days = to - from + 1;
   if (days < 1) {
@@ -173,9 +172,9 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
   }
   checkTimeZone(input.timeZone);
   const nowMs = instantMs(input.now, 'now');
-  const todayDate = todayIn(nowMs, input.timeZone);
-  const today = epochDay(todayDate.toString());
-  const dates = dateRange(input, todayDate);
+  const todayText = localDateText(nowMs, input.timeZone);
+  const today = epochDay(todayText);
+  const dates = dateRange(input, todayText);
   const earliest = nowMs + (input.minNoticeMin ?? DEFAULT_MIN_NOTICE_MIN) * 60_000;
   const windowStart = input.windowStart ? minutesOf(input.windowStart, 'windowStart') : 0;
   const windowEnd = input.windowEnd ? minutesOf(input.windowEnd, 'windowEnd') : 1440;
@@ -345,8 +344,6 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
   return { days };
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * Whether one start on one resource is open now, and if not, why: `TAKEN` when it is a slot but
  * bookings fill it (someone booked it since it was offered), `NOT_A_SLOT` when it never was one
@@ -364,12 +361,7 @@ export function checkSlot(input: SlotCheckInput): SlotCheck {
   checkTimeZone(input.timeZone);
   const resource = input.resources.find((r) => r.id === input.resourceId);
   if (!resource) return { status: 'NOT_A_SLOT' };
-  let dates = dateFormats.get(input.timeZone);
-  if (!dates) {
-    dates = new Intl.DateTimeFormat('en-CA', { timeZone: input.timeZone });
-    dateFormats.set(input.timeZone, dates);
-  }
-  const date = dates.format(startMs);
+  const date = localDateText(startMs, input.timeZone);
   const { start: _start, resourceId: _resourceId, busy, ...rest } = input;
   // Hours, grid, notice and time off: is it a slot at all, bookings aside?
   const [day] = findSlots({ ...rest, resources: [resource], from: date, to: date }).days;

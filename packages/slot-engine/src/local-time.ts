@@ -94,8 +94,20 @@ export function localDay(dateOrText: Temporal.PlainDate | string, timeZone: stri
   return day;
 }
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The local date `YYYY-MM-DD` of an instant in a zone (one formatter per zone, made once). */
+export function localDateText(ms: number, timeZone: string): string {
+  let f = dateFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone });
+    dateFormats.set(timeZone, f);
+  }
+  return f.format(ms);
+}
+
 export function todayIn(nowMs: number, timeZone: string): Temporal.PlainDate {
-  return Temporal.Instant.fromEpochMilliseconds(nowMs).toZonedDateTimeISO(timeZone).toPlainDate();
+  return Temporal.PlainDate.from(localDateText(nowMs, timeZone));
 }
 
 const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}))?Z$/;
