@@ -3,7 +3,7 @@ import { mcpRouter } from '@nogpets/mcp';
 import { operations } from '@nogpets/operations';
 import type { ServiceParts } from '@nogpets/runtime';
 import { createOAuthProvider, oauthRouter, pagesRouter, paymentsRouter } from '@nogpets/web';
-import { startWorker } from '@nogpets/worker';
+import { startWorkerIn } from '@nogpets/worker';
 
 /** Everything in one process: API and pages, MCP, and (unless RUN_WORKER=false) the worker. */
 export function allInOne(options: { worker: boolean }): ServiceParts {
@@ -17,16 +17,6 @@ export function allInOne(options: { worker: boolean }): ServiceParts {
       app.use(paymentsRouter(runtime));
       app.use(pagesRouter(runtime, { secureCookies: publicUrl().startsWith('https:') }));
     },
-    background: options.worker
-      ? async (runtime) => {
-          const worker = await startWorker({
-            databaseUrl: runtime.db.url,
-            sql: runtime.db.sql,
-            logger: runtime.logger,
-            deps: runtime.deps,
-          });
-          return () => worker.stop();
-        }
-      : undefined,
+    background: options.worker ? startWorkerIn : undefined,
   };
 }

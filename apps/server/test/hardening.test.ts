@@ -114,6 +114,15 @@ describe('hardening: headers, credentials, metrics, MCP input, payment limits', 
     }
   });
 
+  it('answers an unknown pay link, and its return page, with a 404 page saying so', async () => {
+    for (const path of ['/pay/no-such-token', '/pay/no-such-token/done']) {
+      const res = await fetch(server.url + path);
+      expect(res.status, path).toBe(404);
+      const text = (await res.text()).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+      expect(text, path).toContain('This pay link is not known. Ask your assistant for a new one.');
+    }
+  });
+
   it('answers /v1 with Cache-Control: no-store, answers and refusals alike', async () => {
     for (const path of ['/v1/services', '/v1/bookings', '/v1/no-such-thing']) {
       const res = await fetch(server.url + path);

@@ -8,7 +8,7 @@ import {
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import express, { type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';
 import { page } from './layout.js';
@@ -119,6 +119,16 @@ export function paymentsRouter(runtime: Runtime): Router {
     },
   );
 
+  const unknownLink = (res: Response) =>
+    res
+      .status(404)
+      .type('html')
+      .send(
+        page(
+          'Payment not found',
+          html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`,
+        ),
+      );
   const summary = (bookings: Booking[]) =>
     html`<table>$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}</td><td>${b.total}</td></tr>`).join('')}</table>`;
 
@@ -126,15 +136,7 @@ export function paymentsRouter(runtime: Runtime): Router {
     try {
       const found = await findPayLink(runtime.deps, req.params.token);
       if (!found) {
-        res
-          .status(404)
-          .type('html')
-          .send(
-            page(
-              'Payment not found',
-              html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`,
-            ),
-          );
+        unknownLink(res);
         return;
       }
       const { payment, bookings, state } = found;
@@ -240,10 +242,7 @@ export function paymentsRouter(runtime: Runtime): Router {
     try {
       const found = await findPayLink(runtime.deps, req.params.token);
       if (!found) {
-        res
-          .status(404)
-          .type('html')
-          .send(page('Payment not found', html`<p class="error">This pay link is not known.</p>`));
+        unknownLink(res);
         return;
       }
       const paid = found.payment.status === 'PAID';

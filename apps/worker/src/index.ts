@@ -8,4 +8,4 @@ export {
   purgeExpiredRateLimits,
   purgeOldIdempotencyKeys,
 } from './jobs.js';
-export { startWorker, type Worker, type WorkerOptions } from './worker.js';
+export { startWorker, startWorkerIn, type Worker, type WorkerOptions } from './worker.js';

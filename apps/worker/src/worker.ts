@@ -1,4 +1,5 @@
 import type { Deps } from '@nogpets/operations';
+import type { Runtime } from '@nogpets/runtime';
 import type { Sql } from '@nogpets/store';
 import PgBoss from 'pg-boss';
 import { type JobDefinition, jobs as allJobs } from './jobs.js';
@@ -67,4 +68,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     runNow: (name) => boss.send(name, {}),
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
   };
+}
+
+/** The worker on a running service's database and dependencies: how both the worker process and the all-in-one server start it. Returns its stop. */
+export async function startWorkerIn(runtime: Runtime): Promise<() => Promise<void>> {
+  const worker = await startWorker({
+    databaseUrl: runtime.db.url,
+    sql: runtime.db.sql,
+    logger: runtime.logger,
+    deps: runtime.deps,
+  });
+  return () => worker.stop();
 }
