@@ -20,16 +20,8 @@ export const CODE_SECONDS = 300;
 
 type OAuthDeps = Pick<Deps, 'sql' | 'clock'>;
 
-/** An authorization request whose client and redirect URI are checked, as /authorize read it. */
-export interface AuthorizationRequest {
-  clientId: string;
-  redirectUri: string;
-  /** None asked for means `profile`. */
-  scopes: string[];
-  state: string | null;
-  codeChallenge: string;
-  resource: string | null;
-}
+/** An authorization request whose client and redirect URI are checked, as /authorize read it (no scopes asked: `profile`). */
+export type AuthorizationRequest = Omit<OAuthRequestRow, 'id' | 'expiresAt'>;
 
 /**
  * Keeps an authorization request until the person answers it on the consent page: its id.
