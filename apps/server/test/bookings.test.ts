@@ -1,3 +1,4 @@
+import { DEFAULT_VAN_BUFFER_MIN } from '@nogpets/slot-engine';
 import { createApiKey, expireHolds, extendSeries } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +193,67 @@ describe('booking lifecycle: book, list, get, move, cancel, pay', () => {
       >`select count(*)::int as n from bookings where starts_at = ${slot.start} and resource_id = ${slot.resourceId} and status in ('PENDING', 'ACCEPTED')`
     )[0]!;
     expect(n).toBe(1);
+  });
+
+  it("keeps a van's travel buffer between two bookings made at the same moment (the database refuses the second)", async () => {
+    const { durationMin } = (
+      await server.post(
+        '/v1/availability',
+        { ...groomingOf(), from: '2026-12-01', to: '2026-12-01' },
+        as(key),
+      )
+    ).body;
+    for (const date of ['2026-12-01', '2026-12-02', '2026-12-03', '2026-12-04']) {
+      // Two open slots of one van back to back: each alone is fine, together they leave no travel time.
+      const open = await slots(date);
+      const first = open.find((a) =>
+        open.some(
+          (b) =>
+            b.resourceId === a.resourceId &&
+            Date.parse(b.start) === Date.parse(a.start) + durationMin * 60_000,
+        ),
+      )!;
+      const second = open.find(
+        (b) =>
+          b.resourceId === first.resourceId &&
+          Date.parse(b.start) === Date.parse(first.start) + durationMin * 60_000,
+      )!;
+      const answers = await Promise.all(
+        [first, second].map((slot) =>
+          server.post(
+            '/v1/bookings',
+            { ...groomingOf(), start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+            as(key),
+          ),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort(), date).toEqual([201, 409]);
+      expect(answers.find((a) => a.status === 409)!.body.error.code).toBe('SLOT_TAKEN');
+    }
+  });
+
+  it('lets bookings of one van stand exactly a travel buffer apart (the database and the slot engine agree)', async () => {
+    const van = (
+      await server.db.sql<{ id: string; buffer: number | null }[]>`
+      select id, travel_buffer_min as buffer from resources where kind = 'VAN' order by id limit 1`
+    )[0]!;
+    const buffer = van.buffer ?? DEFAULT_VAN_BUFFER_MIN;
+    const insert = (id: string, start: string, end: string) =>
+      server.db.sql`
+        insert into bookings (id, business_id, user_id, resource_id, line_id, status, payment_method, payment_status,
+          starts_at, ends_at, group_size, total_cents, details, notes, created_at, updated_at)
+        select ${id}, business_id, user_id, resource_id, line_id, 'PENDING', 'CASH', 'CASH_DUE', ${start}, ${end}, 1, 0,
+          '{}', '', now(), now()
+        from bookings where resource_id = ${van.id} limit 1`;
+    const at = (min: number) => new Date(Date.parse('2027-03-01T06:00:00Z') + min * 60_000).toISOString();
+    await insert('bkg_buffer_a', at(0), at(60));
+    // One minute short of the buffer: refused by the exclusion constraint.
+    await expect(insert('bkg_buffer_b', at(60 + buffer - 1), at(120 + buffer))).rejects.toMatchObject({
+      code: '23P01',
+    });
+    // Exactly the buffer: allowed, as find_times would offer it.
+    await insert('bkg_buffer_c', at(60 + buffer), at(120 + buffer));
+    await server.db.sql`delete from bookings where id in ('bkg_buffer_a', 'bkg_buffer_c')`;
   });
 
   it('fills a group walk to exactly its capacity under concurrency', async () => {

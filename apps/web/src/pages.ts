@@ -127,7 +127,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     next();
   });
   // Every form here is ours: a post from another site's page is refused before anything runs.
-  // (Only these paths: the API mounted after this router serves cross-site clients by design.)
+  // (Only these paths: the API, mounted before this router, serves cross-site clients by design.)
   router.post(FORM_PATHS, refuseCrossSitePosts(runtime));
 
   /** The pre-session form token for the forms people use before signing in (login CSRF). */

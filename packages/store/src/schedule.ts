@@ -49,7 +49,7 @@ export async function readSchedule(
         from bookings
         where business_id = ${businessId} and resource_id in (select id from r)
           and status in ('PENDING', 'ACCEPTED')
-          and tstzrange(starts_at, ends_at) && tstzrange(${from}, ${to})
+          and blocked && tstzrange(${from}, ${to})
           and not (id = any(${query.except ?? []}))) as busy,
       (select coalesce(json_agg(json_build_object('resourceId', resource_id, 'start', starts_at, 'end', ends_at)), '[]')
         from time_off
