@@ -96,14 +96,25 @@ export function localDay(dateOrText: Temporal.PlainDate | string, timeZone: stri
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** The local date `YYYY-MM-DD` of an instant in a zone (one formatter per zone, made once). */
+/**
+ * The local date `YYYY-MM-DD` of an instant in a zone (one formatter per zone, made once). Built
+ * from the formatter's parts, not its text: a locale's date layout has changed under Node before.
+ */
 export function localDateText(ms: number, timeZone: string): string {
   let f = dateFormats.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone });
+    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
     dateFormats.set(timeZone, f);
   }
-  return f.format(ms);
+  let year = '';
+  let month = '';
+  let day = '';
+  for (const part of f.formatToParts(ms)) {
+    if (part.type === 'year') year = part.value;
+    else if (part.type === 'month') month = part.value;
+    else if (part.type === 'day') day = part.value;
+  }
+  return `${year.padStart(4, '0')}-${month}-${day}`;
 }
 
 export function todayIn(nowMs: number, timeZone: string): Temporal.PlainDate {

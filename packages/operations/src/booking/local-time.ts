@@ -1,4 +1,5 @@
 /** Local dates and times of instants in a business's zone, in the words bookings are told in. */
+import { localDateText } from '@nogpets/slot-engine';
 
 export const MINUTE = 60_000;
 export const DAY_MS = 86_400_000;
@@ -6,35 +7,28 @@ export const DAY_MS = 86_400_000;
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** One formatter per zone and kind, made once: making one costs far more than using it. */
-function format(kind: 'date' | 'time' | 'day' | 'shortDay', timeZone: string): Intl.DateTimeFormat {
+function format(kind: 'time' | 'day' | 'shortDay', timeZone: string): Intl.DateTimeFormat {
   const key = `${kind} ${timeZone}`;
   let f = formats.get(key);
   if (!f) {
     f =
-      kind === 'date'
-        ? new Intl.DateTimeFormat('en-CA', { timeZone })
-        : kind === 'time'
-          ? new Intl.DateTimeFormat('en-GB', {
-              timeZone,
-              hour: '2-digit',
-              minute: '2-digit',
-              hourCycle: 'h23',
-            })
-          : new Intl.DateTimeFormat('en-ZA', {
-              timeZone,
-              weekday: 'short',
-              day: 'numeric',
-              month: 'short',
-              ...(kind === 'day' ? { year: 'numeric' } : {}),
-            });
+      kind === 'time'
+        ? new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        : new Intl.DateTimeFormat('en-ZA', {
+            timeZone,
+            weekday: 'short',
+            day: 'numeric',
+            month: 'short',
+            ...(kind === 'day' ? { year: 'numeric' } : {}),
+          });
     formats.set(key, f);
   }
   return f;
 }
 
-/** The local calendar date `YYYY-MM-DD` of an instant in a zone. */
+/** The local calendar date `YYYY-MM-DD` of an instant in a zone (slot-engine's, so both agree). */
 export function localDate(at: Date, timeZone: string): string {
-  return format('date', timeZone).format(at);
+  return localDateText(at.getTime(), timeZone);
 }
 
 /** The local wall-clock time `HH:MM` of an instant in a zone. */
