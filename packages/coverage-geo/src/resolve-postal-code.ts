@@ -5,21 +5,23 @@ function round4(n: number): number {
   return Math.round(n * 10_000) / 10_000;
 }
 
+/** The place of one home area: the suburb itself. */
+export function placeOfArea(g: Gazetteer, a: HomeArea): ResolvedPlace {
+  return {
+    kind: 'area',
+    area: a,
+    suburb: a.name,
+    postalCode: a.postalCode,
+    lat: a.lat,
+    lng: a.lng,
+    town: a.town,
+    country: g.country,
+  };
+}
+
 /** The place of a set of areas sharing a postal code: one area, or the code with their mean centre. */
 export function placeOfAreas(g: Gazetteer, code: string, areas: readonly HomeArea[]): ResolvedPlace {
-  if (areas.length === 1) {
-    const a = areas[0]!;
-    return {
-      kind: 'area',
-      area: a,
-      suburb: a.name,
-      postalCode: a.postalCode,
-      lat: a.lat,
-      lng: a.lng,
-      town: a.town,
-      country: g.country,
-    };
-  }
+  if (areas.length === 1) return placeOfArea(g, areas[0]!);
   const towns = new Set(areas.map((a) => a.town));
   return {
     kind: 'postal-code',

@@ -2,7 +2,7 @@ import type { Gazetteer } from './create-gazetteer.js';
 import { normalizePlaceText } from './normalize-place-text.js';
 import { parseLatLng } from './parse-lat-lng.js';
 import { resolvePoint } from './resolve-point.js';
-import { placeOfAreas } from './resolve-postal-code.js';
+import { placeOfArea, placeOfAreas } from './resolve-postal-code.js';
 import type { ResolvedPlace, Town } from './types.js';
 
 /** Words of addresses that are also the names of some town somewhere: never a town on their own. */
@@ -57,19 +57,7 @@ export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
   // 1. A suburb or locality of the home territory, by name or alias.
   let area: (Match & { key: string }) | null = null;
   for (const p of all) if (g.areaPhrases.has(p.key) && better(p, area)) area = p;
-  if (area) {
-    const a = g.areaPhrases.get(area.key)!;
-    return {
-      kind: 'area',
-      area: a,
-      suburb: a.name,
-      postalCode: a.postalCode,
-      lat: a.lat,
-      lng: a.lng,
-      town: a.town,
-      country: g.country,
-    };
-  }
+  if (area) return placeOfArea(g, g.areaPhrases.get(area.key)!);
 
   // 2. A home postal code (the last one given wins: it follows the street number).
   const upper = text
