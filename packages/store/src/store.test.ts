@@ -129,7 +129,7 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
     });
   });
 
-  it('refuses a double booking of a resource in the database itself, but not a cancelled one', async () => {
+  it('refuses a double booking of a resource in the database itself, travel buffer included, but not a cancelled one', async () => {
     const book = (id: string, from: string, to: string, status = 'PENDING') =>
       db.sql`insert into bookings (id, business_id, resource_id, line_id, status, starts_at, ends_at)
              values (${id}, 'nogpets', 'van-2', 'grooming', ${status}, ${from}, ${to})`;
@@ -138,8 +138,12 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
       /bookings_no_double_booking/,
     );
     await book('t3', '2030-01-07T08:30:00Z', '2030-01-07T09:30:00Z', 'CANCELLED');
-    await book('t4', '2030-01-07T09:00:00Z', '2030-01-07T10:00:00Z');
-    await db.sql`delete from bookings where id in ('t1', 't3', 't4')`;
+    // A van keeps its travel buffer (15 minutes) clear: right after is refused, 15 minutes later is not.
+    await expect(book('t4', '2030-01-07T09:00:00Z', '2030-01-07T10:00:00Z')).rejects.toThrow(
+      /bookings_no_double_booking/,
+    );
+    await book('t5', '2030-01-07T09:15:00Z', '2030-01-07T10:15:00Z');
+    await db.sql`delete from bookings where id in ('t1', 't3', 't5')`;
   });
 
   it('refuses rows that break the rules the schema keeps', async () => {
