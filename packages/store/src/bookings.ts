@@ -1,4 +1,5 @@
 // Bookings: booking rows, resource and group-walk locks, and the queries over bookings (upcoming, series, holds, finished).
+import type { AuditEntry } from './audit.js';
 import { newId } from './ids.js';
 import type { Queryable } from './sql.js';
 
@@ -56,6 +57,52 @@ export async function insertBooking(sql: Queryable, b: NewBooking, now: Date): P
       ${b.groupKey}, ${b.groupKey ? shareKey(b.groupKey, b.start, b.end) : null}, ${b.groupSize}, ${b.totalCents}, ${sql.json(b.details as never)},
       ${b.clientName}, ${b.clientId}, ${b.addressId}, ${b.seriesId}, ${b.notes}, ${b.holdUntil}, ${now}, ${now})
     returning ${sql.unsafe(COLUMNS)}`;
+  return row!;
+}
+
+/** A new pay link as `insertBookingWithLink` writes it beside its booking (status OPEN). */
+export interface NewPayLink {
+  id: string;
+  amountCents: number;
+  currency: string;
+  gateway: string;
+  linkTokenHash: string;
+  expiresAt: Date;
+}
+
+/**
+ * One booking, its audit record and, for a card booking, its pay link, written by one statement:
+ * all of them or none (a statement is atomic without a transaction), in one round trip. A double
+ * booking is refused by the exclusion constraint as in `insertBooking`. The link is for this
+ * booking alone, so it has no earlier link to replace.
+ */
+export async function insertBookingWithLink(
+  sql: Queryable,
+  b: NewBooking & { id: string },
+  audit: AuditEntry,
+  link: NewPayLink | null,
+  now: Date,
+): Promise<BookingRow> {
+  const payment = link
+    ? sql`, p as (
+      insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, link_token_hash, expires_at, created_at)
+      select ${link.id}, "businessId", "userId", array[id], ${link.amountCents}, ${link.currency}, ${link.gateway}, ${link.linkTokenHash}, ${link.expiresAt}, ${now}
+      from b)`
+    : sql``;
+  const [row] = await sql<BookingRow[]>`
+    with b as (
+      insert into bookings (id, business_id, user_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at,
+        group_key, share_key, group_size, total_cents, details, client_name, client_id, address_id, series_id, notes, hold_until, created_at, updated_at)
+      values (${b.id}, ${b.businessId}, ${b.userId}, ${b.resourceId}, ${b.lineId}, ${b.status}, ${b.paymentMethod}, ${b.paymentStatus}, ${b.start}, ${b.end},
+        ${b.groupKey}, ${b.groupKey ? shareKey(b.groupKey, b.start, b.end) : null}, ${b.groupSize}, ${b.totalCents}, ${sql.json(b.details as never)},
+        ${b.clientName}, ${b.clientId}, ${b.addressId}, ${b.seriesId}, ${b.notes}, ${b.holdUntil}, ${now}, ${now})
+      returning ${sql.unsafe(COLUMNS)}
+    ), a as (
+      insert into audit_log (at, user_id, client_id, client_name, action, target, details)
+      select ${now}, ${audit.userId}, ${audit.clientId}, ${audit.clientName}, ${audit.action}, ${audit.target}, ${sql.json((audit.details ?? {}) as never)}
+      from b
+    )${payment}
+    select * from b`;
   return row!;
 }
 

@@ -9,6 +9,7 @@ import { countLeads, insertLead, listLeads } from './leads.js';
 import { migrate } from './migrate.js';
 import { findOperator, loadOffer } from './offer.js';
 import { createSql } from './sql.js';
+import { insertBookingWithLink, isSlotConflict } from './bookings.js';
 
 const servers = availableServers();
 
@@ -144,6 +145,96 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
     );
     await book('t5', '2030-01-07T09:15:00Z', '2030-01-07T10:15:00Z');
     await db.sql`delete from bookings where id in ('t1', 't3', 't5')`;
+  });
+
+  it('writes a booking, its audit record and its pay link together, or none of them when the time is taken', async () => {
+    const now = new Date('2030-01-01T10:00:00Z');
+    const booking = (id: string, start: string, end: string) => ({
+      id,
+      businessId: 'nogpets',
+      userId: null,
+      resourceId: 'van-1',
+      lineId: 'grooming',
+      status: 'PENDING' as const,
+      paymentMethod: 'CARD' as const,
+      paymentStatus: 'PENDING' as const,
+      start: new Date(start),
+      end: new Date(end),
+      groupKey: null,
+      groupSize: 1,
+      totalCents: 39000,
+      details: { note: 'test' },
+      clientName: 'Tester',
+      clientId: null,
+      addressId: null,
+      seriesId: null,
+      notes: '',
+      holdUntil: new Date('2030-01-03T10:00:00Z'),
+    });
+    const audit = (target: string) => ({
+      userId: null,
+      clientId: null,
+      clientName: 'Tester',
+      action: 'booking.create',
+      target,
+      details: {},
+    });
+    const link = (id: string) => ({
+      id,
+      amountCents: 39000,
+      currency: 'ZAR',
+      gateway: 'sandbox',
+      linkTokenHash: `hash-${id}`,
+      expiresAt: new Date('2030-01-03T10:00:00Z'),
+    });
+    const row = await insertBookingWithLink(
+      db.sql,
+      booking('w1', '2030-01-08T08:00:00Z', '2030-01-08T09:00:00Z'),
+      audit('w1'),
+      link('pay_w1'),
+      now,
+    );
+    expect(row).toMatchObject({
+      id: 'w1',
+      resourceId: 'van-1',
+      totalCents: 39000,
+      details: { note: 'test' },
+    });
+    expect(row.start.toISOString()).toBe('2030-01-08T08:00:00.000Z');
+    const [pay] =
+      await db.sql`select booking_ids, amount_cents, status, business_id from payments where id = 'pay_w1'`;
+    expect(pay).toEqual({ booking_ids: ['w1'], amount_cents: 39000, status: 'OPEN', business_id: 'nogpets' });
+    const [logged] = await db.sql`select count(*)::int as n from audit_log where target = 'w1'`;
+    expect(logged?.n).toBe(1);
+
+    // The same van half an hour later: refused by the constraint, and nothing of it was written.
+    await expect(
+      insertBookingWithLink(
+        db.sql,
+        booking('w2', '2030-01-08T08:30:00Z', '2030-01-08T09:30:00Z'),
+        audit('w2'),
+        link('pay_w2'),
+        now,
+      ),
+    ).rejects.toSatisfy(isSlotConflict);
+    const [left] = await db.sql`
+      select (select count(*) from bookings where id = 'w2')::int as bookings,
+             (select count(*) from payments where id = 'pay_w2')::int as payments,
+             (select count(*) from audit_log where target = 'w2')::int as audits`;
+    expect(left).toEqual({ bookings: 0, payments: 0, audits: 0 });
+
+    // Cash: no link.
+    await insertBookingWithLink(
+      db.sql,
+      booking('w3', '2030-01-09T08:00:00Z', '2030-01-09T09:00:00Z'),
+      audit('w3'),
+      null,
+      now,
+    );
+    const [none] = await db.sql`select count(*)::int as n from payments where 'w3' = any(booking_ids)`;
+    expect(none?.n).toBe(0);
+    await db.sql`delete from payments where id = 'pay_w1'`;
+    await db.sql`delete from bookings where id in ('w1', 'w3')`;
   });
 
   it('refuses rows that break the rules the schema keeps', async () => {

@@ -8,9 +8,9 @@ import { ServiceError } from '../errors.js';
 import { LineIdSchema } from '../schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
 import { localDate, whenText } from './local-time.js';
-import { makePayLink, type Placement, placeBookings } from './place.js';
+import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
 import { priceRequest } from './quote-request.js';
-import { checkSlot, endOf, planSittingFor } from './schedule.js';
+import { checkSlot, endOf, groupOf, planSittingFor } from './schedule.js';
 import {
   fullyBookedLead,
   fullyBookedMessage,
@@ -301,47 +301,51 @@ export const book = defineOperation({
       ...(mode ? { mode } : {}),
     };
     const linkExpiresAt = card ? payLinkExpiresAt(now) : undefined;
-    const result = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const seriesId = input.repeat
-        ? await insertSeries(q, {
-            userId: ctx.auth!.userId,
-            businessId: offer.business.id,
-            template: {
-              category: input.category,
-              addressId: input.addressId,
-              pets: input.pets,
-              resourceId: first.resourceId,
-              start: first.start.toISOString(),
-              repeat: input.repeat,
-              paymentMethod: input.paymentMethod,
-              notes: input.notes ?? '',
-            },
-            // Booked through the horizon, or through the first walk when that is further off.
-            bookedUntil: new Date(Math.max(seriesHorizon(now, tz).getTime(), first.start.getTime())),
-          })
-        : null;
-      const placed = await placeBookings(
-        ctx,
-        q,
-        placements,
-        {
-          priced,
-          details,
-          paymentMethod: input.paymentMethod,
-          paymentStatus: state.state.paymentStatus as 'PENDING' | 'CASH_DUE',
-          addressId: input.addressId,
-          seriesId,
-          notes: input.notes ?? '',
-          heldForLink: linkExpiresAt,
-        },
-        false,
-      );
-      const link = card
-        ? await makePayLink(ctx, q, placed.rows, currency, { placedForLink: linkExpiresAt })
-        : null;
-      return { rows: placed.rows, link, seriesId };
-    });
+    const placeOptions = {
+      priced,
+      details,
+      paymentMethod: input.paymentMethod,
+      paymentStatus: state.state.paymentStatus as 'PENDING' | 'CASH_DUE',
+      addressId: input.addressId,
+      seriesId: null as string | null,
+      notes: input.notes ?? '',
+      heldForLink: linkExpiresAt,
+    };
+    // One booking (no series, no group walk to fill under a lock) is one statement with its audit
+    // record and pay link; several go in one transaction.
+    const result =
+      placements.length === 1 && !input.repeat && !groupOf(priced)
+        ? await placeOneBooking(ctx, first, placeOptions, card ? { currency } : null).then((one) => ({
+            rows: [one.row],
+            link: one.link,
+            seriesId: null,
+          }))
+        : await ctx.deps.sql.begin(async (tx) => {
+            const q = tx as unknown as Queryable;
+            const seriesId = input.repeat
+              ? await insertSeries(q, {
+                  userId: ctx.auth!.userId,
+                  businessId: offer.business.id,
+                  template: {
+                    category: input.category,
+                    addressId: input.addressId,
+                    pets: input.pets,
+                    resourceId: first.resourceId,
+                    start: first.start.toISOString(),
+                    repeat: input.repeat,
+                    paymentMethod: input.paymentMethod,
+                    notes: input.notes ?? '',
+                  },
+                  // Booked through the horizon, or through the first walk when that is further off.
+                  bookedUntil: new Date(Math.max(seriesHorizon(now, tz).getTime(), first.start.getTime())),
+                })
+              : null;
+            const placed = await placeBookings(ctx, q, placements, { ...placeOptions, seriesId }, false);
+            const link = card
+              ? await makePayLink(ctx, q, placed.rows, currency, { placedForLink: linkExpiresAt })
+              : null;
+            return { rows: placed.rows, link, seriesId };
+          });
     const leadId = await fullyBookedLead(ctx, priced, skipped);
     const head = result.rows[0]!;
     return {

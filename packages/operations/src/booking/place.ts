@@ -4,8 +4,11 @@
  */
 import { holdUntil, payLinkExpiresAt } from '@nogpets/booking-rules';
 import {
+  type AuditEntry,
   appendAudit,
   type BookingRow,
+  insertBookingWithLink,
+  type NewBooking,
   extendHold,
   insertBooking,
   insertPayment,
@@ -80,46 +83,10 @@ export async function placeBookings(
           });
       }
       // The booking and its audit record go to PostgreSQL together (one round trip, pipelined).
-      const id = newId('bkg');
+      const booking = newBookingOf(ctx, p, options, group);
       const [row] = await Promise.all([
-        insertBooking(
-          q,
-          {
-            id,
-            businessId: business.id,
-            userId: ctx.auth!.userId,
-            resourceId: p.resourceId,
-            lineId: options.priced.line.id,
-            status: 'PENDING',
-            paymentMethod: options.paymentMethod,
-            paymentStatus: options.paymentStatus,
-            start: p.start,
-            end: p.end,
-            groupKey: group?.key ?? null,
-            groupSize: group?.size ?? 1,
-            totalCents: p.totalCents,
-            details: options.details as unknown as Record<string, unknown>,
-            clientName: actorName(ctx),
-            clientId: ctx.auth!.clientId,
-            addressId: options.addressId,
-            seriesId: options.seriesId,
-            notes: options.notes,
-            holdUntil: options.heldForLink ? holdUntil(options.heldForLink, p.start) : null,
-          },
-          now,
-        ),
-        appendAudit(
-          q,
-          {
-            userId: ctx.auth!.userId,
-            clientId: ctx.auth!.clientId,
-            clientName: actorName(ctx),
-            action: 'booking.create',
-            target: id,
-            details: { start: p.start.toISOString(), paymentMethod: options.paymentMethod },
-          },
-          now,
-        ),
+        insertBooking(q, booking, now),
+        appendAudit(q, creationAudit(ctx, booking), now),
       ]);
       return row;
     };
@@ -134,25 +101,125 @@ export async function placeBookings(
           : await attempt(tx),
       );
     } catch (err) {
-      const slotTaken =
-        isSlotConflict(err) ||
-        isWriteConflict(err) ||
-        (err instanceof ServiceError && err.code === 'SLOT_TAKEN');
-      if (!slotTaken) throw err;
+      if (!isSlotTaken(err)) throw err;
       if (!skipTaken) {
-        throw new ServiceError(
-          'SLOT_TAKEN',
-          'That time was just taken. Call find_times again and offer the person another time.',
-          {
-            start: p.start.toISOString(),
-            resourceId: p.resourceId,
-          },
-        );
+        throw slotTakenError(p);
       }
       taken.push(p);
     }
   }
   return { rows, taken };
+}
+
+/** A new booking's row: PENDING on its resource, held for its pay link when one is about to be made. */
+function newBookingOf(
+  ctx: OperationContext,
+  p: Placement,
+  options: PlaceOptions,
+  group: ReturnType<typeof groupOf>,
+): NewBooking & { id: string } {
+  return {
+    id: newId('bkg'),
+    businessId: options.priced.offer.business.id,
+    userId: ctx.auth!.userId,
+    resourceId: p.resourceId,
+    lineId: options.priced.line.id,
+    status: 'PENDING',
+    paymentMethod: options.paymentMethod,
+    paymentStatus: options.paymentStatus,
+    start: p.start,
+    end: p.end,
+    groupKey: group?.key ?? null,
+    groupSize: group?.size ?? 1,
+    totalCents: p.totalCents,
+    details: options.details as unknown as Record<string, unknown>,
+    clientName: actorName(ctx),
+    clientId: ctx.auth!.clientId,
+    addressId: options.addressId,
+    seriesId: options.seriesId,
+    notes: options.notes,
+    holdUntil: options.heldForLink ? holdUntil(options.heldForLink, p.start) : null,
+  };
+}
+
+/** The audit record of a booking made: who, through which assistant, when it starts, how it is paid. */
+function creationAudit(ctx: OperationContext, booking: NewBooking & { id: string }): AuditEntry {
+  return {
+    userId: ctx.auth!.userId,
+    clientId: ctx.auth!.clientId,
+    clientName: actorName(ctx),
+    action: 'booking.create',
+    target: booking.id,
+    details: { start: booking.start.toISOString(), paymentMethod: booking.paymentMethod },
+  };
+}
+
+/** The database refused the time: another booking holds it (or, for a group walk, it is full). */
+function isSlotTaken(err: unknown): boolean {
+  return (
+    isSlotConflict(err) || isWriteConflict(err) || (err instanceof ServiceError && err.code === 'SLOT_TAKEN')
+  );
+}
+
+function slotTakenError(p: Placement): ServiceError {
+  return new ServiceError(
+    'SLOT_TAKEN',
+    'That time was just taken. Call find_times again and offer the person another time.',
+    { start: p.start.toISOString(), resourceId: p.resourceId },
+  );
+}
+
+export interface PayLink {
+  payUrl: string;
+  expiresAt: Date;
+  amountCents: number;
+  paymentId: string;
+}
+
+/**
+ * One booking that is not part of a group walk, with its audit record and, given `link`, its pay
+ * link (`options.heldForLink` is then the link's expiry): one statement, no transaction, one round
+ * trip. The exclusion constraint alone decides who gets the time, as in `placeBookings`.
+ */
+export async function placeOneBooking(
+  ctx: OperationContext,
+  p: Placement,
+  options: PlaceOptions,
+  link: { currency: string } | null,
+): Promise<{ row: BookingRow; link: PayLink | null }> {
+  const now = ctx.deps.clock.now();
+  const booking = newBookingOf(ctx, p, options, undefined);
+  const expiresAt = options.heldForLink ?? payLinkExpiresAt(now);
+  const token = link ? newSecret('npl') : null;
+  const payment =
+    link && token
+      ? {
+          id: newId('pay'),
+          amountCents: p.totalCents,
+          currency: link.currency,
+          gateway: ctx.deps.payments.gateway.name,
+          linkTokenHash: hashSecret(token),
+          expiresAt,
+        }
+      : null;
+  let row: BookingRow;
+  try {
+    row = await insertBookingWithLink(ctx.deps.sql, booking, creationAudit(ctx, booking), payment, now);
+  } catch (err) {
+    if (isSlotTaken(err)) throw slotTakenError(p);
+    throw err;
+  }
+  return {
+    row,
+    link:
+      payment && token
+        ? { payUrl: payUrlOf(ctx, token), expiresAt, amountCents: payment.amountCents, paymentId: payment.id }
+        : null,
+  };
+}
+
+function payUrlOf(ctx: OperationContext, token: string): string {
+  return `${ctx.deps.payments.publicUrl()}/pay/${token}`;
 }
 
 /**
@@ -206,7 +273,7 @@ export async function makePayLink(
   // A new link never shortens a hold (a series' later week is held until its start).
   if (!placed) for (const b of bookings) await extendHold(tx, b.id, holdUntil(expiresAt, b.start), now);
   return {
-    payUrl: `${ctx.deps.payments.publicUrl()}/pay/${token}`,
+    payUrl: payUrlOf(ctx, token),
     expiresAt,
     amountCents,
     paymentId: payment.id,
