@@ -25,6 +25,16 @@ describe('formatMoney', () => {
     expect(formatMoney(amount, currency, locale)).toBe(text);
   });
 
+  it('writes the same text for an amount asked again, in whichever currency and locale, past the texts it keeps', () => {
+    // More distinct amounts than the kept texts, each asked twice with another currency between.
+    for (let rand = 1; rand <= 5000; rand++) {
+      expect(formatMoney(rand * 100, 'ZAR')).toBe(`R${rand.toLocaleString('en')}`);
+      expect(formatMoney(rand * 100, 'JPY')).toBe(`¥${(rand * 100).toLocaleString('en')}`);
+      expect(formatMoney(rand * 100, 'ZAR', 'de')).toBe(`${rand.toLocaleString('de')}\u00a0R`);
+      expect(formatMoney(rand * 100, 'ZAR')).toBe(`R${rand.toLocaleString('en')}`);
+    }
+  });
+
   it('refuses an unknown currency', () => {
     expect(() => formatMoney(100, 'ZZZ')).toThrow(expect.objectContaining({ code: 'UNKNOWN_CURRENCY' }));
   });

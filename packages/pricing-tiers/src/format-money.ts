@@ -2,6 +2,10 @@ import { minorUnits } from './minor-units.js';
 
 const formats = new Map<string, Intl.NumberFormat>();
 const patternSpaced = new Map<string, boolean>();
+// The same few prices are shown over and over (every quote, every slot list): their text is kept,
+// up to a bound, since building it from formatToParts' parts is the costly part.
+const texts = new Map<string, string>();
+const MAX_TEXTS = 4096;
 
 function numberFormat(locale: string, currency: string, minimumFractionDigits: number, digits: number) {
   const key = `${locale}|${currency}|${minimumFractionDigits}`;
@@ -41,6 +45,16 @@ function hasPatternSpace(locale: string): boolean {
  * @example formatMoney(1200, 'JPY')   // '¥1,200'
  */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en'): string {
+  const key = `${amountMinor}|${currency}|${locale}`;
+  const known = texts.get(key);
+  if (known !== undefined) return known;
+  const text = moneyText(amountMinor, currency, locale);
+  if (texts.size >= MAX_TEXTS) texts.clear();
+  texts.set(key, text);
+  return text;
+}
+
+function moneyText(amountMinor: number, currency: string, locale: string): string {
   const digits = minorUnits(currency);
   const value = amountMinor / 10 ** digits;
   const parts = numberFormat(locale, currency, Number.isInteger(value) ? 0 : digits, digits).formatToParts(
