@@ -1,7 +1,7 @@
 import { createApiKey, extendSeries } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { newPetOwner, startTestServer, type TestServer } from './harness.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -142,6 +142,46 @@ describe('bookings at the edges', () => {
     await expect(page.locator('#outcome').textContent()).resolves.toContain('confirmed');
     await page.close();
     expect(await state(booked.bookingId)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
+  });
+
+  it('finds no saved pet or address of another person, on quote, find_times and book, and books nothing', async () => {
+    const other = await newPetOwner(server, {
+      email: 'sipho-edges@example.com',
+      pet: { name: 'Bongi', weightKg: 20 },
+      line1: '3 Ryneveld Street',
+    });
+    const asOther = { authorization: `Bearer ${other.key}` };
+    const before = (await server.db.sql`select count(*)::int as n from bookings`)[0]!.n;
+    const slot = (await slots('2026-11-25'))[0]!;
+    const cases = [
+      { pets: [{ petId, serviceIds: ['groom-dog-bath'] }], addressId: other.addressId, missing: { petId } },
+      { pets: [{ petId: other.petId, serviceIds: ['groom-dog-bath'] }], addressId, missing: { addressId } },
+    ];
+    for (const { pets, addressId: where, missing } of cases) {
+      const body = { category: 'grooming', addressId: where, pets };
+      for (const [path, extra] of [
+        ['/v1/quote', {}],
+        ['/v1/availability', {}],
+        ['/v1/bookings', { start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' }],
+      ] as const) {
+        const res = await server.post(path, { ...body, ...extra }, asOther);
+        expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(404);
+        expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', details: missing });
+      }
+    }
+    // Their own pet at their own address is found.
+    const own = await server.post(
+      '/v1/quote',
+      {
+        category: 'grooming',
+        addressId: other.addressId,
+        pets: [{ petId: other.petId, serviceIds: ['groom-dog-bath'] }],
+      },
+      asOther,
+    );
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(own.body.pets[0].name).toBe('Bongi');
+    expect((await server.db.sql`select count(*)::int as n from bookings`)[0]!.n).toBe(before);
   });
 
   it('refuses the same pet twice in one booking, and changes nothing', async () => {

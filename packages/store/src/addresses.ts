@@ -15,9 +15,11 @@ export interface AddressRow {
   notes: string | null;
 }
 
+export const ADDRESS_COLUMNS = `id, label, line1, suburb, postal_code as "postalCode", city, country, lat, lng, notes`;
+
 export async function listAddresses(sql: Sql, userId: string): Promise<AddressRow[]> {
   return sql<AddressRow[]>`
-    select id, label, line1, suburb, postal_code as "postalCode", city, country, lat, lng, notes
+    select ${sql.unsafe(ADDRESS_COLUMNS)}
     from addresses where user_id = ${userId} order by created_at, id`;
 }
 

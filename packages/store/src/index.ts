@@ -18,6 +18,7 @@ export * from './users.js';
 export * from './credentials.js';
 export * from './pets.js';
 export * from './addresses.js';
+export * from './saved.js';
 export * from './sessions.js';
 export * from './oauth.js';
 export * from './oidc.js';

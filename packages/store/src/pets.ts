@@ -13,9 +13,11 @@ export interface PetRow {
   notes: string | null;
 }
 
+export const PET_COLUMNS = `id, name, type, breed, weight_kg as "weightKg", coat, birth_year as "birthYear", notes`;
+
 export async function listPets(sql: Sql, userId: string): Promise<PetRow[]> {
   return sql<PetRow[]>`
-    select id, name, type, breed, weight_kg as "weightKg", coat, birth_year as "birthYear", notes
+    select ${sql.unsafe(PET_COLUMNS)}
     from pets where user_id = ${userId} order by created_at, id`;
 }
 

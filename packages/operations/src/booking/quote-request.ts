@@ -6,7 +6,7 @@ import type { OperationContext } from '../context.js';
 import { assessCoverage, WhereShape, type WhereInput } from '../coverage/check-coverage.js';
 import { ServiceError } from '../errors.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
-import { insertLead, listAddresses, listPets } from '@nogpets/store';
+import { findSavedPetsAndAddress, insertLead } from '@nogpets/store';
 import type { Scope } from '../define.js';
 
 const ServiceIds = z
@@ -126,12 +126,17 @@ async function savedData(ctx: OperationContext, input: QuoteRequest, implied: bo
   if (missing.length) {
     throw insufficientScope(ctx.auth!, missing);
   }
-  // The saved pets and addresses named, read together.
-  const [petRows, addressRows] = await Promise.all([
-    refs.length ? listPets(ctx.deps.sql, ctx.auth!.userId) : [],
-    input.addressId !== undefined ? listAddresses(ctx.deps.sql, ctx.auth!.userId) : [],
-  ]);
-  const savedPets = new Map(petRows.map((p) => [p.id, p]));
+  // The saved pets and address named, read in one round trip.
+  const saved =
+    refs.length || input.addressId !== undefined
+      ? await findSavedPetsAndAddress(
+          ctx.deps.sql,
+          ctx.auth!.userId,
+          refs.map((p) => p.petId),
+          input.addressId ?? null,
+        )
+      : { pets: [], address: null };
+  const savedPets = new Map(saved.pets.map((p) => [p.id, p]));
   const pets: PetByValueInput[] = input.pets.map((p) => {
     if (!('petId' in p)) return p;
     const pet = savedPets.get(p.petId);
@@ -152,7 +157,7 @@ async function savedData(ctx: OperationContext, input: QuoteRequest, implied: bo
   };
   let address: AddressRow | undefined;
   if (input.addressId !== undefined) {
-    address = addressRows.find((a) => a.id === input.addressId);
+    address = saved.address ?? undefined;
     if (!address)
       throw new ServiceError('NOT_FOUND', `No saved address ${input.addressId}.`, {
         addressId: input.addressId,
