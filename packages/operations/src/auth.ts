@@ -7,10 +7,20 @@ import {
   type Sql,
   touchCredential,
 } from '@nogpets/store';
-import type { Scope } from './define.js';
 import { ServiceError } from './errors.js';
 
 /** The spec's scopes, and what each lets an assistant do (for consent pages and key forms). */
+/** What a credential may be allowed to do (the spec's scopes). */
+export type Scope =
+  | 'profile'
+  | 'pets'
+  | 'addresses'
+  | 'bookings:read'
+  | 'bookings:write'
+  | 'orders:write'
+  | 'business:write'
+  | 'business:manage';
+
 export const SCOPES: Record<Scope, string> = {
   profile: 'See your name, email and phone',
   pets: 'See and add your pets',

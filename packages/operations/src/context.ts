@@ -1,5 +1,4 @@
 import type { Sql } from '@nogpets/store';
-import type { MailTransport } from './account/email-sign-in.js';
 import type { AuthContext } from './auth.js';
 import type { GeoData } from './geo/world-data.js';
 import type { OfferCache } from './offer-cache.js';
@@ -15,6 +14,17 @@ export interface Logger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Delivers one mail (SMTP through nodemailer in the service); throws when the server refuses it. */
+export interface MailTransport {
+  send(message: MailMessage): Promise<void>;
 }
 
 /** What every handler may use; built once per process. */

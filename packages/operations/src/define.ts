@@ -1,15 +1,6 @@
 import type { z } from 'zod';
+import type { Scope } from './auth.js';
 import type { OperationContext } from './context.js';
-
-export type Scope =
-  | 'profile'
-  | 'pets'
-  | 'addresses'
-  | 'bookings:read'
-  | 'bookings:write'
-  | 'orders:write'
-  | 'business:write'
-  | 'business:manage';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

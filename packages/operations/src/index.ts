@@ -9,14 +9,21 @@ export {
   WhereShape,
   whereRule,
 } from './coverage/check-coverage.js';
-export { type Clock, type Deps, type Logger, type OperationContext, systemClock } from './context.js';
+export {
+  type Clock,
+  type Deps,
+  type Logger,
+  type MailMessage,
+  type MailTransport,
+  type OperationContext,
+  systemClock,
+} from './context.js';
 export {
   defineOperation,
   type ErrorResponse,
   type HttpMethod,
   type Operation,
   READ_ONLY,
-  type Scope,
   type ToolAnnotations,
 } from './define.js';
 export {
@@ -50,6 +57,7 @@ export {
   newSecret,
   SCOPE_NAMES,
   SCOPES,
+  type Scope,
 } from './auth.js';
 export { actorName } from './context.js';
 export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
@@ -110,8 +118,6 @@ export {
   deliverMail,
   deliverPendingMail,
   followSignInLink,
-  type MailMessage,
-  type MailTransport,
   peekSignInLink,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,

@@ -15,24 +15,13 @@ import {
   useEmailLink,
 } from '@nogpets/store';
 import { hashSecret } from '../auth.js';
-import type { Clock, Logger } from '../context.js';
+import type { Clock, Logger, MailMessage, MailTransport } from '../context.js';
 
 /** How long a sign-in link may be followed (docs/security.md): short, and single use. */
 export const SIGN_IN_LINK_MINUTES = 30;
 /** Mail younger than this is still worth delivering; an older one's link has long expired. */
 const DELIVERY_WINDOW_MS = SIGN_IN_LINK_MINUTES * 60_000;
 export const SIGN_IN_LINK_PATH = '/signin/email';
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/** Delivers one mail (SMTP through nodemailer in the service); throws when the server refuses it. */
-export interface MailTransport {
-  send(message: MailMessage): Promise<void>;
-}
 
 export interface MailDeps {
   sql: Sql;

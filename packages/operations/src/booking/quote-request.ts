@@ -7,7 +7,7 @@ import { assessCoverage, WhereShape, type WhereInput } from '../coverage/check-c
 import { ServiceError } from '../errors.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 import { findSavedPetsAndAddress, insertLead } from '@nogpets/store';
-import type { Scope } from '../define.js';
+import type { Scope } from '../auth.js';
 
 const ServiceIds = z
   .array(z.string().min(1).max(64))

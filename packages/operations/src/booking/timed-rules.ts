@@ -15,7 +15,7 @@ import {
 } from '@nogpets/store';
 import type { Deps, OperationContext } from '../context.js';
 import { SCOPE_NAMES } from '../auth.js';
-import type { Scope } from '../define.js';
+import type { Scope } from '../auth.js';
 import { stateOf } from './booking-model.js';
 import { localDate } from './local-time.js';
 import { placeBookings } from './place.js';
