@@ -28,6 +28,7 @@ import {
   availabilityBody,
   bookingRun,
   closedLoop,
+  cpuPerRequest,
   distinctSlots,
   insertFloor,
   type Measured,
@@ -41,6 +42,7 @@ import {
   quoteBody,
   startBare,
   startNogPets,
+  watchCpuOf,
   writeWindows,
 } from './lib.js';
 
@@ -56,6 +58,7 @@ const READ_CONNECTIONS = 32;
 const started = performance.now();
 const bare = want('bare') || want('avail7') || want('avail31') ? await startBare() : undefined;
 const server = await startNogPets();
+watchCpuOf(server.child.pid);
 const mcpHeaders = {
   accept: 'application/json, text/event-stream',
   // Optional for the server (absent means its default), checked when present; a real client sends it.
@@ -84,6 +87,7 @@ try {
       Math.round(floor.rps),
       ms(floor.p50),
       ms(floor.p99),
+      '–',
       '1.00',
       '–',
       '–',
@@ -101,6 +105,7 @@ try {
       Math.round(r.rps),
       ms(r.p50),
       ms(r.p99),
+      '–',
       '1.00',
       '–',
       '–',
@@ -123,6 +128,7 @@ try {
       Math.round(r.rps),
       ms(r.p50),
       ms(r.p99),
+      cpuPerRequest(`avail${days}`, r.count),
       `${ratio.toFixed(2)} of bare`,
       `≥ ${goalRatio} of bare${goalP99 ? `, p99 < ${goalP99} ms` : ''}`,
       met(ok),
@@ -149,12 +155,22 @@ try {
     const m1 = await one('mcp-1', callMcp);
     const p50 = m1.p50 / r1.p50;
     const p99 = m1.p99 / r1.p99;
-    rows.push(['POST /v1/quote, 1 connection', Math.round(r1.rps), ms(r1.p50), ms(r1.p99), '1.00', '–', '–']);
+    rows.push([
+      'POST /v1/quote, 1 connection',
+      Math.round(r1.rps),
+      ms(r1.p50),
+      ms(r1.p99),
+      cpuPerRequest('quote-1', r1.count),
+      '1.00',
+      '–',
+      '–',
+    ]);
     rows.push([
       'MCP tools/call get_quote, 1 connection',
       Math.round(m1.rps),
       ms(m1.p50),
       ms(m1.p99),
+      cpuPerRequest('mcp-1', m1.count),
       `×${p50.toFixed(2)} p50, ×${p99.toFixed(2)} p99 of REST`,
       '≤ 1.5× the latency',
       met(p50 <= 1.5 && p99 <= 1.5),
@@ -172,6 +188,7 @@ try {
       Math.round(r32.rps),
       ms(r32.p50),
       ms(r32.p99),
+      cpuPerRequest('quote-32', r32.count),
       bareRps ? `${(r32.rps / bareRps).toFixed(2)} of bare` : '–',
       '–',
       '–',
@@ -181,6 +198,7 @@ try {
       Math.round(m32.rps),
       ms(m32.p50),
       ms(m32.p99),
+      cpuPerRequest('mcp-32', m32.count),
       `×${(m32.p50 / r32.p50).toFixed(2)} p50, ×${(m32.p99 / r32.p99).toFixed(2)} p99 of REST`,
       '(≤ 1.5×)',
       met(m32.p50 / r32.p50 <= 1.5 && m32.p99 / r32.p99 <= 1.5),
@@ -192,10 +210,10 @@ try {
     const booker = await newBooker(server);
     const slots = await distinctSlots(booker);
     const body = (s: object) => ({ ...booker.request, ...s, paymentMethod: 'CARD' });
-    // Warm up on a few slots (JIT, pools, caches); the last slot is kept for the contention case.
-    const warm = slots.splice(0, 20);
+    // Warm up on a tenth of the slots (JIT, pools, caches); the last is kept for the contention case.
+    const warm = slots.splice(0, Math.ceil(slots.length / 10));
     const contested = slots.pop()!;
-    await bookingRun(server, booker, 'warm-up', warm.length, 4, (i) => body(warm[i]!));
+    await bookingRun(server, booker, 'warm-up', warm.length, BOOK_CONNECTIONS, (i) => body(warm[i]!));
     if (want('distinct')) {
       const d = await phase('distinct', () =>
         bookingRun(server, booker, 'distinct', slots.length, BOOK_CONNECTIONS, (i) => body(slots[i]!)),
@@ -208,6 +226,7 @@ try {
         Math.round(d.rps),
         ms(d.p50),
         ms(d.p99),
+        cpuPerRequest('distinct', d.requests),
         `${ratio.toFixed(3)} of floor`,
         '≥ 1,000/s, p99 < 100 ms',
         allBooked ? met(d.rps >= 1000 && d.p99 < 100) : '**FAILED: not every slot booked**',
@@ -224,6 +243,7 @@ try {
         Math.round(c.rps),
         ms(c.p50),
         ms(c.p99),
+        cpuPerRequest('contention', c.requests),
         '–',
         'exactly one booking, p99 < 100 ms',
         once ? met(c.p99 < 100) : `**FAILED: ${c.created} bookings**`,
@@ -237,7 +257,10 @@ try {
 
 console.log(`\n${host}; read cases ${seconds} s each after a 2 s warm-up\n`);
 console.log(
-  markdownTable(['case', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'goal', 'met'], rows, ['goal', 'met']),
+  markdownTable(['case', 'req/s', 'p50 ms', 'p99 ms', 'server CPU ms/req', 'ratio', 'goal', 'met'], rows, [
+    'goal',
+    'met',
+  ]),
 );
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
 process.exit(failed ? 1 : 0);

@@ -9,7 +9,7 @@
  *                       next to its profile, for `bench/profile-top.ts`.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,13 +162,46 @@ export const availabilityBody = (days: 7 | 31) =>
 const windows: Record<string, [number, number]> = {};
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** Runs one measured case, remembering its time window for the profile. */
+// The server's own CPU time in each case (user + system, from /proc; its PostgreSQL and the load
+// generator are other processes): per request, it says what a request costs whatever else the two
+// shared cores are doing, which moves the rates by tens of per cent from run to run.
+let cpuPid: number | undefined;
+const cpuUsed: Record<string, number> = {};
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/** Counts the CPU time of this process (the server) in every case from now on. */
+export function watchCpuOf(pid: number | undefined): void {
+  cpuPid = pid;
+}
+
+function serverCpuMs(): number | undefined {
+  if (cpuPid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${cpuPid}/stat`, 'utf8');
+    // After "pid (name) ": the state is field 3 of proc(5); utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return undefined; // not Linux
+  }
+}
+
+/** The server's CPU milliseconds per request in case `name`, when it was counted. */
+export function cpuPerRequest(name: string, requests: number): string {
+  const used = cpuUsed[name];
+  return used === undefined || requests === 0 ? '–' : (used / requests).toFixed(2);
+}
+
+/** Runs one measured case, remembering its time window for the profile and the server's CPU time. */
 export async function phase<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const from = nowUs();
+  const cpuFrom = serverCpuMs();
   try {
     return await fn();
   } finally {
     windows[name] = [from, nowUs()];
+    const cpuTo = serverCpuMs();
+    if (cpuFrom !== undefined && cpuTo !== undefined) cpuUsed[name] = cpuTo - cpuFrom;
   }
 }
 
@@ -366,11 +399,12 @@ export type Slot = { start: string; resourceId: string };
 
 /**
  * Open slots that cannot overlap one another: per van, starts at least 2 hours apart (an hour's
- * groom plus the van's travel buffer), over the next 93 days.
+ * groom plus the van's travel buffer), over the next 372 days (a run of a few thousand bookings,
+ * long enough that the JIT's warm-up and one noisy second do not make the figure).
  */
 export async function distinctSlots(booker: Booker): Promise<Slot[]> {
   const slots: Slot[] = [];
-  for (let w = 0; w < 3; w++) {
+  for (let w = 0; w < 12; w++) {
     const from = new Date(Date.now() + (1 + w * 31) * 86_400_000).toISOString().slice(0, 10);
     const to = new Date(Date.now() + (31 + w * 31) * 86_400_000).toISOString().slice(0, 10);
     const found = (await booker.post('/v1/availability', { ...booker.request, from, to })) as {
