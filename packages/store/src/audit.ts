@@ -12,7 +12,12 @@ export interface AuditEntry {
 
 /** Every change lands here: who, through which client, what, when. The table refuses edits. */
 export async function appendAudit(sql: Sql, entry: AuditEntry, at: Date): Promise<void> {
-  await sql`
+  await sql`${auditInsert(sql, entry, at)}`;
+}
+
+/** The insert of one audit record: a statement alone, or a step of a larger one. */
+export function auditInsert(sql: Sql, entry: AuditEntry, at: Date) {
+  return sql`
     insert into audit_log (at, user_id, client_id, client_name, action, target, details)
     values (${at}, ${entry.userId}, ${entry.clientId}, ${entry.clientName}, ${entry.action}, ${entry.target}, ${sql.json((entry.details ?? {}) as never)})`;
 }

@@ -1,6 +1,7 @@
 // Bookings: booking rows, resource and group-walk locks, and the queries over bookings (upcoming, series, holds, finished).
-import type { AuditEntry } from './audit.js';
+import { type AuditEntry, auditInsert } from './audit.js';
 import { newId } from './ids.js';
+import { type NewPayLink, paymentInsert } from './payments.js';
 import type { Queryable } from './sql.js';
 
 /** Bookings of one group walk at the same times share their walker; they carry this key. */
@@ -44,37 +45,31 @@ export function isSlotConflict(err: unknown): boolean {
   return (err as { code?: string })?.code === '23P01';
 }
 
-/**
- * Inserts a booking. The database refuses a double booking of the resource (exclusion
- * constraint); that surfaces as an error for which `isSlotConflict` is true.
- */
-export async function insertBooking(sql: Queryable, b: NewBooking, now: Date): Promise<BookingRow> {
-  const id = b.id ?? newId('bkg');
-  const [row] = await sql<BookingRow[]>`
+/** The insert of one booking, returning its row: a statement alone, or a step of a larger one. */
+function bookingInsert(sql: Queryable, id: string, b: NewBooking, now: Date) {
+  return sql`
     insert into bookings (id, business_id, user_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at,
       group_key, share_key, group_size, total_cents, details, client_name, client_id, address_id, series_id, notes, hold_until, created_at, updated_at)
     values (${id}, ${b.businessId}, ${b.userId}, ${b.resourceId}, ${b.lineId}, ${b.status}, ${b.paymentMethod}, ${b.paymentStatus}, ${b.start}, ${b.end},
       ${b.groupKey}, ${b.groupKey ? shareKey(b.groupKey, b.start, b.end) : null}, ${b.groupSize}, ${b.totalCents}, ${sql.json(b.details as never)},
       ${b.clientName}, ${b.clientId}, ${b.addressId}, ${b.seriesId}, ${b.notes}, ${b.holdUntil}, ${now}, ${now})
     returning ${sql.unsafe(COLUMNS)}`;
-  return row!;
-}
-
-/** A new pay link as `insertBookingWithLink` writes it beside its booking (status OPEN). */
-export interface NewPayLink {
-  id: string;
-  amountCents: number;
-  currency: string;
-  gateway: string;
-  linkTokenHash: string;
-  expiresAt: Date;
 }
 
 /**
- * One booking, its audit record and, for a card booking, its pay link, written by one statement:
- * all of them or none (a statement is atomic without a transaction), in one round trip. A double
- * booking is refused by the exclusion constraint as in `insertBooking`. The link is for this
- * booking alone, so it has no earlier link to replace.
+ * Inserts a booking. The database refuses a double booking of the resource (exclusion
+ * constraint); that surfaces as an error for which `isSlotConflict` is true.
+ */
+export async function insertBooking(sql: Queryable, b: NewBooking, now: Date): Promise<BookingRow> {
+  const [row] = await sql<BookingRow[]>`${bookingInsert(sql, b.id ?? newId('bkg'), b, now)}`;
+  return row!;
+}
+
+/**
+ * One booking, its audit record and, for a card booking, its pay link (made for this booking
+ * alone, so it has no earlier link to replace), written by one statement: all of them or none (a
+ * statement is atomic without a transaction), in one round trip. A double booking is refused by
+ * the exclusion constraint as in `insertBooking`.
  */
 export async function insertBookingWithLink(
   sql: Queryable,
@@ -84,24 +79,10 @@ export async function insertBookingWithLink(
   now: Date,
 ): Promise<BookingRow> {
   const payment = link
-    ? sql`, p as (
-      insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, link_token_hash, expires_at, created_at)
-      select ${link.id}, "businessId", "userId", array[id], ${link.amountCents}, ${link.currency}, ${link.gateway}, ${link.linkTokenHash}, ${link.expiresAt}, ${now}
-      from b)`
+    ? sql`, p as (${paymentInsert(sql, { ...link, businessId: b.businessId, userId: b.userId, bookingIds: [b.id] }, now)})`
     : sql``;
   const [row] = await sql<BookingRow[]>`
-    with b as (
-      insert into bookings (id, business_id, user_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at,
-        group_key, share_key, group_size, total_cents, details, client_name, client_id, address_id, series_id, notes, hold_until, created_at, updated_at)
-      values (${b.id}, ${b.businessId}, ${b.userId}, ${b.resourceId}, ${b.lineId}, ${b.status}, ${b.paymentMethod}, ${b.paymentStatus}, ${b.start}, ${b.end},
-        ${b.groupKey}, ${b.groupKey ? shareKey(b.groupKey, b.start, b.end) : null}, ${b.groupSize}, ${b.totalCents}, ${sql.json(b.details as never)},
-        ${b.clientName}, ${b.clientId}, ${b.addressId}, ${b.seriesId}, ${b.notes}, ${b.holdUntil}, ${now}, ${now})
-      returning ${sql.unsafe(COLUMNS)}
-    ), a as (
-      insert into audit_log (at, user_id, client_id, client_name, action, target, details)
-      select ${now}, ${audit.userId}, ${audit.clientId}, ${audit.clientName}, ${audit.action}, ${audit.target}, ${sql.json((audit.details ?? {}) as never)}
-      from b
-    )${payment}
+    with b as (${bookingInsert(sql, b.id, b, now)}), a as (${auditInsert(sql, audit, now)})${payment}
     select * from b`;
   return row!;
 }

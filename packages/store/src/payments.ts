@@ -19,20 +19,26 @@ export interface PaymentRow {
 const PAYMENT_COLUMNS = `id, business_id as "businessId", user_id as "userId", booking_ids as "bookingIds", amount_cents as "amountCents",
   currency, gateway, status, expires_at as "expiresAt", gateway_ref as "gatewayRef", paid_at as "paidAt"`;
 
-export async function insertPayment(
-  sql: Queryable,
-  p: Omit<PaymentRow, 'id' | 'status' | 'gatewayRef' | 'paidAt'> & { linkTokenHash: string },
-  now: Date,
-): Promise<PaymentRow> {
+type NewPayment = Omit<PaymentRow, 'id' | 'status' | 'gatewayRef' | 'paidAt'> & { linkTokenHash: string };
+
+/** A new pay link as `insertBookingWithLink` writes it beside its booking (status OPEN). */
+export type NewPayLink = Omit<NewPayment, 'businessId' | 'userId' | 'bookingIds'> & { id: string };
+
+/** The insert of one open payment (a pay link), returning its row: a statement alone, or a step of a larger one. */
+export function paymentInsert(sql: Queryable, p: NewPayment & { id: string }, now: Date) {
+  return sql`
+    insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, link_token_hash, expires_at, created_at)
+    values (${p.id}, ${p.businessId}, ${p.userId}, ${p.bookingIds}, ${p.amountCents}, ${p.currency}, ${p.gateway}, ${p.linkTokenHash}, ${p.expiresAt}, ${now})
+    returning ${sql.unsafe(PAYMENT_COLUMNS)}`;
+}
+
+export async function insertPayment(sql: Queryable, p: NewPayment, now: Date): Promise<PaymentRow> {
   // A new link replaces the open ones of the same bookings. The two statements are sent together
   // (one round trip in a transaction); the update leaves the new row alone in whichever order they run.
   const id = newId('pay');
   const [, [row]] = await Promise.all([
     sql`update payments set status = 'SUPERSEDED' where status in ('OPEN', 'FAILED') and booking_ids && ${p.bookingIds} and id <> ${id}`,
-    sql<PaymentRow[]>`
-    insert into payments (id, business_id, user_id, booking_ids, amount_cents, currency, gateway, link_token_hash, expires_at, created_at)
-    values (${id}, ${p.businessId}, ${p.userId}, ${p.bookingIds}, ${p.amountCents}, ${p.currency}, ${p.gateway}, ${p.linkTokenHash}, ${p.expiresAt}, ${now})
-    returning ${sql.unsafe(PAYMENT_COLUMNS)}`,
+    sql<PaymentRow[]>`${paymentInsert(sql, { ...p, id }, now)}`,
   ]);
   return row!;
 }
