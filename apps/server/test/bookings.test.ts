@@ -3,6 +3,7 @@ import { createApiKey, expireHolds, extendSeries } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  newPetOwner,
   notifySandbox,
   openPayment,
   signSandboxNotice,
@@ -187,6 +188,49 @@ describe('booking lifecycle: book, list, get, move, cancel, pay', () => {
       true,
     );
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    const { n } = (
+      await server.db.sql<
+        { n: number }[]
+      >`select count(*)::int as n from bookings where starts_at = ${slot.start} and resource_id = ${slot.resourceId} and status in ('PENDING', 'ACCEPTED')`
+    )[0]!;
+    expect(n).toBe(1);
+  });
+
+  it('answers people racing for one slot with Idempotency-Keys 201 once and 409 SLOT_TAKEN otherwise, each kept for its key', async () => {
+    const slot = (await slots('2026-12-09'))[0]!;
+    const people = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        newPetOwner(server, {
+          email: `racer-${i}@example.com`,
+          pet: { name: `Racer ${i}`, weightKg: 12 },
+          line1: `${i + 1} Dorp Street`,
+        }),
+      ),
+    );
+    const send = (p: (typeof people)[number], k: string) =>
+      server.post(
+        '/v1/bookings',
+        {
+          category: 'grooming',
+          addressId: p.addressId,
+          pets: [{ petId: p.petId, serviceIds: ['groom-dog-bath'] }],
+          start: slot.start,
+          resourceId: slot.resourceId,
+          paymentMethod: 'CARD',
+        },
+        as(p.key, { 'idempotency-key': k }),
+      );
+    const answers = await Promise.all(people.map((p, i) => send(p, `race-${i}`)));
+    // Several pass the slot check at once and meet at the exclusion constraint: that refusal is an
+    // answer (409), kept with its key in the same transaction, never a 500.
+    expect(answers.map((a) => a.status).sort()).toEqual([201, ...Array(7).fill(409)]);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.code === 'SLOT_TAKEN')).toBe(
+      true,
+    );
+    const again = await Promise.all(people.map((p, i) => send(p, `race-${i}`)));
+    expect(again.map((a) => [a.status, a.body.bookingId ?? a.body.error.code])).toEqual(
+      answers.map((a) => [a.status, a.body.bookingId ?? a.body.error.code]),
+    );
     const { n } = (
       await server.db.sql<
         { n: number }[]

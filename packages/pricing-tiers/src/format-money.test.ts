@@ -35,6 +35,12 @@ describe('formatMoney', () => {
     }
   });
 
+  it('does not give zero the text of minus zero asked before it', () => {
+    const minusZero = formatMoney(-0, 'EUR');
+    expect(formatMoney(0, 'EUR')).toBe('€0');
+    expect(formatMoney(-0, 'EUR')).toBe(minusZero);
+  });
+
   it('refuses an unknown currency', () => {
     expect(() => formatMoney(100, 'ZZZ')).toThrow(expect.objectContaining({ code: 'UNKNOWN_CURRENCY' }));
   });

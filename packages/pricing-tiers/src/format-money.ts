@@ -45,7 +45,8 @@ function hasPatternSpace(locale: string): boolean {
  * @example formatMoney(1200, 'JPY')   // '¥1,200'
  */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en'): string {
-  const key = `${amountMinor}|${currency}|${locale}`;
+  // -0 is written "-R0": it gets a key of its own (its template text is "0").
+  const key = `${Object.is(amountMinor, -0) ? '-0' : amountMinor}|${currency}|${locale}`;
   const known = texts.get(key);
   if (known !== undefined) return known;
   const text = moneyText(amountMinor, currency, locale);

@@ -10,7 +10,14 @@ export { newId } from './ids.js';
 export { countLeads, insertLead, type LeadRow, listLeads, type NewLead } from './leads.js';
 export { MIGRATIONS_DIR, type MigrationResult, migrate } from './migrate.js';
 export { findOperator, loadOffer } from './offer.js';
-export { createSql, type Queryable, type Sql, type SqlOptions, type TransactionSql } from './sql.js';
+export {
+  atomically,
+  createSql,
+  type Queryable,
+  type Sql,
+  type SqlOptions,
+  type TransactionSql,
+} from './sql.js';
 export type * from './types.js';
 export { readSchedule, type ScheduleRows } from './schedule.js';
 export { demoBookings } from './demo-data.js';

@@ -5,6 +5,17 @@ export type TransactionSql = postgres.TransactionSql;
 /** A pool or a transaction: store functions take either, so callers can group writes. */
 export type Queryable = postgres.Sql | postgres.TransactionSql;
 
+/**
+ * Runs `work` so that its failure leaves an enclosing transaction usable: inside a transaction, in
+ * a savepoint (a refusal such as an exclusion violation then undoes only `work`, and the caller can
+ * still record an answer); on a pool, as it is (one statement is atomic by itself, and costs no
+ * BEGIN or COMMIT).
+ */
+export async function atomically<T>(sql: Queryable, work: (q: Queryable) => Promise<T>): Promise<T> {
+  const tx = sql as Partial<Pick<TransactionSql, 'savepoint'>>;
+  return typeof tx.savepoint === 'function' ? ((await tx.savepoint((q) => work(q))) as T) : work(sql);
+}
+
 export interface SqlOptions {
   max?: number;
   applicationName?: string;

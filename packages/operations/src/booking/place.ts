@@ -6,6 +6,7 @@ import { holdUntil, payLinkExpiresAt } from '@nogpets/booking-rules';
 import {
   type AuditEntry,
   appendAudit,
+  atomically,
   type BookingRow,
   insertBookingWithLink,
   type NewBooking,
@@ -204,7 +205,10 @@ export async function placeOneBooking(
       : null;
   let row: BookingRow;
   try {
-    row = await insertBookingWithLink(ctx.deps.sql, booking, creationAudit(ctx, booking), payment, now);
+    // Under an Idempotency-Key the caller's transaction must outlive a refusal, to keep it as the answer.
+    row = await atomically(ctx.deps.sql, (q) =>
+      insertBookingWithLink(q, booking, creationAudit(ctx, booking), payment, now),
+    );
   } catch (err) {
     if (isSlotTaken(err)) throw slotTakenError(p);
     throw err;
