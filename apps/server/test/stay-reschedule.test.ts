@@ -56,6 +56,8 @@ describe('moving a stay or a visit', () => {
   it('moves a stay whole to free dates: the same nights, the end moves with it, price and sitter kept', async () => {
     const stay = await bookStay('2027-01-04', 3);
     expect(stay).toMatchObject({ start: '2027-01-04T15:30:00.000Z', end: '2027-01-07T05:30:00.000Z' });
+    // One stay, one card fee in its total.
+    expect(stay).toMatchObject({ cardFeeCents: 1000, totalCents: 3 * 38000 + 1000 });
 
     const offered = await times(stay.id, '2027-01-11', '2027-01-11');
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);
@@ -197,6 +199,9 @@ describe('moving a stay or a visit', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const [morning, evening] = await Promise.all(res.body.bookingIds.map(booking));
     expect(morning.resourceId).toBe(evening.resourceId);
+    // Visits are one booking for the person: the card fee is in the first visit's total alone.
+    expect([morning.cardFeeCents, evening.cardFeeCents]).toEqual([1000, 0]);
+    expect(morning.totalCents - evening.totalCents).toBe(1000);
 
     const offered = await times(evening.id, '2027-04-05', '2027-04-05');
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);

@@ -17,6 +17,32 @@ th, td { text-align: left; padding: .4rem .3rem; border-bottom: 1px solid #e3e7e
 .secret { font-family: ui-monospace, monospace; background: #eef4f0; padding: .5rem; border-radius: 6px; word-break: break-all; }
 .scopes { margin: 0; padding-left: 1.1rem; }
 .test-banner { background: #fff3c4; border: 2px dashed #b8860b; padding: .75rem; border-radius: 8px; }
+header form { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: .5rem; }
+header form button { margin-top: 0; }
+/* Phones: a table's rows become stacked cards, so nothing runs off the side of the screen. */
+@media (max-width: 40rem) {
+  body { margin: 1rem auto; }
+  main { padding: 1rem; }
+  table, tbody, tr, td { display: block; }
+  tr:has(th) { display: none; }
+  tr { border-bottom: 1px solid #e3e7e4; padding: .5rem 0; }
+  td { border: 0; padding: .15rem 0; }
+  td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  td button { margin-top: .25rem; }
+}
+`;
+
+/** The site's icon: a paw, white on the pages' green. SVG, so one file serves every size. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">
+<rect width="64" height="64" rx="14" fill="#2f6b4f"/>
+<g fill="#fff">
+<ellipse cx="32" cy="42" rx="13" ry="10"/>
+<ellipse cx="17" cy="27" rx="5.5" ry="7"/>
+<ellipse cx="47" cy="27" rx="5.5" ry="7"/>
+<ellipse cx="25" cy="16" rx="5" ry="6.5"/>
+<ellipse cx="39" cy="16" rx="5" ry="6.5"/>
+</g>
+</svg>
 `;
 
 /** One page: escaped by html-template-tag, so text from people can never become markup. */
@@ -27,6 +53,7 @@ export function page(title: string, body: string, signedIn?: { email: string; cs
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title} · NogPets</title>
+  <link rel="icon" type="image/svg+xml" href="/favicon.svg">
   <link rel="stylesheet" href="/static/site.css">
 </head>
 <body>

@@ -33,7 +33,7 @@ import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
-import { page, STYLESHEET } from './layout.js';
+import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
 const SESSION_COOKIE = 'nogpets_session';
@@ -115,6 +115,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.post(FORM_PATHS, limitRequestsAsPage(runtime));
   router.get('/static/site.css', (_req, res) => {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
+  });
+  // Browsers ask for /favicon.ico whatever the page says; both answer the one SVG icon.
+  router.get(['/favicon.svg', '/favicon.ico'], (_req, res) => {
+    res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=86400').send(FAVICON_SVG);
   });
   router.use((_req, res, next) => {
     res.setHeader(
@@ -547,7 +551,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       'Your account',
       html`<p>Signed in as <strong>${s.user.name || s.user.email}</strong> (${s.user.email}).</p>
       <h2>Connected assistants</h2>
-      ${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}
+      $${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}
       $${
         connections.length
           ? html`<table id="connections"><tr><th>Assistant</th><th>What it may do</th><th>Connected</th><th>Last used</th><th></th></tr>
@@ -555,7 +559,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             .map(
               (
                 c,
-              ) => html`<tr><td>${c.clientName}</td><td>$${scopeList(c.scopes)}</td><td>${when(c.connectedAt)}</td><td>${when(c.lastUsedAt)}</td>
+              ) => html`<tr><td>${c.clientName}</td><td>$${scopeList(c.scopes)}</td><td data-label="Connected">${when(c.connectedAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td>
               <td><form method="post" action="/account/connections/${c.clientId}/remove"><input type="hidden" name="csrf" value="${s.csrf}"><button class="secondary" type="submit">Remove</button></form></td></tr>`,
             )
             .join('')}</table>`
@@ -575,7 +579,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             .map(
               (
                 k,
-              ) => html`<tr><td>${k.name}</td><td>$${scopeList(k.scopes)}</td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td>
+              ) => html`<tr><td>${k.name}</td><td>$${scopeList(k.scopes)}</td><td data-label="Created">${when(k.createdAt)}</td><td data-label="Last used">${when(k.lastUsedAt)}</td>
               <td><form method="post" action="/account/keys/${k.id}/revoke"><input type="hidden" name="csrf" value="${s.csrf}"><button class="secondary" type="submit">Revoke</button></form></td></tr>`,
             )
             .join('')}</table>`

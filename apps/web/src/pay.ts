@@ -130,7 +130,12 @@ export function paymentsRouter(runtime: Runtime): Router {
         ),
       );
   const summary = (bookings: Booking[]) =>
-    html`<table>$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}</td><td>${b.total}</td></tr>`).join('')}</table>`;
+    html`<table id="bookings">$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}$${b.where ? html`<br>${b.where}` : ''}</td><td>${b.total}</td></tr>`).join('')}</table>`;
+  // The card fee is part of the total the person pays: say so, and how much of it is.
+  const feeNote = (bookings: Booking[]) => {
+    const fee = bookings.reduce((sum, b) => sum + b.cardFeeCents, 0);
+    return fee > 0 ? html`, which includes the card fee of ${money(fee)}` : '';
+  };
 
   router.get('/pay/:token', async (req, res, next) => {
     try {
@@ -159,7 +164,7 @@ export function paymentsRouter(runtime: Runtime): Router {
             'TEST payment',
             html`<p class="test-banner"><strong>TEST — no money moves.</strong> This is the NogPets sandbox gateway, for trying bookings end to end.</p>
             $${summary(bookings)}
-            <p>Total: <strong id="amount">${money(payment.amountCents)}</strong></p>
+            <p>Total: <strong id="amount">${money(payment.amountCents)}</strong>$${feeNote(bookings)}.</p>
             <form method="post" action="/pay/${req.params.token}/sandbox">
               <button type="submit" name="decision" value="pay">Pay ${money(payment.amountCents)} (test)</button>
               <button class="secondary" type="submit" name="decision" value="fail">Decline (test)</button>
@@ -184,7 +189,7 @@ export function paymentsRouter(runtime: Runtime): Router {
       res.type('html').send(
         page(
           gateway.test ? 'Pay (PayFast sandbox)' : 'Pay',
-          html`$${summary(bookings)}<p>Total: <strong>${money(payment.amountCents)}</strong>. You pay on PayFast's own page; NogPets never sees your card.</p>
+          html`$${summary(bookings)}<p>Total: <strong>${money(payment.amountCents)}</strong>$${feeNote(bookings)}. You pay on PayFast's own page; NogPets never sees your card.</p>
           <form method="post" action="$${html`${checkout.action}`}">
             $${checkout.fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`).join('')}
             <button type="submit">Continue to PayFast</button>

@@ -151,11 +151,13 @@ function sittingPlacements(
       },
     ];
   }
+  // Visits are one booking for the person: the card fee is paid once, with the first visit.
   return plan.plan.map((p, i) => ({
     start: new Date(p.start),
     end: new Date(p.end),
     resourceId: p.resourceId,
     totalCents: perUnitCents + (i === 0 ? feeCents : 0),
+    cardFeeCents: i === 0 ? feeCents : 0,
   }));
 }
 

@@ -16,6 +16,11 @@ export interface BookingDetails {
   timeZone: string;
   /** A sitting plan's kind, when the booking is part of one. */
   mode?: 'STAY' | 'VISITS';
+  /**
+   * The card fee in this booking's total, when it is not the quote's (visits pay it once, on the
+   * first). Absent: a card booking carries the quote's fee.
+   */
+  cardFeeCents?: number;
 }
 
 export const BookingStatusSchema = z.enum(['PENDING', 'ACCEPTED', 'CANCELLED', 'EXPIRED', 'DONE']).meta({
@@ -42,6 +47,9 @@ export const BookingSchema = z
       .meta({ description: 'True when a card booking still waits for payment: pay_booking makes a link.' }),
     totalCents: z.int(),
     total: z.string().meta({ example: 'R390.00' }),
+    cardFeeCents: z
+      .int()
+      .meta({ description: 'The card fee included in totalCents (0 for cash): R10 per card booking.' }),
     currency: z.string(),
     category: z.string(),
     what: z.string().meta({ description: 'The services, per pet, in words.' }),
@@ -78,6 +86,8 @@ export function toBooking(row: BookingRow): Booking {
     canPay: canPay(state),
     totalCents: row.totalCents,
     total: formatMoney(row.totalCents, details.currency ?? 'ZAR'),
+    cardFeeCents:
+      row.paymentMethod === 'CARD' ? (details.cardFeeCents ?? details.quote?.cardFeeCents ?? 0) : 0,
     currency: details.currency ?? 'ZAR',
     category: row.lineId,
     what: details.quote ? whatText(details) : row.lineId,

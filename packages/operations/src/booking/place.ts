@@ -34,6 +34,8 @@ export interface Placement {
   end: Date;
   resourceId: string;
   totalCents: number;
+  /** The card fee in `totalCents`, when it is not the quote's (visits pay it once). */
+  cardFeeCents?: number;
 }
 
 export interface PlaceOptions {
@@ -133,7 +135,9 @@ function newBookingOf(
     groupKey: group?.key ?? null,
     groupSize: group?.size ?? 1,
     totalCents: p.totalCents,
-    details: options.details as unknown as Record<string, unknown>,
+    details: (p.cardFeeCents === undefined
+      ? options.details
+      : { ...options.details, cardFeeCents: p.cardFeeCents }) as unknown as Record<string, unknown>,
     clientName: actorName(ctx),
     clientId: ctx.auth!.clientId,
     addressId: options.addressId,
