@@ -1,5 +1,5 @@
 import { operations as allOperations, type Operation } from '@nogpets/operations';
-import { jsonBody, type Runtime } from '@nogpets/runtime';
+import { jsonBody, requireJsonBody, type Runtime } from '@nogpets/runtime';
 import type { Express } from 'express';
 import { docsRouter } from './docs-page.js';
 import { createOpenApiDocument } from './openapi.js';
@@ -26,6 +26,6 @@ export function mountApi(app: Express, runtime: Runtime, options: MountApiOption
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  app.use('/v1', runtime.rateLimiter.middleware, jsonBody);
+  app.use('/v1', runtime.rateLimiter.middleware, requireJsonBody, jsonBody);
   app.use(operationsRouter(runtime, operations));
 }

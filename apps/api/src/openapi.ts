@@ -10,6 +10,8 @@ const STANDARD_ERRORS: Record<number, string> = {
   403: 'The credential lacks the scope or the right.',
   404: 'Not found.',
   409: 'Conflict: see `error.code`.',
+  413: 'The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`).',
+  415: 'The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`.',
   422: 'Unprocessable: see `error.code`.',
   429: 'Rate limited (`RateLimited`). See the `RateLimit-*` and `Retry-After` headers.',
   500: 'Unexpected server error.',
@@ -53,6 +55,11 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   if (op.auth !== 'public') {
     errors.set(401, STANDARD_ERRORS[401]!);
     errors.set(403, STANDARD_ERRORS[403]!);
+  }
+  // Every operation that takes a body refuses one too large or not sent as JSON.
+  if (op.method !== 'GET') {
+    errors.set(413, STANDARD_ERRORS[413]!);
+    errors.set(415, STANDARD_ERRORS[415]!);
   }
   for (const e of op.errors) errors.set(e.status, e.description || STANDARD_ERRORS[e.status] || 'Error');
   for (const [status, description] of [...errors].sort(([a], [b]) => a - b)) {

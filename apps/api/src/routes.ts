@@ -1,4 +1,10 @@
-import { type Operation, type OperationContext, runOperation, toServiceError } from '@nogpets/operations';
+import {
+  type Operation,
+  type OperationContext,
+  runOperation,
+  ServiceError,
+  toServiceError,
+} from '@nogpets/operations';
 import { bearerAuth, type Runtime } from '@nogpets/runtime';
 import { createHash } from 'node:crypto';
 import { type Request, Router } from 'express';
@@ -69,6 +75,24 @@ export function operationsRouter(runtime: Runtime, operations: readonly Operatio
         counter.inc({ operation: op.operationId, transport: 'http', outcome: toServiceError(err).code });
         next(err);
       }
+    });
+  }
+  // A known path asked with another method: 405 with the methods it takes (OPTIONS: just those).
+  const methodsOf = new Map<string, string[]>();
+  for (const op of operations) methodsOf.set(op.path, [...(methodsOf.get(op.path) ?? []), op.method]);
+  for (const [path, methods] of methodsOf) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+    router.all(path, (req, res, next) => {
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') {
+        res.status(204).end();
+        return;
+      }
+      next(
+        new ServiceError('METHOD_NOT_ALLOWED', `${path} takes ${methods.join(' or ')}, not ${req.method}.`, {
+          allow: allow.split(', '),
+        }),
+      );
     });
   }
   return router;

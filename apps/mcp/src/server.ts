@@ -17,7 +17,7 @@ import {
   toServiceError,
 } from '@nogpets/operations';
 import { bearerAuth, jsonBody, type Runtime, sendError } from '@nogpets/runtime';
-import express, { type Request, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { toolOf } from './tools.js';
 
 export const MCP_SERVER_VERSION = '1.4.0';
@@ -129,6 +129,34 @@ function toolArgumentsById(messages: JsonRpcMessage[]): Map<JsonRpcId, unknown> 
 }
 
 /** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
+/**
+ * The body as JSON-RPC: text that is not JSON is the protocol's parse error (-32700, HTTP 400), as
+ * an MCP client expects, not the REST error shape. Other refusals (too large) keep the error shape.
+ */
+function jsonRpcBody(req: Request, res: Response, next: NextFunction): void {
+  jsonBody(req, res, (err?: unknown) => {
+    const failed = err as { type?: string; body?: string } | undefined;
+    if (failed?.type === 'entity.parse.failed') {
+      let json = true;
+      try {
+        JSON.parse(failed.body ?? '');
+      } catch {
+        json = false;
+      }
+      // JSON that is not an object or a batch (`null`, `12`) is an invalid request, not a parse error.
+      res.status(400).json({
+        jsonrpc: '2.0',
+        error: json
+          ? { code: -32600, message: 'Invalid Request: send a JSON-RPC object or a batch of them.' }
+          : { code: -32700, message: 'Parse error: the body is not valid JSON.' },
+        id: null,
+      });
+      return;
+    }
+    next(err);
+  });
+}
+
 export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): Router {
   const tools = operations.map(toolOf);
   // One validator for every request's server: making one (a new Ajv) cost more than the call itself.
@@ -153,7 +181,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     }
     next();
   });
-  router.post('/', runtime.rateLimiter.middleware, jsonBody, async (req, res, next) => {
+  router.post('/', runtime.rateLimiter.middleware, jsonRpcBody, async (req, res, next) => {
     res.locals.resourceMetadata = `${runtime.publicUrl()}/.well-known/oauth-protected-resource/mcp`;
     // A call of a tool that needs a scope is answered at the HTTP level when the credential is
     // missing (401) or too narrow (403), so MCP clients start or widen authorization themselves.
@@ -174,7 +202,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
           throw new ServiceError(
             'UNAUTHORIZED',
             `This tool needs the person's permission (scope ${needed.join(' ')}).`,
-            { error: 'invalid_token', scope: needed.join(' ') },
+            { scope: needed.join(' ') }, // no credential sent: no error code (RFC 6750 §3.1)
           );
         }
         const missing = [...new Set(needed.filter((scope) => !auth.scopes.includes(scope)))];

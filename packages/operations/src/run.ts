@@ -58,10 +58,8 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
       throw new ServiceError(
         'UNAUTHORIZED',
         `This needs the person's permission: a Bearer credential with scope ${scope}.`,
-        {
-          error: 'invalid_request',
-          scope,
-        },
+        // RFC 6750 §3.1: a request that sent no credential gets no error code, only what is wanted.
+        { scope },
       );
     }
     if (!ctx.auth.scopes.includes(scope)) {

@@ -204,6 +204,30 @@ export const jsonBody = express.json({
   type: ['application/json', 'application/*+json'],
 });
 
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * A body sent as something other than JSON (a form, plain text, no type at all) is refused with
+ * 415, not read as an empty object and answered with field errors. An empty body needs no type.
+ */
+export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  // A GET's body means nothing to us and is not read, whatever its type.
+  const takesBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const sent =
+    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (takesBody && sent && !req.is(JSON_TYPES)) {
+    next(
+      new ServiceError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the body as JSON, with "Content-Type: application/json".',
+        { contentType: req.get('content-type') ?? null },
+      ),
+    );
+    return;
+  }
+  next();
+}
+
 export function sendError(res: Response, err: ServiceError): void {
   // RFC 6750: a 401 or 403 for a Bearer resource says what it wants.
   if (err.status === 401 || err.status === 403) {
@@ -225,6 +249,19 @@ export function sendError(res: Response, err: ServiceError): void {
 interface BodyParserError {
   type?: string;
   status?: number;
+  /** The text that was read, on a parse failure. */
+  body?: string;
+}
+
+/** Whether `text` is JSON at all (body-parser's strict mode refuses JSON that is not an object or array). */
+function isJson(text: string | undefined): boolean {
+  if (text === undefined) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Turns what body parsing and routing throw into the spec's error shape. */
@@ -233,9 +270,14 @@ export function toHttpError(err: unknown): ServiceError {
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new ServiceError('BAD_REQUEST', 'The request body is not valid JSON.', {
-        reason: 'malformed_json',
-      });
+      // `null`, `12` or `"text"` are JSON, but not the object every operation takes.
+      return isJson(e.body)
+        ? new ServiceError('BAD_REQUEST', 'The request body must be a JSON object ({...}).', {
+            reason: 'body_not_object',
+          })
+        : new ServiceError('BAD_REQUEST', 'The request body is not valid JSON.', {
+            reason: 'malformed_json',
+          });
     case 'entity.too.large':
       return new ServiceError('PAYLOAD_TOO_LARGE', 'The request body is larger than 100 kB.', {
         limitBytes: 102400,

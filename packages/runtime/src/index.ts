@@ -4,6 +4,7 @@ export {
   createBaseApp,
   finishApp,
   jsonBody,
+  requireJsonBody,
   requestLogging,
   sendError,
   toHttpError,

@@ -112,16 +112,11 @@ async function savedData(ctx: OperationContext, input: QuoteRequest, implied: bo
     throw new ServiceError(
       'UNAUTHORIZED',
       "Saved pets and addresses need the person's permission: call with their credential, or describe the pets and the place instead.",
-      {
-        error: 'invalid_request',
-        scope: needs.join(' '),
-      },
+      { scope: needs.join(' ') },
     );
   }
   if ((refs.length || input.addressId !== undefined) && !ctx.auth)
-    throw new ServiceError('UNAUTHORIZED', 'Saved pets and addresses need a credential.', {
-      error: 'invalid_request',
-    });
+    throw new ServiceError('UNAUTHORIZED', 'Saved pets and addresses need a credential.');
   const missing = needs.filter((s) => !ctx.auth!.scopes.includes(s));
   if (missing.length) {
     throw insufficientScope(ctx.auth!, missing);
