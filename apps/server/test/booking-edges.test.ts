@@ -207,6 +207,24 @@ describe('bookings at the edges', () => {
     expect((await server.db.sql`select count(*)::int as n from bookings`)[0]!.n).toBe(before);
   });
 
+  it('answers cancel with confirm left out as CONFIRM_REQUIRED with the summary to show, on HTTP and MCP, and cancels nothing', async () => {
+    const booked = await bookCard('2026-12-04');
+    const res = await server.post(`/v1/bookings/${booked.bookingId}/cancel`, {}, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    expect(res.body.error).toMatchObject({
+      code: 'CONFIRM_REQUIRED',
+      details: { summary: expect.stringMatching(/^Cancel the booking of .+2026/) },
+    });
+    const client = await server.mcpAs(key);
+    const tool = await client.callTool({
+      name: 'cancel_booking',
+      arguments: { bookingId: booked.bookingId },
+    });
+    expect(tool.isError).toBe(true);
+    expect(JSON.stringify(tool.content)).toContain('CONFIRM_REQUIRED');
+    expect((await state(booked.bookingId)).status).toBe('PENDING');
+  });
+
   it('answers NOT_ACTIVE, not CONFIRM_REQUIRED, for a closed booking asked to cancel without confirm', async () => {
     const booked = await bookCard('2026-12-03');
     await server.post(`/v1/bookings/${booked.bookingId}/cancel`, { confirm: true }, as());

@@ -335,17 +335,17 @@ describe('the Booking table of the spec, through HTTP and through MCP', () => {
         });
       });
 
-      it('refuses a cancel with confirm false (CONFIRM_REQUIRED) or none (400), at or after the start (TOO_LATE), and twice (NOT_ACTIVE)', async () => {
+      it('refuses a cancel with confirm false or left out (CONFIRM_REQUIRED), at or after the start (TOO_LATE), and twice (NOT_ACTIVE)', async () => {
         const { id, slot } = await book(t(), day(t(), 11), 'CASH');
         expectRefused(
           await t().call('cancelBooking', { bookingId: id, confirm: false }),
           'CONFIRM_REQUIRED',
           409,
         );
-        // `confirm` is a required field: leaving it out is a bad request naming it.
+        // The spec: `confirm` other than true, left out included, is CONFIRM_REQUIRED with the summary.
         const missing = await t().call('cancelBooking', { bookingId: id });
-        expectRefused(missing, 'BAD_REQUEST', 400);
-        expect(JSON.stringify(missing.body.error.details)).toContain('confirm');
+        expectRefused(missing, 'CONFIRM_REQUIRED', 409);
+        expect(missing.body.error.details.summary).toMatch(/^Cancel the booking of /);
         expectRefused(
           await at(slot.start, () => t().call('cancelBooking', { bookingId: id, confirm: true })),
           'TOO_LATE',

@@ -497,7 +497,18 @@ export const cancelBooking = defineOperation({
     'Cancels a booking before it starts. First tell the person what will be cancelled; send `confirm: true` only after they ' +
     'agree (otherwise 409 CONFIRM_REQUIRED with the summary). `series: true` also cancels the later weeks of a weekly repeat. ' +
     'A paid booking becomes REFUND_REQUESTED: the operator refunds in 5 to 7 working days.',
-  input: z.object({ ...BookingIdShape, confirm: z.boolean(), series: z.boolean().default(false) }).strict(),
+  input: z
+    .object({
+      ...BookingIdShape,
+      // Left out or false is the spec's "confirm other than true": 409 CONFIRM_REQUIRED with the
+      // summary to show, not a 400 about a missing field.
+      confirm: z.boolean().optional().meta({
+        description:
+          'true only after the person agreed to the summary; left out or false: 409 CONFIRM_REQUIRED.',
+      }),
+      series: z.boolean().default(false),
+    })
+    .strict(),
   output: z
     .object({
       cancelled: z.array(z.string()),
@@ -536,7 +547,7 @@ export const cancelBooking = defineOperation({
       const possible = transition(stateOf(row), { type: 'CANCEL', confirm: true }, now);
       if (!possible.ok) refused(possible, { bookingId: row.id });
       for (const b of rows) {
-        const next = transition(stateOf(b), { type: 'CANCEL', confirm: input.confirm }, now);
+        const next = transition(stateOf(b), { type: 'CANCEL', confirm: input.confirm === true }, now);
         if (!next.ok) {
           // The booking asked for must be cancellable; later weeks that are not are left as they are.
           if (b.id === row.id) refused(next, { bookingId: b.id, summary });
