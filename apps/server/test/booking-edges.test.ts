@@ -65,6 +65,26 @@ describe('bookings at the edges', () => {
     return res.body;
   }
 
+  it('tells how long an unpaid card booking is held: until it starts when that comes before the 48 hours', async () => {
+    const soon = await bookCard('2026-11-24'); // tomorrow, within the link's 48 hours
+    const start = new Date(soon.start);
+    const local = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Africa/Johannesburg',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(start);
+    expect(soon.next).toContain(
+      `The time is held until it starts (Tue, 24 Nov 2026, ${local}): the person must pay before then.`,
+    );
+    expect(soon.next).not.toContain('48 hours');
+    const later = await bookCard('2026-12-11');
+    // Booked at 06:00 on Monday 23 November: the link works until 06:00 on Wednesday.
+    expect(later.next).toContain(
+      'The time is held for 48 hours, until Wed, 25 Nov 2026, 06:00, while the link works.',
+    );
+  });
+
   it('keeps an unpaid card booking held until its link expires when it moves later (not until the old start)', async () => {
     const booked = await bookCard('2026-11-24'); // tomorrow: held only until its start
     expect((await state(booked.bookingId)).holdUntil).toBe(booked.start);

@@ -7,7 +7,7 @@ import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { LineIdSchema } from '../schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
-import { localDate, whenText } from './local-time.js';
+import { localDate, momentText, whenText } from './local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
 import { priceRequest } from './quote-request.js';
 import { checkSlot, endOf, groupOf, planSittingFor } from './schedule.js';
@@ -117,7 +117,8 @@ export const BookResultSchema = z
       .array(SkippedSchema)
       .meta({ description: 'Weeks of a repeat that could not be booked, with why.' }),
     payUrl: z.url().optional().meta({
-      description: 'Card only: the person opens it to pay. Valid 48 hours; the time is held until then.',
+      description:
+        'Card only: the person opens it to pay. Valid 48 hours; the time is held until then, or until it starts if sooner.',
     }),
     seriesId: z.string().optional(),
     leadId: z
@@ -159,6 +160,14 @@ function sittingPlacements(
     totalCents: perUnitCents + (i === 0 ? feeCents : 0),
     cardFeeCents: i === 0 ? feeCents : 0,
   }));
+}
+
+/** How long an unpaid card booking keeps its time: the link's 48 hours, or until it starts if sooner. */
+function heldText(heldUntil: Date | null, linkExpiresAt: Date | undefined, tz: string): string {
+  if (!heldUntil) return 'The time is held until it starts.';
+  return linkExpiresAt && heldUntil.getTime() < linkExpiresAt.getTime()
+    ? `The time is held until it starts (${momentText(heldUntil, tz)}): the person must pay before then.`
+    : `The time is held for 48 hours, until ${momentText(heldUntil, tz)}, while the link works.`;
 }
 
 export const book = defineOperation({
@@ -368,7 +377,7 @@ export const book = defineOperation({
       ...(result.seriesId ? { seriesId: result.seriesId } : {}),
       ...(leadId ? { leadId, message: fullyBookedMessage(skipped) } : {}),
       next: card
-        ? `Give the person the payUrl to pay ${formatMoney(totalCents, currency)} by card. The time is held until the link expires in 48 hours; it is confirmed once paid.`
+        ? `Give the person the payUrl to pay ${formatMoney(totalCents, currency)} by card. ${heldText(head.holdUntil, linkExpiresAt, tz)} It is confirmed once paid.`
         : `Booked; ${formatMoney(totalCents, currency)} is paid in cash to the crew on the day. The business confirms the booking.`,
     };
   },

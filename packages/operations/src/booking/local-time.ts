@@ -41,10 +41,15 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** "Sat, 28 Nov 2026, 09:00" in the business's zone. */
+export function momentText(at: Date, timeZone: string): string {
+  return `${format('day', timeZone).format(at)}, ${localTime(at, timeZone)}`;
+}
+
 /** "Sat, 28 Nov 2026, 09:00 to 10:30" in the business's zone (a span over days names both). */
 export function whenText(start: Date, end: Date, timeZone: string): string {
   const day = format('day', timeZone).format(start);
   if (localDate(start, timeZone) === localDate(end, timeZone))
-    return `${day}, ${localTime(start, timeZone)} to ${localTime(end, timeZone)}`;
+    return `${momentText(start, timeZone)} to ${localTime(end, timeZone)}`;
   return `${day} ${localTime(start, timeZone)} to ${format('shortDay', timeZone).format(end)} ${localTime(end, timeZone)}`;
 }
