@@ -59,6 +59,37 @@ describe('answers in the protocols clients speak', () => {
     });
   });
 
+  it('names the field and what it expects when a pet matches neither way of giving one', async () => {
+    const body = JSON.stringify({
+      category: 'grooming',
+      address: 'Die Boord',
+      pets: [{ name: 'Rex', type: 'DOG', weightKg: '12', coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
+    });
+    const res = await send('POST', '/v1/quote', body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    const { error } = await json(res);
+    expect(error.details.fields).toEqual([
+      { field: 'pets.0.weightKg', message: 'Invalid input: expected number, received string' },
+    ]);
+    expect(error.message).toContain('pets.0.weightKg: Invalid input: expected number');
+    // A saved pet with a stray field is told about that field.
+    const saved = await send(
+      'POST',
+      '/v1/quote',
+      JSON.stringify({
+        category: 'grooming',
+        address: 'Die Boord',
+        pets: [{ petId: 'pet_x', serviceIds: [], colour: 'red' }],
+      }),
+      { 'content-type': 'application/json' },
+    );
+    expect((await json(saved)).error.details.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'pets.0', message: expect.stringContaining('colour') }),
+      ]),
+    );
+  });
+
   it('answers a known path asked with another method 405 with Allow; OPTIONS lists the methods', async () => {
     const res = await send('DELETE', '/v1/services');
     expect(res.status).toBe(405);

@@ -14,16 +14,34 @@ export interface FieldProblem {
   message: string;
 }
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * An input that matches no branch of a union (a pet given by value or by `petId`) is reported as
+ * the branch it came closest to: the one with the fewest problems, so `weightKg: "12"` says
+ * "pets.0.weightKg: expected number", not "pets.0: Invalid input".
+ */
+function closestIssues(issue: Issue, base: PropertyKey[] = []): { path: PropertyKey[]; issue: Issue }[] {
+  const path = [...base, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+    if (closest.length > 0) return closest.flatMap((inner) => closestIssues(inner, path));
+  }
+  return [{ path, issue }];
+}
+
 /** Turns zod's issues into the `details.fields` of a 400, one line per offending field. */
 export function fieldProblems(error: z.ZodError): FieldProblem[] {
-  return error.issues.map((issue) => {
-    const field = issue.path.length
-      ? issue.path.join('.')
-      : issue.code === 'unrecognized_keys'
-        ? issue.keys.join(', ')
-        : '(input)';
-    return { field, message: issue.message };
-  });
+  return error.issues
+    .flatMap((issue) => closestIssues(issue))
+    .map(({ path, issue }) => {
+      const field = path.length
+        ? path.map(String).join('.')
+        : issue.code === 'unrecognized_keys'
+          ? issue.keys.join(', ')
+          : '(input)';
+      return { field, message: issue.message };
+    });
 }
 
 /** The 400 for text that cannot be stored (NUL, a lone surrogate), naming where it is. */
