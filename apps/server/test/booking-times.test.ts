@@ -168,6 +168,34 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     expect(await leads()).toBe(before);
   });
 
+  it('refuses a range wholly in the past with a 400 and no lead, and starts a range begun in the past today', async () => {
+    const before = await leads();
+    const past = await both('find_times', '/v1/availability', {
+      ...groom,
+      from: '2026-11-16',
+      to: '2026-11-20',
+    });
+    expect(past.status).toBe(400);
+    expect(past.body.error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'The dates asked for are in the past; today is 2026-11-23.',
+      details: { fields: [{ field: 'to' }] },
+    });
+    expect(await leads()).toBe(before);
+    const begun = await both('find_times', '/v1/availability', {
+      ...groom,
+      from: '2026-11-20',
+      to: '2026-11-25',
+    });
+    expect(begun.status, JSON.stringify(begun.body)).toBe(200);
+    expect(begun.body.days.map((d: { date: string }) => d.date)).toEqual([
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+    ]);
+    expect(begun.body.days.some((d: { slots: unknown[] }) => d.slots.length > 0)).toBe(true);
+  });
+
   it('keeps a lead when nothing is open within 14 days', async () => {
     await server.db
       .sql`insert into time_off (id, business_id, starts_at, ends_at, reason) values ('closed-test', 'nogpets', '2027-02-01T00:00:00Z', '2027-03-01T00:00:00Z', 'Closed for the test')`;

@@ -136,7 +136,16 @@ export async function slotInputFor(
   except: string[] = [],
 ) {
   const now = ctx.deps.clock.now();
-  const fromDate = range.from ?? now.toISOString().slice(0, 10);
+  // Days before today have no open times: a range wholly in the past is a mistake to name (not a
+  // fully booked week to record as a lead), and one that starts in the past starts today.
+  const today = localDate(now, priced.offer.business.timezone);
+  if (range.to !== undefined && range.to < today) {
+    throw new ServiceError('BAD_REQUEST', `The dates asked for are in the past; today is ${today}.`, {
+      fields: [{ field: 'to', message: `Before today (${today}).` }],
+    });
+  }
+  const from = range.from !== undefined && range.from < today ? today : range.from;
+  const fromDate = from ?? today;
   const fromMs = Date.parse(`${fromDate}T00:00:00Z`);
   const toMs = range.to ? Date.parse(`${range.to}T00:00:00Z`) : fromMs + (DEFAULT_DAYS - 1) * DAY_MS;
   const lastMs = Math.max(toMs, fromMs + (LOOKAHEAD_DAYS - 1) * DAY_MS);
@@ -154,7 +163,7 @@ export async function slotInputFor(
     now: now.toISOString(),
     ...sched,
     durationMin: priced.quote.durationMin,
-    ...(range.from ? { from: range.from } : {}),
+    ...(from ? { from } : {}),
     ...(range.to ? { to: range.to } : {}),
     ...(range.windowStart ? { windowStart: range.windowStart } : {}),
     ...(range.windowEnd ? { windowEnd: range.windowEnd } : {}),
