@@ -85,6 +85,31 @@ describe('bookings at the edges', () => {
     );
   });
 
+  it('names the date it refuses: a past range on find_reschedule_times, a past start on reschedule_booking', async () => {
+    const booked = await bookCard('2026-12-14');
+    const times = (body: Record<string, unknown>) =>
+      server.post(`/v1/bookings/${booked.bookingId}/times`, body, as());
+    const onlyFrom = await times({ from: '2026-11-01' });
+    expect(onlyFrom.status).toBe(400);
+    expect(onlyFrom.body.error.details.fields).toEqual([
+      { field: 'from', message: 'Before today (2026-11-23).' },
+    ]);
+    const range = await times({ from: '2026-11-01', to: '2026-11-05' });
+    expect(range.body.error.details.fields[0].field).toBe('to');
+    // Begun in the past: from today on.
+    const begun = await times({ from: '2026-11-20', to: '2026-11-24' });
+    expect(begun.status, JSON.stringify(begun.body)).toBe(200);
+    expect(begun.body.days[0].date).toBe('2026-11-23');
+    // A move to a past time without a resource is refused for its start, as any time that is no slot.
+    const moved = await server.post(
+      `/v1/bookings/${booked.bookingId}/reschedule`,
+      { start: '2026-11-20T08:00:00.000Z' },
+      as(),
+    );
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.details.fields[0].field).toBe('start');
+  });
+
   it('keeps an unpaid card booking held until its link expires when it moves later (not until the old start)', async () => {
     const booked = await bookCard('2026-11-24'); // tomorrow: held only until its start
     expect((await state(booked.bookingId)).holdUntil).toBe(booked.start);

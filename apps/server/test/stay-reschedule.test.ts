@@ -202,6 +202,11 @@ describe('moving a stay or a visit', () => {
     // Visits are one booking for the person: the card fee is in the first visit's total alone.
     expect([morning.cardFeeCents, evening.cardFeeCents]).toEqual([1000, 0]);
     expect(morning.totalCents - evening.totalCents).toBe(1000);
+    // Visits stored before the fee was recorded on each still say it once.
+    await server.db
+      .sql`update bookings set details = details - 'cardFeeCents' where id = any(${res.body.bookingIds})`;
+    const stored = await Promise.all(res.body.bookingIds.map(booking));
+    expect(stored.map((b: { cardFeeCents: number }) => b.cardFeeCents)).toEqual([1000, 0]);
 
     const offered = await times(evening.id, '2027-04-05', '2027-04-05');
     expect(offered.status, JSON.stringify(offered.body)).toBe(200);

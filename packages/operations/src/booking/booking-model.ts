@@ -75,6 +75,17 @@ export function whatText(details: BookingDetails): string {
   return details.quote.pets.map((p) => `${p.name}: ${p.items.map((i) => i.name).join(', ')}`).join('; ');
 }
 
+/**
+ * The card fee in a card booking's total: as recorded, else the quote's. A visit stored before the
+ * fee was recorded carries it only if its total is above one visit's price (the first visit).
+ */
+function cardFeeOf(row: BookingRow, details: BookingDetails): number {
+  if (details.cardFeeCents !== undefined) return details.cardFeeCents;
+  const fee = details.quote?.cardFeeCents ?? 0;
+  if (details.mode !== 'VISITS') return fee;
+  return Math.min(fee, Math.max(0, row.totalCents - (details.quote?.subtotalCents ?? row.totalCents)));
+}
+
 export function toBooking(row: BookingRow): Booking {
   const details = row.details as unknown as BookingDetails;
   const state = stateOf(row);
@@ -86,8 +97,7 @@ export function toBooking(row: BookingRow): Booking {
     canPay: canPay(state),
     totalCents: row.totalCents,
     total: formatMoney(row.totalCents, details.currency ?? 'ZAR'),
-    cardFeeCents:
-      row.paymentMethod === 'CARD' ? (details.cardFeeCents ?? details.quote?.cardFeeCents ?? 0) : 0,
+    cardFeeCents: row.paymentMethod === 'CARD' ? cardFeeOf(row, details) : 0,
     currency: details.currency ?? 'ZAR',
     category: row.lineId,
     what: details.quote ? whatText(details) : row.lineId,

@@ -6,7 +6,8 @@ import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { priceRequest, type QuoteRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
 import { whereRule } from '../coverage/check-coverage.js';
-import { engineError, planSittingFor, slotInputFor, WHY_CLOSED } from './schedule.js';
+import { engineError, planSittingFor, rangeFromToday, slotInputFor, WHY_CLOSED } from './schedule.js';
+import { localDate } from './local-time.js';
 import { DATE, DaySchema, HHMM, StaySchema, VisitsSchema } from './time-schemas.js';
 
 export const TimesAnswerSchema = z
@@ -136,7 +137,8 @@ export const findTimes = defineOperation({
       };
     }
 
-    const slotInput = await slotInputFor(ctx, priced, input);
+    const today = localDate(now, offer.business.timezone);
+    const slotInput = await slotInputFor(ctx, priced, { ...input, ...rangeFromToday(input, today) });
     let days: DayResult[];
     try {
       days = findSlots(slotInput).days;

@@ -41,6 +41,7 @@ import {
   freeResourceAt,
   groupOf,
   openDays,
+  rangeFromToday,
   planSitting,
   sittingContext,
   sittingDays,
@@ -316,10 +317,10 @@ export const rescheduleTimes = defineOperation({
     if (!allowed.ok) refused(allowed, { bookingId: row.id });
     const priced = await pricedFor(ctx, row);
     const tz = priced.offer.business.timezone;
-    const from = input.from ?? localDate(now, tz);
+    const asked = rangeFromToday(input, localDate(now, tz));
+    const from = asked.from ?? localDate(now, tz);
     // Spec: default the next 7 days (today and six more), from `from` when only that is given.
-    const to =
-      input.to ?? new Date(Date.parse(`${from}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+    const to = asked.to ?? addDays(from, 6);
     if (to < from)
       throw new ServiceError('BAD_REQUEST', '`to` must not be before `from`.', {
         fields: [{ field: 'to', message: 'Must not be before from.' }],

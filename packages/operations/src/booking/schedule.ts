@@ -23,7 +23,7 @@ import {
 import { readSchedule, type ScheduleRows } from '@nogpets/store';
 import type { OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { DAY_MS, localDate, MINUTE } from './local-time.js';
+import { addDays, DAY_MS, localDate, MINUTE } from './local-time.js';
 import type { PricedRequest } from './quote-request.js';
 
 /** The kind of resource each line books. */
@@ -136,16 +136,8 @@ export async function slotInputFor(
   except: string[] = [],
 ) {
   const now = ctx.deps.clock.now();
-  // Days before today have no open times: a range wholly in the past is a mistake to name (not a
-  // fully booked week to record as a lead), and one that starts in the past starts today.
-  const today = localDate(now, priced.offer.business.timezone);
-  if (range.to !== undefined && range.to < today) {
-    throw new ServiceError('BAD_REQUEST', `The dates asked for are in the past; today is ${today}.`, {
-      fields: [{ field: 'to', message: `Before today (${today}).` }],
-    });
-  }
-  const from = range.from !== undefined && range.from < today ? today : range.from;
-  const fromDate = from ?? today;
+  const from = range.from;
+  const fromDate = from ?? localDate(now, priced.offer.business.timezone);
   const fromMs = Date.parse(`${fromDate}T00:00:00Z`);
   const toMs = range.to ? Date.parse(`${range.to}T00:00:00Z`) : fromMs + (DEFAULT_DAYS - 1) * DAY_MS;
   const lastMs = Math.max(toMs, fromMs + (LOOKAHEAD_DAYS - 1) * DAY_MS);
@@ -169,6 +161,27 @@ export async function slotInputFor(
     ...(range.windowEnd ? { windowEnd: range.windowEnd } : {}),
     ...(group ? { group } : {}),
   };
+}
+
+/**
+ * The dates a person asked to see open times for (find_times, find_reschedule_times), from today
+ * on: days before today have no open times, so a range wholly in the past is a mistake to name
+ * (400, not a fully booked week to record as a lead), and one that starts in the past starts
+ * today. `to` defaults to six days after `from`, as the engine does.
+ */
+export function rangeFromToday(
+  range: { from?: string | undefined; to?: string | undefined },
+  today: string,
+): { from?: string; to?: string } {
+  const to = range.to ?? (range.from !== undefined ? addDays(range.from, DEFAULT_DAYS - 1) : undefined);
+  if (to !== undefined && to < today) {
+    const field = range.to !== undefined ? 'to' : 'from';
+    throw new ServiceError('BAD_REQUEST', `The dates asked for are in the past; today is ${today}.`, {
+      fields: [{ field, message: `Before today (${today}).` }],
+    });
+  }
+  if (range.from === undefined) return to === undefined ? {} : { to };
+  return { from: range.from < today ? today : range.from, ...(to === undefined ? {} : { to }) };
 }
 
 /** The open days between two local dates, bookings other than `except` counted. */
