@@ -16,7 +16,7 @@ import {
   ServiceError,
   toServiceError,
 } from '@nogpets/operations';
-import { bearerAuth, jsonBody, type Runtime, sendError } from '@nogpets/runtime';
+import { bearerAuth, isJsonText, jsonBody, type Runtime, sendError } from '@nogpets/runtime';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { toolOf } from './tools.js';
 
@@ -128,7 +128,6 @@ function toolArgumentsById(messages: JsonRpcMessage[]): Map<JsonRpcId, unknown> 
   return byId;
 }
 
-/** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
 /**
  * The body as JSON-RPC: text that is not JSON is the protocol's parse error (-32700, HTTP 400), as
  * an MCP client expects, not the REST error shape. Other refusals (too large) keep the error shape.
@@ -137,16 +136,10 @@ function jsonRpcBody(req: Request, res: Response, next: NextFunction): void {
   jsonBody(req, res, (err?: unknown) => {
     const failed = err as { type?: string; body?: string } | undefined;
     if (failed?.type === 'entity.parse.failed') {
-      let json = true;
-      try {
-        JSON.parse(failed.body ?? '');
-      } catch {
-        json = false;
-      }
       // JSON that is not an object or a batch (`null`, `12`) is an invalid request, not a parse error.
       res.status(400).json({
         jsonrpc: '2.0',
-        error: json
+        error: isJsonText(failed.body)
           ? { code: -32600, message: 'Invalid Request: send a JSON-RPC object or a batch of them.' }
           : { code: -32700, message: 'Parse error: the body is not valid JSON.' },
         id: null,
@@ -157,6 +150,7 @@ function jsonRpcBody(req: Request, res: Response, next: NextFunction): void {
   });
 }
 
+/** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
 export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): Router {
   const tools = operations.map(toolOf);
   // One validator for every request's server: making one (a new Ajv) cost more than the call itself.

@@ -92,7 +92,7 @@ describe('bookings at the edges', () => {
     const onlyFrom = await times({ from: '2026-11-01' });
     expect(onlyFrom.status).toBe(400);
     expect(onlyFrom.body.error.details.fields).toEqual([
-      { field: 'from', message: 'Before today (2026-11-23).' },
+      { field: 'from', message: 'The dates asked for are in the past; today is 2026-11-23.' },
     ]);
     const range = await times({ from: '2026-11-01', to: '2026-11-05' });
     expect(range.body.error.details.fields[0].field).toBe('to');

@@ -254,7 +254,7 @@ interface BodyParserError {
 }
 
 /** Whether `text` is JSON at all (body-parser's strict mode refuses JSON that is not an object or array). */
-function isJson(text: string | undefined): boolean {
+export function isJsonText(text: string | undefined): boolean {
   if (text === undefined) return false;
   try {
     JSON.parse(text);
@@ -271,7 +271,7 @@ export function toHttpError(err: unknown): ServiceError {
   switch (e?.type) {
     case 'entity.parse.failed':
       // `null`, `12` or `"text"` are JSON, but not the object every operation takes.
-      return isJson(e.body)
+      return isJsonText(e.body)
         ? new ServiceError('BAD_REQUEST', 'The request body must be a JSON object ({...}).', {
             reason: 'body_not_object',
           })

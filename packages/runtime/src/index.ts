@@ -3,6 +3,7 @@ export {
   type BaseAppDeps,
   createBaseApp,
   finishApp,
+  isJsonText,
   jsonBody,
   requireJsonBody,
   requestLogging,

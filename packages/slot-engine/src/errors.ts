@@ -3,6 +3,7 @@ export type SlotEngineErrorCode =
   | 'BAD_DATE'
   | 'BAD_RANGE'
   | 'RANGE_TOO_LONG'
+  | 'RANGE_IN_PAST'
   | 'BAD_TIME'
   | 'BAD_DURATION'
   | 'TOO_MANY_RANGES';

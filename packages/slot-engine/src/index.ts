@@ -10,6 +10,7 @@ export {
   MAX_RANGES_PER_DAY,
 } from './find-slots.js';
 export { localDateText } from './local-time.js';
+export { rangeFromToday } from './range-from-today.js';
 export { LOOKAHEAD_DAYS, nextOpenSlots } from './next-open-slots.js';
 export {
   type PlanEntry,

@@ -6,7 +6,7 @@ import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { priceRequest, type QuoteRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
 import { whereRule } from '../coverage/check-coverage.js';
-import { engineError, planSittingFor, rangeFromToday, slotInputFor, WHY_CLOSED } from './schedule.js';
+import { askedRange, engineError, planSittingFor, slotInputFor, WHY_CLOSED } from './schedule.js';
 import { localDate } from './local-time.js';
 import { DATE, DaySchema, HHMM, StaySchema, VisitsSchema } from './time-schemas.js';
 
@@ -138,7 +138,7 @@ export const findTimes = defineOperation({
     }
 
     const today = localDate(now, offer.business.timezone);
-    const slotInput = await slotInputFor(ctx, priced, { ...input, ...rangeFromToday(input, today) });
+    const slotInput = await slotInputFor(ctx, priced, { ...input, ...askedRange(input, today) });
     let days: DayResult[];
     try {
       days = findSlots(slotInput).days;

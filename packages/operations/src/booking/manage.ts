@@ -41,7 +41,7 @@ import {
   freeResourceAt,
   groupOf,
   openDays,
-  rangeFromToday,
+  askedRange,
   planSitting,
   sittingContext,
   sittingDays,
@@ -317,7 +317,7 @@ export const rescheduleTimes = defineOperation({
     if (!allowed.ok) refused(allowed, { bookingId: row.id });
     const priced = await pricedFor(ctx, row);
     const tz = priced.offer.business.timezone;
-    const asked = rangeFromToday(input, localDate(now, tz));
+    const asked = askedRange(input, localDate(now, tz));
     const from = asked.from ?? localDate(now, tz);
     // Spec: default the next 7 days (today and six more), from `from` when only that is given.
     const to = asked.to ?? addDays(from, 6);

@@ -14,6 +14,7 @@ import {
   LOOKAHEAD_DAYS,
   planStay,
   planVisits,
+  rangeFromToday,
   type Resource,
   type SittingPlan,
   SlotEngineError,
@@ -23,7 +24,7 @@ import {
 import { readSchedule, type ScheduleRows } from '@nogpets/store';
 import type { OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { addDays, DAY_MS, localDate, MINUTE } from './local-time.js';
+import { DAY_MS, localDate, MINUTE } from './local-time.js';
 import type { PricedRequest } from './quote-request.js';
 
 /** The kind of resource each line books. */
@@ -165,23 +166,17 @@ export async function slotInputFor(
 
 /**
  * The dates a person asked to see open times for (find_times, find_reschedule_times), from today
- * on: days before today have no open times, so a range wholly in the past is a mistake to name
- * (400, not a fully booked week to record as a lead), and one that starts in the past starts
- * today. `to` defaults to six days after `from`, as the engine does.
+ * on: slot-engine's rule, its refusal a 400 naming the field.
  */
-export function rangeFromToday(
+export function askedRange(
   range: { from?: string | undefined; to?: string | undefined },
   today: string,
 ): { from?: string; to?: string } {
-  const to = range.to ?? (range.from !== undefined ? addDays(range.from, DEFAULT_DAYS - 1) : undefined);
-  if (to !== undefined && to < today) {
-    const field = range.to !== undefined ? 'to' : 'from';
-    throw new ServiceError('BAD_REQUEST', `The dates asked for are in the past; today is ${today}.`, {
-      fields: [{ field, message: `Before today (${today}).` }],
-    });
+  try {
+    return rangeFromToday(range, today);
+  } catch (err) {
+    return engineError(err);
   }
-  if (range.from === undefined) return to === undefined ? {} : { to };
-  return { from: range.from < today ? today : range.from, ...(to === undefined ? {} : { to }) };
 }
 
 /** The open days between two local dates, bookings other than `except` counted. */
