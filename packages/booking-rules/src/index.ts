@@ -14,6 +14,7 @@ export { parseRepeat } from './parse-repeat.js';
 export { payLink } from './pay-link.js';
 export { payLinkExpiresAt } from './pay-link-expires-at.js';
 export { rescheduleAllowed } from './reschedule-allowed.js';
+export { rescheduleDeadline } from './reschedule-deadline.js';
 export { seriesHorizon } from './series-horizon.js';
 export { transition } from './transition.js';
 export type {

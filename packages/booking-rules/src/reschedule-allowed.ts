@@ -1,6 +1,6 @@
-import { HOUR_MS, RESCHEDULE_CUTOFF_HOURS } from './constants.js';
-import { isActive } from './is-active.js';
+import { RESCHEDULE_CUTOFF_HOURS } from './constants.js';
 import { refuse } from './outcome.js';
+import { rescheduleDeadline } from './reschedule-deadline.js';
 import type { BookingState, Refusal } from './types.js';
 
 /**
@@ -10,14 +10,15 @@ import type { BookingState, Refusal } from './types.js';
  * @example rescheduleAllowed(booking, new Date(booking.start.getTime() - 13 * 3_600_000)) // { ok: true }
  */
 export function rescheduleAllowed(state: BookingState, now: Date): { ok: true } | Refusal {
-  if (!isActive(state)) {
+  const deadline = rescheduleDeadline(state);
+  if (deadline === null) {
     return refuse(
       'NOT_ACTIVE',
       `This booking is ${state.status.toLowerCase()}, so it can no longer be moved.`,
     );
   }
   // Spec: "allowed until 12 hours before start"; measured from the booking's current start.
-  if (state.start.getTime() - now.getTime() <= RESCHEDULE_CUTOFF_HOURS * HOUR_MS) {
+  if (now.getTime() >= deadline.getTime()) {
     return refuse(
       'TOO_LATE',
       `The booking starts in ${RESCHEDULE_CUTOFF_HOURS} hours or less, so it can no longer be moved here; please phone the operator to change it.`,

@@ -151,6 +151,22 @@ export async function listUpcomingBookings(
     order by starts_at, id limit ${limit}`;
 }
 
+/**
+ * A person's other bookings: ended, cancelled or lapsed, the latest start first (what
+ * listUpcomingBookings leaves out).
+ */
+export async function listEarlierBookings(
+  sql: Queryable,
+  userId: string,
+  now: Date,
+  limit: number,
+): Promise<BookingRow[]> {
+  return sql<BookingRow[]>`
+    select ${sql.unsafe(COLUMNS)} from bookings
+    where user_id = ${userId} and not (status in ('PENDING', 'ACCEPTED') and ends_at > ${now})
+    order by starts_at desc, id desc limit ${limit}`;
+}
+
 /** Bookings in one payment state (REFUND_REQUESTED: refunds the operator owes), oldest change first. */
 export async function listBookingsByPaymentStatus(
   sql: Queryable,

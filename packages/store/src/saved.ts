@@ -23,3 +23,66 @@ export async function findSavedPetsAndAddress(
       ) a) as address`;
   return row!;
 }
+
+/** A saved pet or address of the person. */
+export type SavedKind = 'pet' | 'address';
+
+/** What asking to remove a saved pet or address came to. */
+export type SavedRemoval = 'REMOVED' | 'IN_USE' | 'NOT_FOUND';
+
+/**
+ * Changes the notes of the person's pet or address; null when it is not theirs.
+ * @example await updateSavedNotes(sql, userId, 'pet', petId, 'Nervous of clippers')
+ */
+export async function updateSavedNotes(
+  sql: Sql,
+  userId: string,
+  kind: SavedKind,
+  id: string,
+  notes: string | null,
+): Promise<PetRow | AddressRow | null> {
+  const [row] =
+    kind === 'pet'
+      ? await sql<PetRow[]>`
+          update pets set notes = ${notes} where user_id = ${userId} and id = ${id}
+          returning ${sql.unsafe(PET_COLUMNS)}`
+      : await sql<AddressRow[]>`
+          update addresses set notes = ${notes} where user_id = ${userId} and id = ${id}
+          returning ${sql.unsafe(ADDRESS_COLUMNS)}`;
+  return row ?? null;
+}
+
+/**
+ * Removes the person's pet or address unless a live booking (pending or accepted, not yet ended)
+ * or an open weekly repeat names it, in one statement: the check and the removal see one snapshot.
+ */
+export async function removeSavedUnlessInUse(
+  sql: Sql,
+  userId: string,
+  kind: SavedKind,
+  id: string,
+  now: Date,
+): Promise<SavedRemoval> {
+  const inUse =
+    kind === 'pet'
+      ? sql`exists (select 1 from bookings where user_id = ${userId} and status in ('PENDING', 'ACCEPTED')
+              and ends_at > ${now}
+              and exists (select 1 from jsonb_array_elements(details->'pets') p where p->>'petId' = ${id}))
+          or exists (select 1 from booking_series where user_id = ${userId} and cancelled_at is null
+              and exists (select 1 from jsonb_array_elements(template->'pets') p where p->>'petId' = ${id}))`
+      : sql`exists (select 1 from bookings where user_id = ${userId} and status in ('PENDING', 'ACCEPTED')
+              and ends_at > ${now} and address_id = ${id})
+          or exists (select 1 from booking_series where user_id = ${userId} and cancelled_at is null
+              and template->>'addressId' = ${id})`;
+  const table = sql(kind === 'pet' ? 'pets' : 'addresses');
+  const [row] = await sql<{ found: boolean; inUse: boolean; removed: number }[]>`
+    with used as (select ${inUse} as yes),
+    gone as (
+      delete from ${table} where user_id = ${userId} and id = ${id} and not (select yes from used)
+      returning id
+    )
+    select exists (select 1 from ${table} where user_id = ${userId} and id = ${id}) as found,
+      (select yes from used) as "inUse", (select count(*)::int from gone) as removed`;
+  if (row!.removed > 0) return 'REMOVED';
+  return row!.found && row!.inUse ? 'IN_USE' : 'NOT_FOUND';
+}

@@ -1,0 +1,283 @@
+// The pet owner's account page, used in real Chromium at a desktop and a phone width: bookings
+// (pay, cancel with its confirm step, until when movable), pets and addresses. Every change runs
+// the operation an assistant would call, is audited, and refuses forms from elsewhere.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { hash } from '@node-rs/argon2';
+import { findOrCreateUser, setPassword } from '@nogpets/store';
+import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPetOwner, openForm, postForm, startTestServer, type TestServer } from './harness.js';
+
+const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
+const PASSWORD = 'a long enough password';
+const screens = process.env.PAGE_SCREENS;
+
+describe('the account page for a pet owner', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const clock = fixedClock(NOW);
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A person with a password, a saved pet and address, a card booking on Wednesday and a cancelled one. */
+  async function personWithBookings(email: string) {
+    const user = await findOrCreateUser(server.db.sql, email, 'Ayanda Dube');
+    await setPassword(server.db.sql, user.id, await hash(PASSWORD));
+    const owner = await newPetOwner(server, {
+      email,
+      pet: { name: 'Rex', weightKg: 12 },
+      line1: '12 Dorp Street',
+    });
+    const as = { authorization: `Bearer ${owner.key}` };
+    const body = {
+      category: 'grooming',
+      addressId: owner.addressId,
+      pets: [{ petId: owner.petId, serviceIds: ['groom-dog-bath'] }],
+    };
+    const book = async (day: string, index: number) => {
+      const found = await server.post('/v1/availability', { ...body, from: day, to: day }, as);
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      const slot = found.body.days[0].slots[index];
+      const booked = await server.post(
+        '/v1/bookings',
+        { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+        as,
+      );
+      expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+      return {
+        id: booked.body.bookingId as string,
+        when: booked.body.when as string,
+        start: slot.start as string,
+      };
+    };
+    const wednesday = await book('2026-11-25', 0);
+    const friday = await book('2026-11-27', 0);
+    const upcoming = wednesday.id;
+    const cancelled = friday.id;
+    const gone = await server.post(`/v1/bookings/${cancelled}/cancel`, { confirm: true }, as);
+    expect(gone.status).toBe(200);
+    return { ...owner, userId: user.id, upcoming, cancelled, when: wednesday.when, start: wednesday.start };
+  }
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.goto(`${server.url}/signin?next=%2Faccount`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/account`);
+  }
+
+  /** Clicks a form's button and waits for the page it answers with. */
+  async function submit(page: Page, button: ReturnType<Page['locator']>): Promise<void> {
+    await Promise.all([page.waitForNavigation(), button.click()]);
+  }
+
+  const seen = (page: Page, selector = 'body') => page.locator(selector).innerText();
+
+  async function shoot(page: Page, name: string) {
+    if (!screens) return;
+    mkdirSync(screens, { recursive: true });
+    await page.screenshot({ path: path.join(screens, `${name}.png`), fullPage: true });
+  }
+
+  for (const width of [1280, 390]) {
+    it(`shows, pays and cancels bookings, and keeps pets and addresses, at ${width} px`, async () => {
+      const email = `owner-${width}@example.com`;
+      const person = await personWithBookings(email);
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const page = await context.newPage();
+      try {
+        await signIn(page, email);
+        // Upcoming: what, when (local), where, status and payment in words, total, until when movable.
+        const row = await seen(page, `#booking-${person.upcoming}`);
+        expect(row).toMatch(/Rex: Dog bath/);
+        expect(row).toContain(person.when);
+        expect(person.when).toMatch(/^Wed, 25 Nov 2026, /);
+        expect(row).toMatch(/12 Dorp Street/);
+        expect(row).toMatch(/Booked, waiting to be confirmed/);
+        expect(row).toMatch(/Not paid yet \(card\)/);
+        expect(row).toMatch(/R390/);
+        // Until 12 hours before the start, in Johannesburg time (UTC+2).
+        const deadline = new Date(Date.parse(person.start) - 12 * 3_600_000 + 2 * 3_600_000);
+        expect(row).toContain(`Until Tue, 24 Nov 2026, ${deadline.toISOString().slice(11, 16)}`);
+        // Earlier: the cancelled one, without buttons.
+        const earlier = await seen(page, '#earlier');
+        expect(earlier).toMatch(/Fri, 27 Nov 2026[\s\S]*Cancelled[\s\S]*Nothing to pay/);
+        await expect(page.locator(`#booking-${person.cancelled} button`).count()).resolves.toBe(0);
+        await shoot(page, `account-bookings-${width}`);
+
+        // A pet in a booking still to come is kept.
+        await submit(page, page.getByRole('button', { name: 'Remove Rex' }));
+        expect(await seen(page, '[role=status]')).toMatch(/in a booking that is still to come/);
+        await expect(page.locator(`#pet-${person.petId}`).count()).resolves.toBe(1);
+
+        // Pay: to our pay page, pay there (sandbox), and onward back to the booking.
+        await page.getByRole('button', { name: 'Pay R390' }).click();
+        await page.waitForURL(/\/pay\/npl_/);
+        expect(await seen(page)).toMatch(
+          /12 Dorp Street[\s\S]*Total: R390, which includes the card fee of R10/,
+        );
+        await page.getByRole('button', { name: 'Pay R390 (test)' }).click();
+        await page.waitForURL(/\/done$/);
+        expect(await seen(page)).toMatch(/Payment received/);
+        await shoot(page, `pay-done-${width}`);
+        await page.getByRole('link', { name: 'See your booking on your account page' }).click();
+        await page.waitForURL(`${server.url}/account#booking-${person.upcoming}`);
+        expect(await seen(page, `#booking-${person.upcoming}`)).toMatch(/Confirmed[\s\S]*Paid \(card\)/);
+
+        // Cancel: the same confirm step and refund words as the API.
+        await page.locator(`#booking-${person.upcoming}`).getByRole('button', { name: 'Cancel' }).click();
+        const summary = await seen(page, '#summary');
+        expect(summary).toBe(
+          `Cancel the booking of ${person.when}; the payment is refunded in 5 to 7 working days.`,
+        );
+        await shoot(page, `account-cancel-${width}`);
+        await submit(page, page.getByRole('button', { name: 'Yes, cancel it' }));
+        expect(await seen(page, '[role=status]')).toBe(
+          'Cancelled the booking. The payment is refunded to the card in 5 to 7 working days.',
+        );
+        expect(await seen(page)).toMatch(/No upcoming bookings/);
+        expect(await seen(page, `#booking-${person.upcoming}`)).toMatch(
+          /Cancelled[\s\S]*Being refunded to the card \(5 to 7 working days\)/,
+        );
+
+        // Pets: add, change notes, remove one no live booking uses.
+        await page.getByText('Add a pet').click();
+        await page.getByLabel('Name', { exact: true }).fill('Bella <3');
+        await page.getByLabel('Dog or cat').selectOption('CAT');
+        await page.getByLabel('Weight in kg').fill('4.5');
+        await page.getByLabel('Coat', { exact: true }).selectOption('LONG');
+        await submit(page, page.getByRole('button', { name: 'Save pet' }));
+        expect(await seen(page, '[role=status]')).toBe('Saved Bella <3.');
+        expect(await seen(page, '#pet-list')).toMatch(/Bella <3\s+Cat, 4\.5 kg, long coat/);
+        await page.getByLabel('Notes for Rex').fill('Nervous of clippers');
+        await submit(page, page.locator(`#pet-${person.petId}`).getByRole('button', { name: 'Save notes' }));
+        expect(await seen(page, '[role=status]')).toBe('Saved the notes.');
+        await expect(page.getByLabel('Notes for Rex').inputValue()).resolves.toBe('Nervous of clippers');
+        await submit(page, page.getByRole('button', { name: 'Remove Rex' }));
+        expect(await seen(page, '[role=status]')).toBe('Removed the pet.');
+        await expect(page.locator(`#pet-${person.petId}`).count()).resolves.toBe(0);
+
+        // Addresses: a place we do not know is refused with what to do; a known one is saved.
+        await page.getByText('Add an address').click();
+        await page.getByLabel('Label (Home, Work)').fill('Work');
+        await page.getByLabel('Street and number').fill('1 Nowhere Lane');
+        await page.getByLabel('Suburb', { exact: true }).fill('Qwxzv Plorp');
+        await submit(page, page.getByRole('button', { name: 'Save address' }));
+        expect(await seen(page, '[role=status]')).toMatch(/We don't recognise the suburb or postal code/);
+        await page.getByText('Add an address').click();
+        await page.getByLabel('Label (Home, Work)').fill('Work');
+        await page.getByLabel('Street and number').fill('5 Bird Street');
+        await page.getByLabel('Suburb', { exact: true }).fill('Die Boord');
+        await submit(page, page.getByRole('button', { name: 'Save address' }));
+        expect(await seen(page, '[role=status]')).toBe('Saved Work.');
+        await page.getByLabel('Notes for Home').fill('Gate code 1234');
+        await submit(
+          page,
+          page.locator(`#address-${person.addressId}`).getByRole('button', { name: 'Save notes' }),
+        );
+        await expect(page.getByLabel('Notes for Home').inputValue()).resolves.toBe('Gate code 1234');
+        await shoot(page, `account-saved-${width}`);
+        // Nothing runs off the side of the screen.
+        const overflow = Number(
+          await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+        );
+        expect(overflow).toBeLessThanOrEqual(0);
+      } finally {
+        await context.close();
+      }
+
+      // The API sees what the page did, and the audit log says the account page did it.
+      const as = { authorization: `Bearer ${person.key}` };
+      const pets = (await server.get('/v1/pets', as)).body.pets;
+      expect(pets.map((p: { name: string }) => p.name)).toEqual(['Bella <3']);
+      const home = (await server.get('/v1/addresses', as)).body.addresses.find(
+        (a: { id: string }) => a.id === person.addressId,
+      );
+      expect(home.notes).toBe('Gate code 1234');
+      const audit = await server.db.sql<{ action: string }[]>`
+        select action from audit_log where user_id = ${person.userId} and client_name = 'NogPets account page'
+        order by at, id`;
+      expect(audit.map((a) => a.action)).toEqual([
+        'booking.paylink',
+        'booking.cancel',
+        'pet.add',
+        'pet.notes',
+        'pet.remove',
+        'address.add',
+        'address.notes',
+      ]);
+    });
+  }
+
+  it('refuses forms without the page’s token or from another site, and other people’s bookings, changing nothing', async () => {
+    const person = await personWithBookings('careful@example.com');
+    const other = await personWithBookings('other@example.com');
+    const signin = await openForm(server, '/signin');
+    const signedIn = await postForm(
+      server,
+      '/signin',
+      { email: 'careful@example.com', password: PASSWORD, next: '/account' },
+      signin,
+    );
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.getSetCookie() ?? []).map((c) => c.split(';')[0]).join('; ');
+    const accountPage = await fetch(`${server.url}/account`, { headers: { cookie } });
+    const form = { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(await accountPage.text())![1]! };
+
+    const statusOf = async (id: string, key: string) =>
+      (await server.get(`/v1/bookings/${id}`, { authorization: `Bearer ${key}` })).body.status;
+    // No token: refused.
+    const noToken = await postForm(
+      server,
+      `/account/bookings/${person.upcoming}/cancel`,
+      {
+        confirm: 'yes',
+        series: 'no',
+        csrf: 'forged',
+      },
+      { cookie: form.cookie, csrf: 'forged' },
+    );
+    expect(noToken.status).toBe(403);
+    // From another site's page: refused before anything runs.
+    const crossSite = await postForm(server, `/account/pets/${person.petId}/remove`, {}, form, {
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(crossSite.status).toBe(403);
+    // Someone else's booking and pet: not found, as the API says.
+    const theirs = await postForm(
+      server,
+      `/account/bookings/${other.upcoming}/cancel`,
+      { confirm: 'yes', series: 'no' },
+      form,
+    );
+    expect(theirs.status).toBe(404);
+    expect(await theirs.text()).toMatch(/No booking/);
+    const theirPet = await postForm(server, `/account/pets/${other.petId}/remove`, {}, form);
+    expect(theirPet.status).toBe(404);
+    // Notes too long for the pet: a 400 saying the limit.
+    const long = await postForm(
+      server,
+      `/account/pets/${person.petId}/notes`,
+      { notes: 'x'.repeat(501) },
+      form,
+    );
+    expect(long.status).toBe(400);
+    expect(await long.text()).toMatch(/at most 500 characters/);
+
+    expect(await statusOf(person.upcoming, person.key)).toBe('PENDING');
+    expect(await statusOf(other.upcoming, other.key)).toBe('PENDING');
+    const pets = (await server.get('/v1/pets', { authorization: `Bearer ${other.key}` })).body.pets;
+    expect(pets).toHaveLength(1);
+    const mine = (await server.get('/v1/pets', { authorization: `Bearer ${person.key}` })).body.pets;
+    expect(mine[0].notes).toBeNull();
+  });
+});
