@@ -2,18 +2,29 @@ import html from 'html-template-tag';
 
 export const STYLESHEET = `
 :root { font-family: system-ui, sans-serif; color: #1d2b24; background: #f6f4ef; }
-body { max-width: 42rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
+body { max-width: 60rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
 header { display: flex; justify-content: space-between; align-items: center; margin-bottom: 1.5rem; }
 header a { color: #2f6b4f; font-weight: 700; text-decoration: none; font-size: 1.25rem; }
 main { background: #fff; border-radius: 12px; padding: 1.5rem; box-shadow: 0 1px 3px rgb(0 0 0 / 8%); }
 label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
-input[type=text], input[type=email], input[type=password] { width: 100%; padding: .5rem; border: 1px solid #b9c4bd; border-radius: 6px; font: inherit; box-sizing: border-box; }
+input[type=text], input[type=email], input[type=password], input[type=number], select, textarea { width: 100%; padding: .5rem; border: 1px solid #b9c4bd; border-radius: 6px; font: inherit; box-sizing: border-box; }
 button { margin-top: 1rem; padding: .5rem 1rem; border: 0; border-radius: 6px; background: #2f6b4f; color: #fff; font: inherit; cursor: pointer; }
 button.secondary { background: #8a3b2c; }
 a.button { display: inline-block; margin-top: 1rem; padding: .5rem 1rem; border-radius: 6px; background: #24466b; color: #fff; text-decoration: none; }
 table { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
 th, td { text-align: left; padding: .4rem .3rem; border-bottom: 1px solid #e3e7e4; vertical-align: top; }
 .error { color: #8a3b2c; font-weight: 600; }
+input, select, textarea { max-width: 36rem; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.notice { color: #2f6b4f; font-weight: 600; }
+.muted { color: #5b6b62; font-size: .9em; }
+nav.sections { margin: .5rem 0 1rem; }
+h3 { margin-bottom: .25rem; }
+td form { margin: 0; }
+td form button { margin-top: .35rem; }
+td label { margin-top: 0; }
+details { margin: .5rem 0 1.5rem; }
+summary { cursor: pointer; color: #2f6b4f; font-weight: 600; }
 .secret { font-family: ui-monospace, monospace; background: #eef4f0; padding: .5rem; border-radius: 6px; word-break: break-all; }
 .scopes { margin: 0; padding-left: 1.1rem; }
 .test-banner { background: #fff3c4; border: 2px dashed #b8860b; padding: .75rem; border-radius: 8px; }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
+  accountPageContext,
   answerAuthorizationRequest,
   createAccountApiKey,
   cutText,
@@ -32,6 +33,7 @@ import type { UserRow } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
+import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -539,18 +541,26 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   });
 
   async function accountPage(
+    req: Request,
     s: { user: UserRow; csrf: string },
-    created?: { key: string; scopes: string[] },
-    error?: string,
+    shown: { created?: { key: string; scopes: string[] }; error?: string; notice?: Notice } = {},
   ) {
-    const [liveKeys, connections] = await Promise.all([
+    const { created, error, notice } = shown;
+    const ctx = accountPageContext(deps, s.user.id, {
+      requestId: String(req.id ?? ''),
+      log: req.log ?? runtime.logger,
+    });
+    const [liveKeys, connections, care] = await Promise.all([
       listApiKeys(deps, s.user.id),
       listAssistantConnections(deps, s.user.id),
+      loadCare(ctx),
     ]);
     return page(
       'Your account',
       html`<p>Signed in as <strong>${s.user.name || s.user.email}</strong> (${s.user.email}).</p>
-      <h2>Connected assistants</h2>
+      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a></nav>
+      $${careSections(care, s.csrf, notice)}
+      <h2 id="assistants">Connected assistants</h2>
       $${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}
       $${
         connections.length
@@ -565,7 +575,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             .join('')}</table>`
           : ''
       }
-      <h2>API keys</h2>
+      <h2 id="api-keys">API keys</h2>
       $${error ? html`<p class="error">${error}</p>` : ''}
       $${
         created
@@ -676,7 +686,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.get('/account', async (req, res, next) => {
     try {
       const s = await requireSession(req, res);
-      if (s) res.type('html').send(await accountPage(s));
+      if (s) res.type('html').send(await accountPage(req, s));
     } catch (err) {
       next(err);
     }
@@ -690,18 +700,16 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const name = cutText(String(req.body?.name ?? '').trim(), 80) || 'API key';
       try {
         const created = await createAccountApiKey(deps, s.user, { scopes, name });
-        res.type('html').send(await accountPage(s, created));
+        res.type('html').send(await accountPage(req, s, { created }));
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
         res
           .status(400)
           .type('html')
           .send(
-            await accountPage(
-              s,
-              undefined,
-              scopes.length ? err.message : 'Choose at least one thing the key may do.',
-            ),
+            await accountPage(req, s, {
+              error: scopes.length ? err.message : 'Choose at least one thing the key may do.',
+            }),
           );
       }
     } catch (err) {
@@ -729,6 +737,17 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     } catch (err) {
       next(err);
     }
+  });
+
+  careRoutes(router, {
+    runtime,
+    requireSession,
+    async showAccount(res, s, notice, status = 200) {
+      res
+        .status(status)
+        .type('html')
+        .send(await accountPage(res.req, s, { notice }));
+    },
   });
 
   return router;

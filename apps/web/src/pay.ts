@@ -137,6 +137,10 @@ export function paymentsRouter(runtime: Runtime): Router {
     return fee > 0 ? html`, which includes the card fee of ${money(fee)}` : '';
   };
 
+  // Onward from paying: the booking on the person's account page (sign-in first when needed).
+  const onward = (bookings: Booking[]) =>
+    html`<p><a id="onward" href="/account#$${bookings.length === 1 ? html`booking-${bookings[0]!.id}` : 'bookings'}">See your ${bookings.length === 1 ? 'booking' : 'bookings'} on your account page</a></p>`;
+
   router.get('/pay/:token', async (req, res, next) => {
     try {
       const found = await findPayLink(runtime.deps, req.params.token);
@@ -155,7 +159,7 @@ export function paymentsRouter(runtime: Runtime): Router {
         res
           .status(state === 'paid' ? 200 : 410)
           .type('html')
-          .send(page('Pay', html`<p>${text}</p>$${summary(bookings)}`));
+          .send(page('Pay', html`<p>${text}</p>$${summary(bookings)}$${onward(bookings)}`));
         return;
       }
       if (gateway.name === 'sandbox') {
@@ -265,7 +269,8 @@ export function paymentsRouter(runtime: Runtime): Router {
           paid ? 'Paid' : waiting ? 'Waiting for PayFast' : 'Not paid yet',
           html`<p id="outcome">${text}</p>
           $${summary(found.bookings)}
-          $${paid || waiting ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}`,
+          $${paid || waiting ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}
+          $${onward(found.bookings)}`,
         ),
       );
     } catch (err) {
