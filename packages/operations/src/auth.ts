@@ -37,7 +37,8 @@ export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
 export interface AuthContext {
   userId: string;
   credentialId: string;
-  kind: 'API_KEY' | 'ACCESS';
+  /** WEB_SESSION: the person themselves on the account page, signed in with a browser session. */
+  kind: 'API_KEY' | 'ACCESS' | 'WEB_SESSION';
   scopes: Scope[];
   /** The connected assistant, for OAuth tokens. */
   clientId: string | null;
