@@ -12,27 +12,39 @@ export interface NewLead {
   /** Where we understood the place to be, if anywhere. */
   place?: Record<string, unknown> | null;
   clientName?: string | null;
+  /**
+   * Who asked, about which place, on which local day: a lead with the same three already made
+   * counts one more ask instead of making another (null: every ask is its own lead).
+   */
+  once?: { caller: string; placeKey: string; day: string } | null;
 }
 
-export interface LeadRow extends Required<NewLead> {
+export interface LeadRow extends Required<Omit<NewLead, 'once'>> {
   id: string;
   status: string;
+  /** How many times the caller asked about the place that day (1 for leads without a key). */
+  asks: number;
   createdAt: Date;
 }
 
+/** Records a lead, or one more ask on the lead the same caller made about the same place that day; its id. */
 export async function insertLead(sql: Sql, lead: NewLead, now: Date): Promise<string> {
-  const id = newId('lead');
-  await sql`
-    insert into leads (id, business_id, operation, reason, query, place, client_name, created_at)
-    values (${id}, ${lead.businessId}, ${lead.operation}, ${lead.reason}, ${sql.json(lead.query as never)},
-            ${lead.place ? sql.json(lead.place as never) : null}, ${lead.clientName ?? null}, ${now})`;
-  return id;
+  const once = lead.once ?? null;
+  const [row] = await sql<{ id: string }[]>`
+    insert into leads (id, business_id, operation, reason, query, place, client_name, created_at, caller, place_key, day)
+    values (${newId('lead')}, ${lead.businessId}, ${lead.operation}, ${lead.reason}, ${sql.json(lead.query as never)},
+            ${lead.place ? sql.json(lead.place as never) : null}, ${lead.clientName ?? null}, ${now},
+            ${once?.caller ?? null}, ${once?.placeKey ?? null}, ${once?.day ?? null})
+    on conflict (business_id, caller, place_key, day) where place_key is not null
+    do update set asks = leads.asks + 1
+    returning id`;
+  return row!.id;
 }
 
 export async function listLeads(sql: Sql, businessId: string, limit = 50): Promise<LeadRow[]> {
   return sql<LeadRow[]>`
     select id, business_id as "businessId", operation, reason, query, place, client_name as "clientName",
-           status, created_at as "createdAt"
+           status, asks, created_at as "createdAt"
     from leads where business_id = ${businessId} order by created_at desc, id limit ${limit}`;
 }
 
