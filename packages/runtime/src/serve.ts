@@ -103,6 +103,12 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
   }
 }
 
+/**
+ * A signal this soon after the first is the same request to stop: Ctrl-C (or a signal to the
+ * process group) reaches us and `pnpm start`, which passes it on. Only a later one forces an exit.
+ */
+const REPEAT_WINDOW_MS = 1_000;
+
 /** `main` of every app: read config, start, print the URL, stop cleanly on SIGINT/SIGTERM. */
 export async function runMain(parts: ServiceParts): Promise<void> {
   let config: Config;
@@ -129,13 +135,14 @@ export async function runMain(parts: ServiceParts): Promise<void> {
   }
   logger.info({ url: running.url, database: running.runtime.db.kind }, 'listening');
   process.stdout.write(`NogPets ${parts.name} is running at ${running.url}\n`);
-  let signals = 0;
+  let stoppingSince: number | null = null;
   const shutdown = (signal: NodeJS.Signals | 'parent exited') => {
-    signals += 1;
-    if (signals > 1) {
+    if (stoppingSince !== null) {
+      if (performance.now() - stoppingSince <= REPEAT_WINDOW_MS) return;
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
+    stoppingSince = performance.now();
     logger.info({ signal }, 'shutting down');
     running.stop().then(
       () => {
@@ -150,12 +157,12 @@ export async function runMain(parts: ServiceParts): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  // Under `pnpm start`, a SIGTERM sent to pnpm is not passed on: pnpm exits and leaves us orphaned.
-  // Noticing the new parent lets that SIGTERM still stop the service cleanly.
+  // Under `pnpm start`, pnpm passes on the SIGINT or SIGTERM it gets, but when it dies without
+  // doing so (SIGKILL) we are orphaned: noticing the new parent still stops the service cleanly.
   if (process.env.npm_lifecycle_event) {
     const parent = process.ppid;
     setInterval(() => {
-      if (process.ppid !== parent && signals === 0) shutdown('parent exited');
+      if (process.ppid !== parent && stoppingSince === null) shutdown('parent exited');
     }, 500).unref();
   }
 }

