@@ -292,6 +292,24 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
     expect(res.body.plan).toHaveLength(2);
     expect(new Set(res.body.plan.map((p: { resourceId: string }) => p.resourceId)).size).toBe(1);
     expect(res.body.quote.subtotalCents).toBe(2 * 38000);
+    // Its days are named as every line's are, with the year for a day in another year.
+    expect(res.body.days.map((d: { label: string }) => d.label)).toEqual([
+      'Sunday 20 December',
+      'Monday 21 December',
+    ]);
+    const newYear = await server.post('/v1/availability', {
+      category: 'sitting',
+      address: 'Die Boord',
+      pets: [{ ...rex, serviceIds: ['sit-overnight'] }],
+      stay: { startDate: '2027-01-04', nights: 2 },
+    });
+    expect(newYear.status, JSON.stringify(newYear.body)).toBe(200);
+    expect(newYear.body.days.map((d: { label: string }) => d.label)).toEqual([
+      'Monday 4 January 2027',
+      'Tuesday 5 January 2027',
+    ]);
+    const january = await server.post('/v1/availability', { ...groom, from: '2027-01-04', to: '2027-01-04' });
+    expect(january.body.days[0].label).toBe('Monday 4 January 2027');
     const visits = await server.post('/v1/availability', {
       category: 'sitting',
       address: 'Die Boord',

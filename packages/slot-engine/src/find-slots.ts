@@ -1,3 +1,4 @@
+import { dayLabel } from './day-label.js';
 import { SlotEngineError } from './errors.js';
 import {
   checkTimeZone,
@@ -134,20 +135,6 @@ function dateRange(input: FindSlotsInput, today: string): number[] {
   return Array.from({ length: days }, (_, i) => from + i);
 }
 
-const labels = new Map<string, Intl.DateTimeFormat>();
-
-function labelOf(day: number, today: number, locale: string): string {
-  const diff = day - today;
-  if (diff === 0) return 'Today';
-  if (diff === 1) return 'Tomorrow';
-  let f = labels.get(locale);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
-    labels.set(locale, f);
-  }
-  return f.format(day * 86_400_000).replace(',', '');
-}
-
 /**
  * Open slots per day for a duration, over the business's resources, in its time zone.
  *
@@ -173,7 +160,6 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
   checkTimeZone(input.timeZone);
   const nowMs = instantMs(input.now, 'now');
   const todayText = localDateText(nowMs, input.timeZone);
-  const today = epochDay(todayText);
   const dates = dateRange(input, todayText);
   const earliest = nowMs + (input.minNoticeMin ?? DEFAULT_MIN_NOTICE_MIN) * 60_000;
   const windowStart = input.windowStart ? minutesOf(input.windowStart, 'windowStart') : 0;
@@ -326,7 +312,7 @@ export function findSlots(input: FindSlotsInput): FindSlotsResult {
       }
       slots[i] = { start: text, time: hhmm(t), resourceId: ids[key - t * resourceCount]! };
     }
-    const result: DayResult = { date: day.date, label: labelOf(date, today, locale), slots };
+    const result: DayResult = { date: day.date, label: dayLabel(day.date, todayText, locale), slots };
     if (slots.length === 0) {
       const why: EmptyReason = !worked
         ? 'CLOSED_DAY'

@@ -9,6 +9,7 @@ export {
   MAX_RANGE_DAYS,
   MAX_RANGES_PER_DAY,
 } from './find-slots.js';
+export { dayLabel } from './day-label.js';
 export { localDateText } from './local-time.js';
 export { rangeFromToday } from './range-from-today.js';
 export { LOOKAHEAD_DAYS, nextOpenSlots } from './next-open-slots.js';
