@@ -328,6 +328,10 @@ describe('getQuote / get_quote and findTimes / find_times', () => {
   it('marks both tools read-only and idempotent', async () => {
     const client = await server.mcp();
     const { tools } = await client.listTools();
+    // A time free on two walkers comes twice (once per resourceId): the tool says to show it once.
+    expect(tools.find((t) => t.name === 'find_times')?.description).toMatch(
+      /listed once per van, walker or sitter[\s\S]*show the person each `time` once per day/,
+    );
     for (const name of ['get_quote', 'find_times']) {
       expect(tools.find((t) => t.name === name)?.annotations).toMatchObject({
         readOnlyHint: true,
