@@ -138,6 +138,23 @@ describe('what people see on every page', () => {
           /Rex <i>the brave<\/i>: Dog bath[\s\S]*12 Dorp Street[\s\S]*Total: R390, which includes the card fee of R10/,
       },
       { name: 'pay-unknown', open: (p) => p.goto(`${server.url}/pay/npl_unknown`), shows: /link/i },
+      {
+        name: 'pay-not-yet',
+        open: (p) => p.goto(`${payUrl}/done`),
+        shows: /not come through[\s\S]*See your booking on your account page/,
+      },
+      {
+        name: 'cancel-confirm',
+        signedIn: true,
+        open: async (p) => {
+          await p.goto(`${server.url}/account`);
+          await Promise.all([
+            p.waitForNavigation(),
+            p.getByRole('button', { name: 'Cancel', exact: true }).click(),
+          ]);
+        },
+        shows: /Cancel the booking of .*2026/,
+      },
     ];
 
   it("has an icon: /favicon.ico and the pages' own link answer an image a browser draws", async () => {
