@@ -102,7 +102,7 @@ describe('the account page for a pet owner', () => {
         expect(row).toContain(person.when);
         expect(person.when).toMatch(/^Wed, 25 Nov 2026, /);
         expect(row).toMatch(/12 Dorp Street/);
-        expect(row).toMatch(/Booked, waiting to be confirmed/);
+        expect(row).toMatch(/Waiting for payment/);
         expect(row).toMatch(/Not paid yet \(card\)/);
         expect(row).toMatch(/R390/);
         // Until 12 hours before the start, in Johannesburg time (UTC+2).
@@ -116,7 +116,9 @@ describe('the account page for a pet owner', () => {
 
         // A pet in a booking still to come is kept.
         await submit(page, page.getByRole('button', { name: 'Remove Rex' }));
-        expect(await seen(page, '[role=status]')).toMatch(/in a booking that is still to come/);
+        expect(await seen(page, '[role=status]')).toMatch(
+          /in a booking still to come or a weekly repeat, so it stays/,
+        );
         await expect(page.locator(`#pet-${person.petId}`).count()).resolves.toBe(1);
 
         // Pay: to our pay page, pay there (sandbox), and onward back to the booking.
@@ -131,7 +133,7 @@ describe('the account page for a pet owner', () => {
         await shoot(page, `pay-done-${width}`);
         await page.getByRole('link', { name: 'See your booking on your account page' }).click();
         await page.waitForURL(`${server.url}/account#booking-${person.upcoming}`);
-        expect(await seen(page, `#booking-${person.upcoming}`)).toMatch(/Confirmed[\s\S]*Paid \(card\)/);
+        expect(await seen(page, `#booking-${person.upcoming}`)).toMatch(/Confirmed[\s\S]*Paid by card/);
 
         // Cancel: the same confirm step and refund words as the API.
         await page.locator(`#booking-${person.upcoming}`).getByRole('button', { name: 'Cancel' }).click();
@@ -163,7 +165,7 @@ describe('the account page for a pet owner', () => {
         expect(await seen(page, '[role=status]')).toBe('Saved the notes.');
         await expect(page.getByLabel('Notes for Rex').inputValue()).resolves.toBe('Nervous of clippers');
         await submit(page, page.getByRole('button', { name: 'Remove Rex' }));
-        expect(await seen(page, '[role=status]')).toBe('Removed the pet.');
+        expect(await seen(page, '[role=status]')).toBe('Removed Rex.');
         await expect(page.locator(`#pet-${person.petId}`).count()).resolves.toBe(0);
 
         // Addresses: a place we do not know is refused with what to do; a known one is saved.
@@ -271,7 +273,7 @@ describe('the account page for a pet owner', () => {
       form,
     );
     expect(long.status).toBe(400);
-    expect(await long.text()).toMatch(/at most 500 characters/);
+    expect(await long.text()).toMatch(/notes: .*500 characters/);
 
     expect(await statusOf(person.upcoming, person.key)).toBe('PENDING');
     expect(await statusOf(other.upcoming, other.key)).toBe('PENDING');
@@ -279,5 +281,69 @@ describe('the account page for a pet owner', () => {
     expect(pets).toHaveLength(1);
     const mine = (await server.get('/v1/pets', { authorization: `Bearer ${person.key}` })).body.pets;
     expect(mine[0].notes).toBeNull();
+  });
+
+  it('takes notes as typed (line breaks as one character), and refuses notes sent twice or not at all, and numbers not in decimal', async () => {
+    const person = await personWithBookings('forms@example.com');
+    const signin = await openForm(server, '/signin');
+    const signedIn = await postForm(
+      server,
+      '/signin',
+      { email: 'forms@example.com', password: PASSWORD, next: '/account' },
+      signin,
+    );
+    const cookie = (signedIn.headers.getSetCookie() ?? []).map((c) => c.split(';')[0]).join('; ');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(
+      await (await fetch(`${server.url}/account`, { headers: { cookie } })).text(),
+    )![1]!;
+    const post = (path: string, body: string) =>
+      fetch(server.url + path, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: `csrf=${encodeURIComponent(csrf)}&${body}`,
+      });
+    const notesOf = async () =>
+      (await server.get('/v1/pets', { authorization: `Bearer ${person.key}` })).body.pets[0].notes;
+    // 500 characters as a browser counts them (ten lines), sent with CRLF line breaks: 509 bytes of text.
+    const lines = Array.from({ length: 10 }, () => 'x'.repeat(49)).join('\r\n');
+    expect(
+      (await post(`/account/pets/${person.petId}/notes`, `notes=${encodeURIComponent(lines)}`)).status,
+    ).toBe(200);
+    expect(await notesOf()).toBe(lines.replaceAll('\r\n', '\n'));
+    // Sent twice, or not at all: refused, nothing joined or cleared.
+    const twice = await post(`/account/pets/${person.petId}/notes`, 'notes=a&notes=b');
+    expect(twice.status).toBe(400);
+    expect(await twice.text()).toMatch(/send the notes once, as text/);
+    expect((await post(`/account/pets/${person.petId}/notes`, '')).status).toBe(400);
+    expect(await notesOf()).toBe(lines.replaceAll('\r\n', '\n'));
+    // A weight in hex is not a weight.
+    const hex = await post('/account/pets', 'name=Hexa&type=DOG&weightKg=0x10&coat=SHORT');
+    expect(hex.status).toBe(400);
+    expect(await hex.text()).toMatch(/weightKg/);
+    const pets = (await server.get('/v1/pets', { authorization: `Bearer ${person.key}` })).body.pets;
+    expect(pets.map((p: { name: string }) => p.name)).toEqual(['Rex']);
+  });
+
+  it('says a booking that has started can no longer be moved or cancelled here, and offers no button for it', async () => {
+    const person = await personWithBookings('started@example.com');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    try {
+      clock.set(new Date(Date.parse(person.start) + 10 * 60_000));
+      await signIn(page, 'started@example.com');
+      const row = await seen(page, `#booking-${person.upcoming}`);
+      expect(row).toMatch(/can no longer be moved here; please phone the operator/);
+      await expect(page.locator(`#booking-${person.upcoming} button`).count()).resolves.toBe(
+        // Still payable (canPay) until it ends; no cancel.
+        1,
+      );
+      await expect(
+        page.locator(`#booking-${person.upcoming}`).getByRole('button', { name: 'Cancel' }).count(),
+      ).resolves.toBe(0);
+    } finally {
+      clock.set(NOW);
+      await context.close();
+    }
   });
 });

@@ -11,12 +11,13 @@ import {
   listAddresses,
   listPets,
   type OperationContext,
-  PAYMENT_WORDS,
+  paymentWords,
   payBooking,
   removeSaved,
   runOperation,
   ServiceError,
-  STATUS_WORDS,
+  statusWords,
+  UPCOMING_SHOWN,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { AddressRow as Address, PetRow as Pet, UserRow } from '@nogpets/store';
@@ -58,12 +59,11 @@ function bookingActions(b: AccountBooking, csrf: string): string {
     : '';
   const cancel = (series: boolean, label: string) =>
     html`<form method="post" action="/account/bookings/${b.id}/cancel">$${hidden(csrf)}<input type="hidden" name="series" value="${series ? 'yes' : 'no'}"><button class="secondary" type="submit">${label}</button></form>`;
-  const cancels =
-    b.movable === null
-      ? ''
-      : b.seriesId
-        ? cancel(false, 'Cancel this week') + cancel(true, 'Cancel this and later weeks')
-        : cancel(false, 'Cancel');
+  const cancels = !b.cancellable
+    ? ''
+    : b.seriesId
+      ? cancel(false, 'Cancel this week') + cancel(true, 'Cancel this and later weeks')
+      : cancel(false, 'Cancel');
   return pay + cancels;
 }
 
@@ -72,9 +72,9 @@ function bookingRows(bookings: AccountBooking[], csrf: string, upcoming: boolean
     .map(
       (b) => html`<tr id="booking-${b.id}">
         <td><strong>${b.what}</strong><br>${b.when}<br><span class="muted">${b.where}</span></td>
-        <td data-label="Status">${STATUS_WORDS[b.status]}</td>
-        <td data-label="Payment">${PAYMENT_WORDS[b.paymentStatus]} (${b.paymentMethod === 'CARD' ? 'card' : 'cash'})</td>
-        <td data-label="Total">${b.total}$${b.cardFeeCents ? html`<br><span class="muted">with a card fee</span>` : ''}</td>
+        <td data-label="Status">${statusWords(b)}</td>
+        <td data-label="Payment">${paymentWords(b)}</td>
+        <td data-label="Total">${b.total}$${b.cardFeeCents && b.paymentStatus !== 'VOID' ? html`<br><span class="muted">with the card fee</span>` : ''}</td>
         $${upcoming ? html`<td data-label="Can be moved">${b.movable ?? ''}</td><td>$${bookingActions(b, csrf)}</td>` : ''}
       </tr>`,
     )
@@ -89,6 +89,7 @@ function bookingsSection(care: Awaited<ReturnType<typeof loadCare>>, csrf: strin
     $${
       upcoming.length
         ? html`<table id="upcoming"><tr><th>What, when and where</th><th>Status</th><th>Payment</th><th>Total</th><th>Can be moved</th><th></th></tr>$${bookingRows(upcoming, csrf, true)}</table>
+          $${upcoming.length >= UPCOMING_SHOWN ? html`<p class="muted">These are the next ${String(UPCOMING_SHOWN)}; later ones follow once these are over.</p>` : ''}
           <p class="muted">To move a booking, ask your assistant for other times (find_reschedule_times, then reschedule_booking).</p>`
         : html`<p>No upcoming bookings. Ask your assistant to book grooming, a walk or pet sitting.</p>`
     }
@@ -189,16 +190,23 @@ export function careSections(
   );
 }
 
-/** A form's text field: trimmed, and left out when empty (an optional field not given). */
-const field = (body: Record<string, unknown> | undefined, name: string): string | undefined => {
+/**
+ * A form's text field as an operation reads it: trimmed, line breaks as one character (browsers send
+ * CRLF, which maxlength counted as one), left out when empty; a field sent twice stays a list, which
+ * the operation refuses by name.
+ */
+function field(body: Record<string, unknown> | undefined, name: string): unknown {
   const v = body?.[name];
-  const text = typeof v === 'string' ? v.trim() : '';
+  if (Array.isArray(v)) return v;
+  const text = typeof v === 'string' ? v.replace(/\r\n?/g, '\n').trim() : '';
   return text === '' ? undefined : text;
-};
-const numberField = (body: Record<string, unknown> | undefined, name: string) => {
-  const text = field(body, name);
-  return text === undefined ? undefined : Number(text);
-};
+}
+
+/** A number field: decimal digits only (no 0x10 or 1e3); anything else goes on as text, refused by name. */
+function numberField(body: Record<string, unknown> | undefined, name: string): unknown {
+  const v = field(body, name);
+  return typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+}
 
 export interface CareDeps {
   runtime: Runtime;
@@ -326,7 +334,11 @@ export function careRoutes(router: Router, { runtime, requireSession, showAccoun
     router.post(
       `/account/${section}/:id/notes`,
       act(section, async (req, ctx) => {
-        await changeSavedNotes(ctx, kind, String(req.params.id), String(req.body?.notes ?? ''));
+        const notes = field(req.body, 'notes') ?? '';
+        // Missing or sent twice: not the page's form; nothing is cleared or joined.
+        if (typeof notes !== 'string' || typeof req.body?.notes !== 'string')
+          return { text: 'notes: send the notes once, as text.', status: 400 };
+        await changeSavedNotes(ctx, kind, String(req.params.id), notes);
         return 'Saved the notes.';
       }),
     );

@@ -507,7 +507,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   async function requireSession(req: Request, res: Response) {
     const s = await signedIn(req);
     if (!s) {
-      res.redirect(303, `/signin?next=${encodeURIComponent(req.originalUrl)}`);
+      // After signing in, a form's post cannot be repeated: back to the page it came from.
+      const back = req.method === 'GET' ? req.originalUrl : '/account';
+      res.redirect(303, `/signin?next=${encodeURIComponent(back)}`);
       return null;
     }
     if (req.method === 'POST' && !(await tokens.matches(s.token, req.body?.csrf))) {

@@ -138,6 +138,11 @@ export async function findBookings(
   >`select ${sql.unsafe(COLUMNS)} from bookings where id = any(${ids}) order by starts_at, id ${options.forUpdate ? sql`for update` : sql``}`;
 }
 
+/** A live booking at `now`: pending or accepted, not yet ended (it holds its time and what it names). */
+export function liveAt(sql: Queryable, now: Date) {
+  return sql`status in ('PENDING', 'ACCEPTED') and ends_at > ${now}`;
+}
+
 /** A person's upcoming bookings (pending or accepted, not yet ended), soonest first. */
 export async function listUpcomingBookings(
   sql: Queryable,
@@ -147,7 +152,7 @@ export async function listUpcomingBookings(
 ): Promise<BookingRow[]> {
   return sql<BookingRow[]>`
     select ${sql.unsafe(COLUMNS)} from bookings
-    where user_id = ${userId} and status in ('PENDING', 'ACCEPTED') and ends_at > ${now}
+    where user_id = ${userId} and ${liveAt(sql, now)}
     order by starts_at, id limit ${limit}`;
 }
 
@@ -163,7 +168,7 @@ export async function listEarlierBookings(
 ): Promise<BookingRow[]> {
   return sql<BookingRow[]>`
     select ${sql.unsafe(COLUMNS)} from bookings
-    where user_id = ${userId} and not (status in ('PENDING', 'ACCEPTED') and ends_at > ${now})
+    where user_id = ${userId} and not (${liveAt(sql, now)})
     order by starts_at desc, id desc limit ${limit}`;
 }
 

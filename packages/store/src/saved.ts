@@ -1,5 +1,6 @@
 // Saved: what a request names from a person's account (pets, an address), read in one round trip.
 import { ADDRESS_COLUMNS, type AddressRow } from './addresses.js';
+import { liveAt } from './bookings.js';
 import { PET_COLUMNS, type PetRow } from './pets.js';
 import type { Queryable as Sql } from './sql.js';
 
@@ -27,8 +28,11 @@ export async function findSavedPetsAndAddress(
 /** A saved pet or address of the person. */
 export type SavedKind = 'pet' | 'address';
 
-/** What asking to remove a saved pet or address came to. */
-export type SavedRemoval = 'REMOVED' | 'IN_USE' | 'NOT_FOUND';
+/** What asking to remove a saved pet or address came to (with its name or label, when removed). */
+export type SavedRemoval =
+  | { result: 'REMOVED'; name: string }
+  | { result: 'IN_USE' }
+  | { result: 'NOT_FOUND' };
 
 /**
  * Changes the notes of the person's pet or address; null when it is not theirs.
@@ -65,24 +69,23 @@ export async function removeSavedUnlessInUse(
 ): Promise<SavedRemoval> {
   const inUse =
     kind === 'pet'
-      ? sql`exists (select 1 from bookings where user_id = ${userId} and status in ('PENDING', 'ACCEPTED')
-              and ends_at > ${now}
+      ? sql`exists (select 1 from bookings where user_id = ${userId} and ${liveAt(sql, now)}
               and exists (select 1 from jsonb_array_elements(details->'pets') p where p->>'petId' = ${id}))
           or exists (select 1 from booking_series where user_id = ${userId} and cancelled_at is null
               and exists (select 1 from jsonb_array_elements(template->'pets') p where p->>'petId' = ${id}))`
-      : sql`exists (select 1 from bookings where user_id = ${userId} and status in ('PENDING', 'ACCEPTED')
-              and ends_at > ${now} and address_id = ${id})
+      : sql`exists (select 1 from bookings where user_id = ${userId} and ${liveAt(sql, now)} and address_id = ${id})
           or exists (select 1 from booking_series where user_id = ${userId} and cancelled_at is null
               and template->>'addressId' = ${id})`;
   const table = sql(kind === 'pet' ? 'pets' : 'addresses');
-  const [row] = await sql<{ found: boolean; inUse: boolean; removed: number }[]>`
+  const name = sql(kind === 'pet' ? 'name' : 'label');
+  const [row] = await sql<{ found: boolean; inUse: boolean; removed: string | null }[]>`
     with used as (select ${inUse} as yes),
     gone as (
       delete from ${table} where user_id = ${userId} and id = ${id} and not (select yes from used)
-      returning id
+      returning ${name} as name
     )
     select exists (select 1 from ${table} where user_id = ${userId} and id = ${id}) as found,
-      (select yes from used) as "inUse", (select count(*)::int from gone) as removed`;
-  if (row!.removed > 0) return 'REMOVED';
-  return row!.found && row!.inUse ? 'IN_USE' : 'NOT_FOUND';
+      (select yes from used) as "inUse", (select name from gone) as removed`;
+  if (row!.removed !== null) return { result: 'REMOVED', name: row!.removed };
+  return row!.found && row!.inUse ? { result: 'IN_USE' } : { result: 'NOT_FOUND' };
 }

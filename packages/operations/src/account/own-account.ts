@@ -1,23 +1,29 @@
 // The account page acts as the person themselves: through the same operations as an assistant,
-// with every scope, named as the account page on what it records.
+// with the scopes a pet owner's page needs, named as the account page on what it records.
+import { type BookingState, rescheduleAllowed, rescheduleDeadline, transition } from '@nogpets/booking-rules';
 import {
   listEarlierBookings,
   removeSavedUnlessInUse,
   type SavedKind,
   updateSavedNotes,
 } from '@nogpets/store';
-import { z } from 'zod';
-import { SCOPE_NAMES } from '../auth.js';
-import type { Deps, Logger, OperationContext } from '../context.js';
-import { ServiceError } from '../errors.js';
+import type { z } from 'zod';
+import { auditChange } from '../audit.js';
+import type { Scope } from '../auth.js';
 import { type Booking, toBooking } from '../booking/booking-model.js';
 import { momentText } from '../booking/local-time.js';
 import { listBookings } from '../booking/manage.js';
-import { runOperation } from '../run.js';
-import { auditChange } from '../audit.js';
+import type { Deps, Logger, OperationContext } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { fieldProblems, runOperation } from '../run.js';
+import { AddressNotesSchema } from './addresses.js';
+import { PetNotesSchema } from './pets.js';
 
 /** How changes made on the account page are signed in the audit log and on what they create. */
 export const ACCOUNT_PAGE = 'NogPets account page';
+
+/** What the pet owner's part of the account page does: bookings, pets, addresses. */
+const PAGE_SCOPES: Scope[] = ['bookings:read', 'bookings:write', 'pets', 'addresses'];
 
 /** A call made by the signed-in person on the account page. */
 export function accountPageContext(
@@ -33,7 +39,7 @@ export function accountPageContext(
       userId,
       credentialId: 'web-session',
       kind: 'WEB_SESSION',
-      scopes: [...SCOPE_NAMES],
+      scopes: PAGE_SCOPES,
       clientId: null,
       clientName: ACCOUNT_PAGE,
     },
@@ -41,15 +47,21 @@ export function accountPageContext(
   };
 }
 
-/** A booking as the account page shows it: with until when the person may still move it, in words. */
+/** A booking as the account page shows it: until when the person may move it, and whether it can be cancelled. */
 export type AccountBooking = Booking & {
   /** "Until Sat, 28 Nov 2026, 21:00", or why it can no longer be moved here; null once it is over. */
   movable: string | null;
+  /** Whether cancel_booking would take it now (before it starts, still active). */
+  cancellable: boolean;
 };
+
+/** The most upcoming bookings the page lists (list_bookings' largest `limit`). */
+export const UPCOMING_SHOWN = 50;
 
 /**
  * The person's bookings for the account page: upcoming ones as list_bookings answers them (at most
- * 50), and the latest `earlier` that are over (ended, cancelled or lapsed).
+ * UPCOMING_SHOWN), and the latest `earlier` that are over (ended, cancelled or lapsed). What may
+ * still be done with each is booking-rules' answer, in its words.
  */
 export async function accountBookings(
   ctx: OperationContext,
@@ -57,25 +69,32 @@ export async function accountBookings(
 ): Promise<{ upcoming: AccountBooking[]; earlier: AccountBooking[] }> {
   const now = ctx.deps.clock.now();
   const [{ bookings }, rows, offer] = await Promise.all([
-    runOperation(listBookings, ctx, { limit: 50 }),
+    runOperation(listBookings, ctx, { limit: UPCOMING_SHOWN }),
     listEarlierBookings(ctx.deps.sql, ctx.auth!.userId, now, earlier),
     ctx.deps.offers.operator(),
   ]);
   const timeZone = offer.business.timezone;
-  const movable = (b: Booking): AccountBooking => ({
-    ...b,
-    movable:
-      b.movableUntil === null
-        ? null
-        : now < new Date(b.movableUntil)
-          ? `Until ${momentText(new Date(b.movableUntil), timeZone)}`
-          : 'No longer here: it starts within 12 hours, so phone the operator to change it',
-  });
-  return { upcoming: (bookings as Booking[]).map(movable), earlier: rows.map(toBooking).map(movable) };
+  const shown = (b: Booking): AccountBooking => {
+    const state: BookingState = {
+      status: b.status,
+      paymentStatus: b.paymentStatus,
+      paymentMethod: b.paymentMethod,
+      start: new Date(b.start),
+      end: new Date(b.end),
+    };
+    const deadline = rescheduleDeadline(state);
+    const move = rescheduleAllowed(state, now);
+    return {
+      ...b,
+      movable: deadline === null ? null : move.ok ? `Until ${momentText(deadline, timeZone)}` : move.message,
+      cancellable: transition(state, { type: 'CANCEL', confirm: true }, now).ok,
+    };
+  };
+  return { upcoming: (bookings as Booking[]).map(shown), earlier: rows.map(toBooking).map(shown) };
 }
 
-/** The notes a pet or an address may carry (add_pet's and add_address's limits). */
-const NOTES_MAX: Record<SavedKind, number> = { pet: 500, address: 300 };
+/** The notes a pet or an address may carry: add_pet's and add_address's own schemas. */
+const NOTES: Record<SavedKind, z.ZodString> = { pet: PetNotesSchema, address: AddressNotesSchema };
 
 const what = (kind: SavedKind) => (kind === 'pet' ? 'pet' : 'address');
 
@@ -89,14 +108,13 @@ export async function changeSavedNotes(
   id: string,
   notes: string,
 ): Promise<void> {
-  const parsed = z.string().trim().max(NOTES_MAX[kind]).safeParse(notes);
+  const parsed = NOTES[kind].safeParse(notes);
   if (!parsed.success) {
-    throw new ServiceError('BAD_REQUEST', `Notes are at most ${NOTES_MAX[kind]} characters.`, {
-      fields: { notes: `at most ${NOTES_MAX[kind]} characters` },
-    });
+    const fields = fieldProblems(parsed.error).map((f) => ({ ...f, field: 'notes' }));
+    throw new ServiceError('BAD_REQUEST', `notes: ${fields[0]?.message ?? 'not valid'}`, { fields });
   }
   await ctx.deps.sql.begin(async (tx) => {
-    const row = await updateSavedNotes(tx, ctx.auth!.userId, kind, id, parsed.data || null);
+    const row = await updateSavedNotes(tx, ctx.auth!.userId, kind, id, parsed.data.trim() || null);
     if (!row) throw new ServiceError('NOT_FOUND', `No ${what(kind)} ${id}.`, { id });
     await auditChange(ctx, tx, `${kind}.notes`, id, { length: parsed.data.length });
   });
@@ -104,7 +122,7 @@ export async function changeSavedNotes(
 
 /**
  * Removes the person's saved pet or address unless a live booking or an open weekly repeat names
- * it (docs/decisions.md); audited. Answers what to tell the person.
+ * it (docs/decisions.md); audited with what was removed. Answers what to tell the person.
  * @throws ServiceError NOT_FOUND for another person's or no such id.
  */
 export async function removeSaved(
@@ -114,14 +132,15 @@ export async function removeSaved(
 ): Promise<{ removed: boolean; message: string }> {
   return ctx.deps.sql.begin(async (tx) => {
     const outcome = await removeSavedUnlessInUse(tx, ctx.auth!.userId, kind, id, ctx.deps.clock.now());
-    if (outcome === 'NOT_FOUND') throw new ServiceError('NOT_FOUND', `No ${what(kind)} ${id}.`, { id });
-    if (outcome === 'IN_USE') {
+    if (outcome.result === 'NOT_FOUND')
+      throw new ServiceError('NOT_FOUND', `No ${what(kind)} ${id}.`, { id });
+    if (outcome.result === 'IN_USE') {
       return {
         removed: false,
-        message: `This ${what(kind)} is in a booking that is still to come (or a weekly repeat), so it stays. Cancel that booking first, or keep it.`,
+        message: `This ${what(kind)} is in a booking still to come or a weekly repeat, so it stays. Cancel that booking first (for a weekly repeat, "Cancel this and later weeks"), then remove it.`,
       };
     }
-    await auditChange(ctx, tx, `${kind}.remove`, id, {});
-    return { removed: true, message: `Removed the ${what(kind)}.` };
+    await auditChange(ctx, tx, `${kind}.remove`, id, { name: outcome.name });
+    return { removed: true, message: `Removed ${outcome.name}.` };
   });
 }
