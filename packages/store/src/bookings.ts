@@ -38,7 +38,16 @@ const COLUMNS = `id, business_id as "businessId", user_id as "userId", resource_
   group_key as "groupKey", group_size as "groupSize", total_cents as "totalCents", details, client_name as "clientName",
   client_id as "clientId", address_id as "addressId", series_id as "seriesId", notes, hold_until as "holdUntil", created_at as "createdAt"`;
 
-export type NewBooking = Omit<BookingRow, 'id' | 'createdAt'> & { id?: string };
+export type NewBooking = Omit<BookingRow, 'id' | 'createdAt'> & {
+  id?: string;
+  /** The person's saved pets it names (their address is `addressId`): held while it is written. */
+  savedPetIds?: string[];
+};
+
+/** A saved pet or address the booking names was removed while it was being made (bookings_hold_saved). */
+export function isSavedRowGone(err: unknown): boolean {
+  return (err as { code?: string })?.code === 'NPGON';
+}
 
 /** PostgreSQL's exclusion_violation: the resource is already booked at that time. */
 export function isSlotConflict(err: unknown): boolean {
@@ -50,7 +59,10 @@ function bookingInsert(sql: Queryable, id: string, b: NewBooking, now: Date) {
   return sql`
     insert into bookings (id, business_id, user_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at,
       group_key, share_key, group_size, total_cents, details, client_name, client_id, address_id, series_id, notes, hold_until, created_at, updated_at)
-    values (${id}, ${b.businessId}, ${b.userId}, ${b.resourceId}, ${b.lineId}, ${b.status}, ${b.paymentMethod}, ${b.paymentStatus}, ${b.start}, ${b.end},
+    values (
+      -- Holds the saved pets and address it names, or fails NPGON when one was removed.
+      case when bookings_hold_saved(${b.userId}, ${b.savedPetIds ?? []}::text[], ${b.addressId}) then ${id}::text end,
+      ${b.businessId}, ${b.userId}, ${b.resourceId}, ${b.lineId}, ${b.status}, ${b.paymentMethod}, ${b.paymentStatus}, ${b.start}, ${b.end},
       ${b.groupKey}, ${b.groupKey ? shareKey(b.groupKey, b.start, b.end) : null}, ${b.groupSize}, ${b.totalCents}, ${sql.json(b.details as never)},
       ${b.clientName}, ${b.clientId}, ${b.addressId}, ${b.seriesId}, ${b.notes}, ${b.holdUntil}, ${now}, ${now})
     returning ${sql.unsafe(COLUMNS)}`;

@@ -58,7 +58,9 @@ export async function updateSavedNotes(
 
 /**
  * Removes the person's pet or address unless a live booking (pending or accepted, not yet ended)
- * or an open weekly repeat names it, in one statement: the check and the removal see one snapshot.
+ * or an open weekly repeat names it. Run in a transaction: the row is locked first (a booking
+ * being written holds it FOR SHARE, so this waits for it), then the check sees every booking
+ * committed by then, then the row goes.
  */
 export async function removeSavedUnlessInUse(
   sql: Sql,
@@ -67,6 +69,11 @@ export async function removeSavedUnlessInUse(
   id: string,
   now: Date,
 ): Promise<SavedRemoval> {
+  const table = sql(kind === 'pet' ? 'pets' : 'addresses');
+  const name = sql(kind === 'pet' ? 'name' : 'label');
+  const [held] = await sql<{ name: string }[]>`
+    select ${name} as name from ${table} where user_id = ${userId} and id = ${id} for update`;
+  if (!held) return { result: 'NOT_FOUND' };
   const inUse =
     kind === 'pet'
       ? sql`exists (select 1 from bookings where user_id = ${userId} and ${liveAt(sql, now)}
@@ -76,16 +83,8 @@ export async function removeSavedUnlessInUse(
       : sql`exists (select 1 from bookings where user_id = ${userId} and ${liveAt(sql, now)} and address_id = ${id})
           or exists (select 1 from booking_series where user_id = ${userId} and cancelled_at is null
               and template->>'addressId' = ${id})`;
-  const table = sql(kind === 'pet' ? 'pets' : 'addresses');
-  const name = sql(kind === 'pet' ? 'name' : 'label');
-  const [row] = await sql<{ found: boolean; inUse: boolean; removed: string | null }[]>`
-    with used as (select ${inUse} as yes),
-    gone as (
-      delete from ${table} where user_id = ${userId} and id = ${id} and not (select yes from used)
-      returning ${name} as name
-    )
-    select exists (select 1 from ${table} where user_id = ${userId} and id = ${id}) as found,
-      (select yes from used) as "inUse", (select name from gone) as removed`;
-  if (row!.removed !== null) return { result: 'REMOVED', name: row!.removed };
-  return row!.found && row!.inUse ? { result: 'IN_USE' } : { result: 'NOT_FOUND' };
+  const [used] = await sql<{ yes: boolean }[]>`select ${inUse} as yes`;
+  if (used!.yes) return { result: 'IN_USE' };
+  await sql`delete from ${table} where user_id = ${userId} and id = ${id}`;
+  return { result: 'REMOVED', name: held.name };
 }

@@ -9,7 +9,10 @@ import { countLeads, insertLead, listLeads } from './leads.js';
 import { migrate } from './migrate.js';
 import { findOperator, loadOffer } from './offer.js';
 import { createSql } from './sql.js';
-import { insertBookingWithLink, isSlotConflict } from './bookings.js';
+import { insertBookingWithLink, isSavedRowGone, isSlotConflict } from './bookings.js';
+import { insertPet } from './pets.js';
+import { removeSavedUnlessInUse } from './saved.js';
+import { findOrCreateUser } from './users.js';
 
 const servers = availableServers();
 
@@ -235,6 +238,100 @@ describe.each(servers)('store on %s PostgreSQL', (kind) => {
     expect(none?.n).toBe(0);
     await db.sql`delete from payments where id = 'pay_w1'`;
     await db.sql`delete from bookings where id in ('w1', 'w3')`;
+  });
+
+  it('never lets a removal and a booking of the same saved pet cross: whichever writes first decides', async () => {
+    const user = await findOrCreateUser(db.sql, 'race@example.com');
+    const pet = () =>
+      insertPet(
+        db.sql,
+        user.id,
+        { name: 'Rex', type: 'DOG', breed: null, weightKg: 12, coat: 'SHORT', birthYear: null, notes: null },
+        null,
+      );
+    const now = new Date('2030-01-01T10:00:00Z');
+    const booking = (id: string, petId: string, day: number) => ({
+      id,
+      businessId: 'nogpets',
+      userId: user.id,
+      resourceId: 'van-2',
+      lineId: 'grooming',
+      status: 'PENDING' as const,
+      paymentMethod: 'CASH' as const,
+      paymentStatus: 'CASH_DUE' as const,
+      start: new Date(`2030-02-${String(day).padStart(2, '0')}T08:00:00Z`),
+      end: new Date(`2030-02-${String(day).padStart(2, '0')}T09:00:00Z`),
+      groupKey: null,
+      groupSize: 1,
+      totalCents: 38000,
+      details: { pets: [{ petId, name: 'Rex', serviceIds: ['groom-dog-bath'] }] },
+      clientName: null,
+      clientId: null,
+      addressId: null,
+      savedPetIds: [petId],
+      seriesId: null,
+      notes: '',
+      holdUntil: null,
+    });
+    const audit = (target: string) => ({
+      userId: user.id,
+      clientId: null,
+      clientName: null,
+      action: 'booking.create',
+      target,
+      details: {},
+    });
+
+    // The booking writes first and has not committed: the removal waits for it, then finds it in use.
+    const first = await pet();
+    let releaseBooking!: () => void;
+    const bookingHeld = new Promise<void>((r) => (releaseBooking = r));
+    let booked!: () => void;
+    const bookingWritten = new Promise<void>((r) => (booked = r));
+    const bookingTx = db.sql.begin(async (tx) => {
+      await insertBookingWithLink(tx, booking('race1', first.id, 4), audit('race1'), null, now);
+      booked();
+      await bookingHeld;
+    });
+    await bookingWritten;
+    const removal = db.sql.begin((tx) => removeSavedUnlessInUse(tx, user.id, 'pet', first.id, now));
+    await new Promise((r) => setTimeout(r, 200));
+    releaseBooking();
+    await bookingTx;
+    expect(await removal).toEqual({ result: 'IN_USE' });
+
+    // The removal writes first and has not committed: the booking waits for it, then is refused.
+    const second = await pet();
+    let releaseRemoval!: () => void;
+    const removalHeld = new Promise<void>((r) => (releaseRemoval = r));
+    let removed!: () => void;
+    const removalWritten = new Promise<void>((r) => (removed = r));
+    const removalTx = db.sql.begin(async (tx) => {
+      const outcome = await removeSavedUnlessInUse(tx, user.id, 'pet', second.id, now);
+      removed();
+      await removalHeld;
+      return outcome;
+    });
+    await removalWritten;
+    const late = insertBookingWithLink(
+      db.sql,
+      booking('race2', second.id, 5),
+      audit('race2'),
+      null,
+      now,
+    ).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    releaseRemoval();
+    expect(await removalTx).toEqual({ result: 'REMOVED', name: 'Rex' });
+    expect(isSavedRowGone(await late)).toBe(true);
+    const [left] = await db.sql`
+      select (select count(*) from bookings where id = 'race2')::int as bookings,
+             (select count(*) from audit_log where target = 'race2')::int as audits`;
+    expect(left).toEqual({ bookings: 0, audits: 0 });
+    await db.sql`delete from bookings where id = 'race1'`;
   });
 
   it('refuses rows that break the rules the schema keeps', async () => {
