@@ -9,6 +9,7 @@ import {
   atomically,
   type BookingRow,
   insertBookingWithLink,
+  isSavedRowGone,
   type NewBooking,
   extendHold,
   insertBooking,
@@ -104,6 +105,7 @@ export async function placeBookings(
           : await attempt(tx),
       );
     } catch (err) {
+      if (isSavedRowGone(err)) throw savedRowGoneError();
       if (!isSlotTaken(err)) throw err;
       if (!skipTaken) {
         throw slotTakenError(p);
@@ -141,6 +143,7 @@ function newBookingOf(
     clientName: actorName(ctx),
     clientId: ctx.auth!.clientId,
     addressId: options.addressId,
+    savedPetIds: options.details.pets.flatMap((pet) => (pet.petId ? [pet.petId] : [])),
     seriesId: options.seriesId,
     notes: options.notes,
     holdUntil: options.heldForLink ? holdUntil(options.heldForLink, p.start) : null,
@@ -163,6 +166,15 @@ function creationAudit(ctx: OperationContext, booking: NewBooking & { id: string
 function isSlotTaken(err: unknown): boolean {
   return (
     isSlotConflict(err) || isWriteConflict(err) || (err instanceof ServiceError && err.code === 'SLOT_TAKEN')
+  );
+}
+
+/** A saved pet or address the booking names was removed from the account while it was being made. */
+function savedRowGoneError(): ServiceError {
+  return new ServiceError(
+    'NOT_FOUND',
+    'A saved pet or address of this booking was just removed from the account. Call list_pets and list_addresses, then book again.',
+    {},
   );
 }
 
@@ -214,6 +226,7 @@ export async function placeOneBooking(
       insertBookingWithLink(q, booking, creationAudit(ctx, booking), payment, now),
     );
   } catch (err) {
+    if (isSavedRowGone(err)) throw savedRowGoneError();
     if (isSlotTaken(err)) throw slotTakenError(p);
     throw err;
   }
