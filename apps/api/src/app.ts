@@ -17,7 +17,12 @@ export function mountApi(app: Express, runtime: Runtime, options: MountApiOption
   // Built at start, so that a definition the generator cannot describe stops the start, not a request.
   const document = createOpenApiDocument(operations);
   app.get('/v1/openapi.json', (_req, res) => {
-    res.json({ ...document, servers: [{ url: options.publicUrl() }] });
+    const url = options.publicUrl();
+    res.json({
+      ...document,
+      info: { ...document.info, contact: { ...document.info.contact, url: `${url}/docs` } },
+      servers: [{ url }],
+    });
   });
   app.use('/docs', docsRouter());
   app.use('/v1', (_req, res, next) => {

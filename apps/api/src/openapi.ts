@@ -1,8 +1,18 @@
-import { ErrorBodySchema, type Operation } from '@nogpets/operations';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import {
+  ErrorBodySchema,
+  ErrorCodeSchema,
+  IdempotencyKeyHeaderSchema,
+  type Operation,
+} from '@nogpets/operations';
+import {
+  createDocument,
+  type ZodOpenApiComponentsObject,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+} from 'zod-openapi';
 import { z } from 'zod';
 
-export const API_VERSION = '1.4.0';
+export const API_VERSION = '1.5.0';
 
 const STANDARD_ERRORS: Record<number, string> = {
   400: 'Bad request: the input is not valid. `details.fields` names each offending field.',
@@ -16,6 +26,65 @@ const STANDARD_ERRORS: Record<number, string> = {
   429: 'Rate limited (`RateLimited`). See the `RateLimit-*` and `Retry-After` headers.',
   500: 'Unexpected server error.',
 };
+
+/** On a public operation: it needs no credential, but one that is sent is checked (every request's Bearer is). */
+const PUBLIC_401 =
+  'A credential was sent and is not valid: this operation needs none, so send a valid one or none.';
+
+const IDEMPOTENCY_409 =
+  '`REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled.';
+const IDEMPOTENCY_422 = '`IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body.';
+
+/**
+ * Headers of the answers, declared once. The rate limiter (runtime) counts every /v1 request and
+ * says so on every answer; every 401 and 403 says what it wants in `WWW-Authenticate` (RFC 6750).
+ */
+const HEADERS = {
+  RateLimitPolicy: {
+    description: 'The limit and its window, e.g. `300;w=60` (IETF RateLimit header fields draft).',
+    schema: { type: 'string', example: '300;w=60' },
+  },
+  RateLimitLimit: { description: 'Requests allowed per window.', schema: { type: 'integer', example: 300 } },
+  RateLimitRemaining: {
+    description: 'Requests left in this window.',
+    schema: { type: 'integer', example: 299 },
+  },
+  RateLimitReset: {
+    description: 'Seconds until the window resets.',
+    schema: { type: 'integer', example: 60 },
+  },
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: 12 } },
+  WWWAuthenticate: {
+    description:
+      'The Bearer challenge (RFC 6750, RFC 9728): `realm`, the `error` when a credential was sent, the `scope` ' +
+      'wanted and `resource_metadata`, where a client finds how to get a token.',
+    schema: {
+      type: 'string',
+      example:
+        'Bearer realm="nogpets", error="insufficient_scope", scope="profile pets", resource_metadata="https://nogpets.example/.well-known/oauth-protected-resource/v1"',
+    },
+  },
+} satisfies NonNullable<ZodOpenApiComponentsObject['headers']>;
+
+const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers of an answer with this status. */
+function headersOf(status: number): Record<string, { $ref: string }> {
+  return {
+    'RateLimit-Policy': ref('RateLimitPolicy'),
+    'RateLimit-Limit': ref('RateLimitLimit'),
+    'RateLimit-Remaining': ref('RateLimitRemaining'),
+    'RateLimit-Reset': ref('RateLimitReset'),
+    ...(status === 429 ? { 'Retry-After': ref('RetryAfter') } : {}),
+    ...(status === 401 || status === 403 ? { 'WWW-Authenticate': ref('WWWAuthenticate') } : {}),
+  };
+}
+
+/** `description`, plus `also` unless it already names `code`. */
+function mention(description: string | undefined, code: string, also: string): string {
+  if (!description) return also;
+  return description.includes(code) ? description : `${description} Also ${also}`;
+}
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Services: 'The public catalogue and coverage of NogPets in Stellenbosch.',
@@ -39,49 +108,50 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
     : undefined;
   // Path parameters are described as such; the rest travel in the query or the body. (A refined
   // object cannot be .omit()ed, so the remaining shape is rebuilt only when there are path params.)
+  const example = op.input.meta()?.example as Record<string, unknown> | undefined;
   const rest = pathParams.length
-    ? z.object(Object.fromEntries(Object.entries(shape).filter(([k]) => !pathParams.includes(k)))).strict()
+    ? z
+        .object(Object.fromEntries(Object.entries(shape).filter(([k]) => !pathParams.includes(k))))
+        .strict()
+        .meta(
+          example
+            ? {
+                example: Object.fromEntries(Object.entries(example).filter(([k]) => !pathParams.includes(k))),
+              }
+            : {},
+        )
     : op.input;
   const responses: Record<string, unknown> = {
     [String(op.successStatus)]: {
       description: 'Success',
+      headers: headersOf(op.successStatus),
       content: { 'application/json': { schema: op.output } },
     },
   };
+  // Every request's Bearer credential is checked, on public operations too: a bad one is 401.
   const errors = new Map<number, string>([
     [400, STANDARD_ERRORS[400]!],
+    [401, op.auth === 'public' ? PUBLIC_401 : STANDARD_ERRORS[401]!],
     [500, STANDARD_ERRORS[500]!],
   ]);
-  if (op.auth !== 'public') {
-    errors.set(401, STANDARD_ERRORS[401]!);
-    errors.set(403, STANDARD_ERRORS[403]!);
-  }
+  if (op.auth !== 'public') errors.set(403, STANDARD_ERRORS[403]!);
   // Every operation that takes a body refuses one too large or not sent as JSON.
   if (op.method !== 'GET') {
     errors.set(413, STANDARD_ERRORS[413]!);
     errors.set(415, STANDARD_ERRORS[415]!);
   }
   for (const e of op.errors) errors.set(e.status, e.description || STANDARD_ERRORS[e.status] || 'Error');
+  // Every change takes an Idempotency-Key (runOperation, when a credential is sent), and with it
+  // these two refusals.
+  if (op.method !== 'GET') {
+    errors.set(409, mention(errors.get(409), 'REQUEST_IN_PROGRESS', IDEMPOTENCY_409));
+    errors.set(422, mention(errors.get(422), 'IDEMPOTENCY_KEY_REUSED', IDEMPOTENCY_422));
+  }
   for (const [status, description] of [...errors].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description,
+      headers: headersOf(status),
       content: { 'application/json': { schema: ErrorBodySchema } },
-      ...(status === 429
-        ? {
-            headers: {
-              'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
-              'RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer' } },
-              'RateLimit-Remaining': {
-                description: 'Requests left in this window.',
-                schema: { type: 'integer' },
-              },
-              'RateLimit-Reset': {
-                description: 'Seconds until the window resets.',
-                schema: { type: 'integer' },
-              },
-            },
-          }
-        : {}),
     };
   }
   return {
@@ -95,6 +165,7 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       ...(pathSchema ? { path: pathSchema } : {}),
       ...(op.inputIn === 'query' && Object.keys(rest.shape).length ? { query: rest } : {}),
     },
+    ...(op.method !== 'GET' ? { parameters: [IdempotencyKeyHeaderSchema] } : {}),
     ...(op.inputIn === 'body' && Object.keys(rest.shape).length
       ? {
           requestBody: {
@@ -129,11 +200,21 @@ export function createOpenApiDocument(operations: readonly Operation[], serverUr
         'Pet-care booking in Stellenbosch (grooming, walks, sitting) and pet-business sign-up, for AI assistants and ' +
         'developers. Every operation is also an MCP tool at `/mcp`. Money is integer cents; times are ISO 8601 instants. ' +
         'Errors are `{error: {code, message, details}}`.',
+      // The packages published from this repository are MIT; the service's interface is too.
+      license: { name: 'MIT', identifier: 'MIT' },
+      // The interactive reference (`/docs`, README), on the server's own address when it is known.
+      contact: {
+        name: 'NogPets',
+        ...(URL.canParse(serverUrl) ? { url: new URL('/docs', serverUrl).href } : {}),
+      },
     },
     servers: [{ url: serverUrl }],
     tags,
     paths,
     components: {
+      // Every code in one list, for clients that name the type; Error's union says each code's details.
+      schemas: { ErrorCode: ErrorCodeSchema },
+      headers: HEADERS,
       securitySchemes: {
         bearer: {
           type: 'http',

@@ -28,3 +28,20 @@ describe('toolOf', () => {
     }
   });
 });
+
+describe('toolOf schemas', () => {
+  it('writes every schema in place, with no $ref or $defs, and leaves out what is for OpenAPI only', () => {
+    for (const op of operations) {
+      const text = JSON.stringify(toolOf(op));
+      expect(text, op.toolName).not.toMatch(/"\$ref"|"\$defs"|"override"|"param"/);
+    }
+  });
+
+  it('writes a named enum in place, with its values and its description', () => {
+    const quote = operations.find((op) => op.toolName === 'get_quote')!;
+    const category = (toolOf(quote).inputSchema.properties as Record<string, Record<string, unknown>>)
+      .category!;
+    expect(category).toMatchObject({ type: 'string', enum: ['grooming', 'walking', 'sitting'] });
+    expect(typeof category.description).toBe('string');
+  });
+});

@@ -3,25 +3,43 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 type JsonSchemaObject = Tool['inputSchema'];
+type Json = Record<string, unknown>;
+
+/** Keys of an operation's metadata that are for the OpenAPI document only (zod-openapi's). */
+const OPENAPI_ONLY = ['override', 'param', 'header'] as const;
+
+/**
+ * Every `$ref` into `$defs` replaced by the schema it names, so a tool's schema says in place that
+ * `category` is one of three values and `stay` an object: generic MCP clients (the Inspector's
+ * CLI) do not follow references and sent such fields as strings.
+ */
+function inlineRefs(node: unknown, defs: Record<string, Json>, seen: readonly string[] = []): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlineRefs(item, defs, seen));
+  if (!node || typeof node !== 'object') return node;
+  const { $ref, $defs: _defs, ...rest } = node as Json;
+  const inlined: Json = {};
+  for (const [key, value] of Object.entries(rest)) inlined[key] = inlineRefs(value, defs, seen);
+  if (typeof $ref !== 'string') return inlined;
+  const name = $ref.startsWith('#/$defs/') ? $ref.slice('#/$defs/'.length) : undefined;
+  const target = name === undefined ? undefined : defs[name];
+  // A schema that contains itself cannot be written out in place; none of ours does.
+  if (!name || !target || seen.includes(name)) throw new Error(`Cannot inline ${$ref} in a tool schema.`);
+  // Keys beside the reference (a description of this use) win over the referenced schema's own.
+  return { ...(inlineRefs(target, defs, [...seen, name]) as Json), ...inlined };
+}
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject {
-  const out = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+  const out = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: ({ jsonSchema: s }) => {
+      for (const key of OPENAPI_ONLY) delete (s as Json)[key];
+    },
+  }) as Json;
   delete out.$schema;
-  // A schema with a registered id comes out as {$ref, $defs}; MCP wants `type: "object"` at the top.
-  const ref = out.$ref;
-  const defs = out.$defs as Record<string, Record<string, unknown>> | undefined;
-  if (typeof ref === 'string' && defs && ref.startsWith('#/$defs/')) {
-    const name = ref.slice('#/$defs/'.length);
-    const { [name]: root, ...others } = defs;
-    const stillUsed = JSON.stringify(others).includes(`"#/$defs/${name}"`);
-    if (root && !stillUsed) {
-      return { ...root, ...(Object.keys(others).length ? { $defs: others } : {}) } as JsonSchemaObject;
-    }
-  }
-  return out as JsonSchemaObject;
+  const defs = (out.$defs ?? {}) as Record<string, Json>;
+  return inlineRefs(out, defs) as JsonSchemaObject;
 }
 
 /** The MCP tool of an operation: name, description, schemas and annotations from its one definition. */

@@ -2,29 +2,32 @@
  * The one error type of the service. `code` is the stable string clients branch on; the spec's
  * codes are used as written (including `RateLimited`), the rest are ours (docs/decisions.md).
  */
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RateLimited'
-  | 'INTERNAL'
-  | 'UNAVAILABLE'
-  | 'NO_COVERAGE'
-  | 'NO_AVAILABILITY'
-  | 'SLOT_TAKEN'
-  | 'CONFIRM_REQUIRED'
-  | 'TOO_LATE'
-  | 'NOTHING_TO_PAY'
-  | 'SHOP_OFF'
-  | 'UNKNOWN_PLACE'
-  | 'NOT_AVAILABLE_IN_COUNTRY'
-  | 'NOT_ACTIVE'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'REQUEST_IN_PROGRESS';
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RateLimited',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'NO_COVERAGE',
+  'NO_AVAILABILITY',
+  'SLOT_TAKEN',
+  'CONFIRM_REQUIRED',
+  'TOO_LATE',
+  'NOTHING_TO_PAY',
+  'SHOP_OFF',
+  'UNKNOWN_PLACE',
+  'NOT_AVAILABLE_IN_COUNTRY',
+  'NOT_ACTIVE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'REQUEST_IN_PROGRESS',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Default HTTP status of each code; an operation may say otherwise where the spec does. */
 export const STATUS_OF: Record<ErrorCode, number> = {

@@ -39,7 +39,7 @@ export { createOfferCache, type OfferCache } from './offer-cache.js';
 export { operations } from './registry.js';
 export { type FieldProblem, fieldProblems, parseInput, runOperation, unstorableTextError } from './run.js';
 export { cutText, findUnstorableText, type TextProblem, toStorableText, unstorableReason } from './text.js';
-export { ErrorBodySchema } from './schemas.js';
+export { ErrorBodySchema, ErrorCodeSchema, IdempotencyKeyHeaderSchema } from './schemas.js';
 export { findTimes, TimesAnswerSchema } from './booking/find-times.js';
 export { getQuote } from './booking/get-quote.js';
 export { QuoteSchema } from './booking/quote-request.js';

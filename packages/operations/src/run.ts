@@ -7,6 +7,7 @@ import type { OperationContext } from './context.js';
 import type { Operation } from './define.js';
 import { offersThrough } from './offer-cache.js';
 import { type ErrorCode, ServiceError } from './errors.js';
+import { IDEMPOTENCY_KEY } from './schemas.js';
 import { findUnstorableText, type TextProblem } from './text.js';
 
 export interface FieldProblem {
@@ -100,8 +101,6 @@ export function checkOutput<O extends z.ZodType>(op: Operation<z.ZodObject, O>, 
   const where = result.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`).join('; ');
   throw new Error(`${op.operationId} answered outside its output schema: ${where}`);
 }
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * A change sent with an `Idempotency-Key`: the first answer (success or refusal) is kept for the

@@ -164,6 +164,31 @@ function numberOf(s: JsonSchema, integer: boolean): fc.Arbitrary<number> {
   );
 }
 
+/**
+ * The alternatives of `anyOf`/`oneOf`, each with what the schema says beside them. A rule across
+ * fields (`oneOf` groups of `required` fields beside `properties`, as the OpenAPI document writes
+ * "one way to say where") is the whole object with one group's requirements; a field that an
+ * alternative forbids (`false`) is left out.
+ */
+function alternativesOf(s: JsonSchema, ctx: SchemaContext): unknown[] | undefined {
+  const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (!Array.isArray(alternatives) || !alternatives.length) return undefined;
+  const { anyOf: _any, oneOf: _one, ...base } = s;
+  if (!base.properties) return alternatives;
+  return alternatives.map((a) => {
+    const alt = resolve(a, ctx);
+    const properties = { ...(base.properties as Record<string, unknown>) };
+    for (const [k, v] of Object.entries((alt.properties ?? {}) as Record<string, unknown>)) {
+      if (v === false) delete properties[k];
+      else properties[k] = { ...(properties[k] as object), ...(v as object) };
+    }
+    const required = [
+      ...new Set([...((base.required as string[]) ?? []), ...((alt.required as string[]) ?? [])]),
+    ];
+    return { ...base, ...alt, properties, required };
+  });
+}
+
 /** Values the schema accepts. `name` is the property the value is for (for hints). */
 export function validOf(
   schema: unknown,
@@ -175,8 +200,8 @@ export function validOf(
   const hint = name ? ctx.hints?.[name] : undefined;
   if (s.const !== undefined) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
-  const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (Array.isArray(alternatives) && alternatives.length) {
+  const alternatives = alternativesOf(s, ctx);
+  if (alternatives) {
     return hinted(fc.oneof(...alternatives.map((a) => validOf(a, ctx, name, depth + 1))), hint);
   }
   if (Array.isArray(s.allOf) && s.allOf.length) {
@@ -298,8 +323,8 @@ export function mutatedOf(
   const valid = validOf(s, ctx, name, depth);
   const options: fc.WeightedArbitrary<unknown>[] = [{ arbitrary: wrongType(), weight: 2 }];
   const types = typesOf(s);
-  const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (Array.isArray(alternatives) && alternatives.length && depth < MAX_DEPTH) {
+  const alternatives = alternativesOf(s, ctx);
+  if (alternatives && depth < MAX_DEPTH) {
     options.push({
       arbitrary: fc.oneof(...alternatives.map((a) => mutatedOf(a, ctx, name, depth + 1))),
       weight: 4,

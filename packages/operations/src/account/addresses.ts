@@ -18,7 +18,10 @@ export const AddressSchema = z
     lng: z.number().nullable(),
     notes: z.string().nullable(),
   })
-  .meta({ id: 'Address' });
+  .meta({
+    id: 'Address',
+    description: 'A saved address; its `id` is the `addressId` of get_quote, find_times and book.',
+  });
 
 export const listAddresses = defineOperation({
   operationId: 'listAddresses',
@@ -30,7 +33,11 @@ export const listAddresses = defineOperation({
   inputIn: 'query',
   auth: { scope: 'addresses' },
   description:
-    "The person's saved addresses. Use an address's `id` as `addressId` in get_quote, find_times and book.",
+    "The person's saved addresses, each with `id`, `label` (Home, Work), street (`line1`), suburb, postal code, city " +
+    'and notes (gate code, parking). Use it when the person is signed in and wants a price, open times or a booking at ' +
+    "one of their places: pass an address's `id` as `addressId` in get_quote, find_times and book (book needs a saved " +
+    'address). Show the addresses by label and street and ask which one; when none is saved, ask for the address and ' +
+    'offer add_address.',
   input: z.object({}).strict(),
   output: z.object({ addresses: z.array(AddressSchema) }),
   successStatus: 200,

@@ -17,7 +17,10 @@ export const ProfileSchema = z
       .meta({ description: 'The connected assistant; null for a personal API key.' }),
     scopes: z.array(z.string()).meta({ description: 'What this connection may do.' }),
   })
-  .meta({ id: 'Profile' });
+  .meta({
+    id: 'Profile',
+    description: 'The signed-in person, what they have saved, and what this connection may do.',
+  });
 
 export const myProfile = defineOperation({
   operationId: 'myProfile',
@@ -29,8 +32,11 @@ export const myProfile = defineOperation({
   inputIn: 'query',
   auth: { scope: 'profile' },
   description:
-    "The signed-in person's name, email and phone, how many pets and addresses they have saved, which assistant " +
-    'this connection is, and what it may do (`scopes`). Use it to greet the person or check what you are allowed to do.',
+    'Who the person is: their name, email and phone, how many pets and addresses they have saved, which assistant ' +
+    'this connection is, and what it may do (`scopes`). Use it at the start of a signed-in conversation, to greet the ' +
+    'person by name, or before a change to check that `scopes` allows it (otherwise ask them to connect again with ' +
+    'more). Show the name and the counts; an email or phone only when the person asks or it is needed to confirm who ' +
+    'they are. When `pets` or `addresses` is above 0, list_pets and list_addresses give them.',
   input: z.object({}).strict(),
   output: ProfileSchema,
   successStatus: 200,

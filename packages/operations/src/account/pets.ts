@@ -15,7 +15,10 @@ export const PetSchema = z
     birthYear: z.int().nullable(),
     notes: z.string().nullable(),
   })
-  .meta({ id: 'Pet' });
+  .meta({
+    id: 'Pet',
+    description: 'A saved pet; its `id` is the `petId` of get_quote, find_times and book.',
+  });
 
 export const listPets = defineOperation({
   operationId: 'listPets',
@@ -27,7 +30,10 @@ export const listPets = defineOperation({
   inputIn: 'query',
   auth: { scope: 'pets' },
   description:
-    "The person's saved pets. Use a pet's `id` as `petId` in get_quote, find_times and book instead of describing it again.",
+    "The person's saved pets, each with `id`, name, type, breed, weight, coat, birth year and notes. Use it when the " +
+    "person is signed in and wants a price, open times or a booking for their pets: pass a pet's `id` as `petId` in " +
+    'get_quote, find_times and book (book needs saved pets) instead of asking for type, weight and coat again. Show the ' +
+    'pets by name (and breed) and ask which ones it is for; when none is saved, ask about the pet and offer add_pet.',
   input: z.object({}).strict(),
   output: z.object({ pets: z.array(PetSchema) }),
   successStatus: 200,

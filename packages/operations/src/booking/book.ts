@@ -5,7 +5,7 @@ import { insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
-import { LineIdSchema } from '../schemas.js';
+import { documentRules, LineIdSchema, oneGroupOf } from '../schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
 import { localDate, momentText, whenText } from './local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
@@ -30,6 +30,19 @@ const RepeatSchema = z
     description:
       'Walks only: repeat every week on these days, at the same local time. Later weeks are kept booked 4 weeks ahead.',
   });
+
+/**
+ * The rules of the refinement below as JSON Schema, for the OpenAPI document (validation and its
+ * messages stay the refinement's): a slot, a stay or visits, exactly one; repeats for walks only.
+ */
+const BOOK_RULES = {
+  ...oneGroupOf([
+    { fields: ['start', 'resourceId'] },
+    { fields: ['stay'], properties: { category: { const: 'sitting' } } },
+    { fields: ['visits'], properties: { category: { const: 'sitting' } } },
+  ]),
+  dependentSchemas: { repeat: { properties: { category: { const: 'walking' } } } },
+};
 
 export const BookRequestSchema = z
   .object({
@@ -98,6 +111,18 @@ export const BookRequestSchema = z
           message: 'Each pet once: put all its services in one entry.',
         });
     });
+  })
+  .meta({
+    override: documentRules(BOOK_RULES),
+    example: {
+      category: 'grooming',
+      addressId: 'adr_pdxkaawzxz8mvn62737p',
+      pets: [{ petId: 'pet_2mphcqg0nb2518jt8bsf', serviceIds: ['groom-dog-bath'] }],
+      start: '2026-12-02T06:00:00.000Z',
+      resourceId: 'van-2',
+      paymentMethod: 'CARD',
+      notes: 'Gate code 4321; Rex is shy of the dryer.',
+    },
   });
 
 export type BookRequest = z.output<typeof BookRequestSchema>;
@@ -131,7 +156,25 @@ export const BookResultSchema = z
       .meta({ description: 'With leadId: pass it on to the person word for word.' }),
     next: z.string(),
   })
-  .meta({ id: 'BookResult' });
+  .meta({
+    id: 'BookResult',
+    description:
+      'What was booked: the booking (or, for a repeat or visits, every booking) made, its status, total and when; ' +
+      '`payUrl` for the person to pay a card booking.',
+    example: {
+      bookingId: 'bkg_ftp8sjc07qhmzr6hv5kv',
+      bookingIds: ['bkg_ftp8sjc07qhmzr6hv5kv'],
+      status: 'PENDING',
+      paymentMethod: 'CASH',
+      paymentStatus: 'CASH_DUE',
+      totalCents: 38000,
+      total: 'R380',
+      start: '2026-11-25T06:00:00.000Z',
+      when: 'Wed, 25 Nov 2026, 08:00 to 09:00',
+      skipped: [],
+      next: 'Booked; R380 is paid in cash to the crew on the day. The business confirms the booking.',
+    },
+  });
 
 /** The bookings a sitting plan makes: one for a stay (its whole span), one per visit. */
 function sittingPlacements(

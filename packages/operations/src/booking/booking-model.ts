@@ -4,6 +4,7 @@ import { type BookingRow, findBooking, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { LineIdSchema } from '../schemas.js';
 import { whenText } from './local-time.js';
 
 /** What a booking keeps beside its columns: the price as quoted and what the crew needs. */
@@ -51,7 +52,7 @@ export const BookingSchema = z
       .int()
       .meta({ description: 'The card fee included in totalCents (0 for cash): R10 per card booking.' }),
     currency: z.string(),
-    category: z.string(),
+    category: LineIdSchema,
     what: z.string().meta({ description: 'The services, per pet, in words.' }),
     pets: z.array(z.object({ petId: z.string(), name: z.string(), serviceIds: z.array(z.string()) })),
     start: z.iso.datetime(),
@@ -67,7 +68,12 @@ export const BookingSchema = z
       .meta({ description: 'An unpaid card booking holds its time until then.' }),
     createdAt: z.iso.datetime(),
   })
-  .meta({ id: 'Booking' });
+  .meta({
+    id: 'Booking',
+    description:
+      'A booking of the person: what, when and where, its status and payment status, the total, and whether it can ' +
+      'still be paid (`canPay`).',
+  });
 
 export type Booking = z.infer<typeof BookingSchema>;
 
@@ -99,7 +105,8 @@ export function toBooking(row: BookingRow): Booking {
     total: formatMoney(row.totalCents, details.currency ?? 'ZAR'),
     cardFeeCents: row.paymentMethod === 'CARD' ? cardFeeOf(row, details) : 0,
     currency: details.currency ?? 'ZAR',
-    category: row.lineId,
+    // line_id can only hold a line's id (a check in migration 0001); the store types it as text.
+    category: row.lineId as Booking['category'],
     what: details.quote ? whatText(details) : row.lineId,
     pets: details.pets ?? [],
     start: row.start.toISOString(),

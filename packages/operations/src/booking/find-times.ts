@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { priceRequest, type QuoteRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
-import { whereRule } from '../coverage/check-coverage.js';
+import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
+import { documentRules } from '../schemas.js';
 import { askedRange, engineError, planSittingFor, slotInputFor, WHY_CLOSED } from './schedule.js';
 import { localDate } from './local-time.js';
 import { DATE, DaySchema, HHMM, StaySchema, VisitsSchema } from './time-schemas.js';
@@ -29,10 +30,15 @@ export const TimesAnswerSchema = z
       )
       .optional(),
   })
-  .meta({ id: 'Times' });
+  .meta({
+    id: 'Times',
+    description:
+      "Open times: `days` of slots (pass a slot's `start` and `resourceId` to book unchanged), the duration and the " +
+      'quote; for a stay or visits also `mode`, `windows` and the sitter `plan`.',
+  });
 
 /** The price of several nights or visits: the one-night (or one-visit) quote times `count`, card fee once. */
-function timesQuote(q: Quote, count: number, what: string, currency: string): Quote {
+function timesQuote<Q extends Quote>(q: Q, count: number, what: string, currency: string): Q {
   if (count === 1) return q;
   const subtotalCents = q.subtotalCents * count;
   const money = (n: number) => formatMoney(n, currency);
@@ -88,6 +94,16 @@ export const findTimes = defineOperation({
         c.addIssue({ code: 'custom', path: ['visits'], message: 'Give stay or visits, not both.' });
       if (v.windowStart && v.windowEnd && v.windowStart >= v.windowEnd)
         c.addIssue({ code: 'custom', path: ['windowEnd'], message: 'Must be after windowStart.' });
+    })
+    .meta({
+      override: documentRules({ ...whereOneOf(true, true), not: { required: ['stay', 'visits'] } }),
+      example: {
+        category: 'grooming',
+        address: '12 Dorp Street, Die Boord, Stellenbosch',
+        pets: [{ name: 'Rex', type: 'DOG', weightKg: 12.5, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
+        windowStart: '08:00',
+        windowEnd: '12:00',
+      },
     }),
   output: TimesAnswerSchema,
   successStatus: 200,
@@ -96,7 +112,16 @@ export const findTimes = defineOperation({
       status: 400,
       description: 'Invalid input: bounds, a range over 31 days, services that do not fit the pet.',
     },
-    { status: 401, description: 'Saved pets (`petId`) or addresses (`addressId`) need a credential.' },
+    {
+      status: 401,
+      description:
+        'Saved pets (`petId`) or addresses (`addressId`) need a credential; a credential that is sent must be valid.',
+    },
+    {
+      status: 403,
+      description: 'The credential lacks `pets` (for `petId`) or `addresses` (for `addressId`).',
+    },
+    { status: 404, description: "A `petId` or `addressId` that is not one of the person's." },
     {
       status: 409,
       description:
@@ -109,7 +134,9 @@ export const findTimes = defineOperation({
   annotations: READ_ONLY,
   async handler(ctx, input) {
     const priced = await priceRequest(ctx, input as QuoteRequest, 'findTimes');
-    const { offer, quote } = priced;
+    const { offer } = priced;
+    // pricing-tiers keeps the category as text; it is the line's id.
+    const quote = { ...priced.quote, category: priced.line.id };
     const now = ctx.deps.clock.now();
 
     if (input.stay || input.visits) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
-import { whereRule } from '../coverage/check-coverage.js';
+import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
+import { documentRules } from '../schemas.js';
 import { priceRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
 
 export const getQuote = defineOperation({
@@ -18,7 +19,18 @@ export const getQuote = defineOperation({
     'the category plus any EXTRAs (ids from list_services). Optionally where (`address`, `lat`+`lng` or `postalCode`): ' +
     'a place we do not serve answers 409 NO_COVERAGE with `details.message` to pass on. Show the person `summary`; ' +
     'prices are cents of rand (card adds `cardFeeCents`). Then find_times for when. No sign-in needed.',
-  input: z.object(QuoteRequestShape).strict().superRefine(whereRule(false, true)),
+  input: z
+    .object(QuoteRequestShape)
+    .strict()
+    .superRefine(whereRule(false, true))
+    .meta({
+      override: documentRules(whereOneOf(false, true)),
+      example: {
+        category: 'grooming',
+        address: '12 Dorp Street, Die Boord, Stellenbosch',
+        pets: [{ name: 'Rex', type: 'DOG', weightKg: 12.5, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
+      },
+    }),
   output: QuoteSchema,
   successStatus: 200,
   errors: [
@@ -27,7 +39,16 @@ export const getQuote = defineOperation({
       description:
         'Invalid input, or services that do not fit the pet (`details.reason`, `details.pet`, `details.serviceId`).',
     },
-    { status: 401, description: 'Saved pets (`petId`) or addresses (`addressId`) need a credential.' },
+    {
+      status: 401,
+      description:
+        'Saved pets (`petId`) or addresses (`addressId`) need a credential; a credential that is sent must be valid.',
+    },
+    {
+      status: 403,
+      description: 'The credential lacks `pets` (for `petId`) or `addresses` (for `addressId`).',
+    },
+    { status: 404, description: "A `petId` or `addressId` that is not one of the person's." },
     {
       status: 409,
       description: '`NO_COVERAGE`: the place is not served (`details.message` to pass on, `details.leadId`).',
@@ -41,6 +62,8 @@ export const getQuote = defineOperation({
   ],
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return (await priceRequest(ctx, input, 'getQuote')).quote;
+    const { quote, line } = await priceRequest(ctx, input, 'getQuote');
+    // pricing-tiers keeps the category as text; it is the line's id.
+    return { ...quote, category: line.id };
   },
 });

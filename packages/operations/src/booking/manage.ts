@@ -200,9 +200,17 @@ export const listBookings = defineOperation({
   inputIn: 'query',
   auth: { scope: 'bookings:read' },
   description:
-    "The person's upcoming bookings (pending or accepted), soonest first. `limit` 1 to 50, default 20.",
+    "The person's upcoming bookings (pending or accepted), soonest first, each with what, when (`when`, Johannesburg " +
+    'time), where, status, payment status, `total` and `canPay`. Use it when the person asks what they have booked, or ' +
+    'to find the booking they mean before get_booking, find_reschedule_times, reschedule_booking, cancel_booking or ' +
+    "pay_booking (a booking's `id` is their `bookingId`). Show each as what, when, where and the total, with the status " +
+    'in words (PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed); when `canPay` is true, ' +
+    'say it still waits for payment and offer pay_booking. Past and cancelled bookings are not listed. `limit` 1 to 50, ' +
+    'default 20.',
   input: z.object({ limit: z.int().min(1).max(50).default(20) }).strict(),
-  output: z.object({ bookings: z.array(BookingSchema) }).meta({ id: 'BookingList' }),
+  output: z
+    .object({ bookings: z.array(BookingSchema) })
+    .meta({ id: 'BookingList', description: "The person's upcoming bookings, soonest first." }),
   successStatus: 200,
   errors: [
     { status: 400, description: 'A limit outside 1..50.' },
@@ -232,7 +240,12 @@ export const getBooking = defineOperation({
   inputIn: 'query',
   auth: { scope: 'bookings:read' },
   description:
-    'One booking of the person: status, payment status, total, what, when and where, and `canPay` (true: a card booking still waits for payment; pay_booking makes a link).',
+    'One booking of the person by `bookingId` (from list_bookings or book): status, payment status, `total` (the card ' +
+    'fee included), what, when, where, the notes for the crew, and `canPay`. Use it when the person asks about one ' +
+    'booking, or to check it before moving, cancelling or paying it. Show what, when, where and the total, with the ' +
+    'status in words (PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed; CASH_DUE: cash ' +
+    'to the crew on the day). When `canPay` is true the card booking still waits for payment: offer pay_booking for a ' +
+    "fresh link. Another person's booking answers 404.",
   input: z.object(BookingIdShape).strict(),
   output: BookingSchema,
   successStatus: 200,
@@ -282,9 +295,16 @@ export const rescheduleTimes = defineOperation({
                 .string()
                 .optional()
                 .meta({ description: 'A stay: its whole span in words, to tell the person.' }),
-            }).meta({ id: 'RescheduleSlot' }),
+            }).meta({
+              id: 'RescheduleSlot',
+              description:
+                'A time the booking could move to: pass `start` and `resourceId` to reschedule_booking unchanged.',
+            }),
           ),
-        }).meta({ id: 'RescheduleDay' }),
+        }).meta({
+          id: 'RescheduleDay',
+          description: 'One local day and the times the booking could move to.',
+        }),
       ),
       mode: z
         .enum(['STAY'])
@@ -295,7 +315,10 @@ export const rescheduleTimes = defineOperation({
         .optional()
         .meta({ description: 'A stay: its nights and local arrival and leaving times, kept when it moves.' }),
     })
-    .meta({ id: 'RescheduleTimes' }),
+    .meta({
+      id: 'RescheduleTimes',
+      description: 'Open times to move a booking to; its own current time does not block them.',
+    }),
   successStatus: 200,
   errors: [
     { status: 400, description: 'Invalid dates or a range over 31 days.' },
@@ -381,7 +404,11 @@ export const rescheduleBooking = defineOperation({
       status: BookingStatusSchema,
       paymentStatus: PaymentStatusSchema,
     })
-    .meta({ id: 'RescheduleResult' }),
+    .meta({
+      id: 'RescheduleResult',
+      description:
+        'The booking at its new time: PENDING until the business accepts it; price and payment unchanged.',
+    }),
   successStatus: 200,
   errors: [
     { status: 400, description: 'Invalid input, or not an open slot.' },
@@ -509,7 +536,8 @@ export const cancelBooking = defineOperation({
       }),
       series: z.boolean().default(false),
     })
-    .strict(),
+    .strict()
+    .meta({ example: { bookingId: 'bkg_ftp8sjc07qhmzr6hv5kv', confirm: true, series: false } }),
   output: z
     .object({
       cancelled: z.array(z.string()),
@@ -518,7 +546,10 @@ export const cancelBooking = defineOperation({
         .meta({ description: 'Paid bookings among them: refunded in 5 to 7 working days.' }),
       message: z.string(),
     })
-    .meta({ id: 'CancelResult' }),
+    .meta({
+      id: 'CancelResult',
+      description: 'The bookings cancelled; paid ones among them are refunded in 5 to 7 working days.',
+    }),
   successStatus: 200,
   errors: [
     { status: 400, description: 'Invalid input.' },
@@ -597,7 +628,10 @@ export const payBooking = defineOperation({
       expiresAt: z.iso.datetime(),
       next: z.string(),
     })
-    .meta({ id: 'PayLink' }),
+    .meta({
+      id: 'PayLink',
+      description: 'A fresh link for the person to open and pay an unpaid card booking; valid 48 hours.',
+    }),
   successStatus: 200,
   errors: [
     auth401,

@@ -26,7 +26,11 @@ const PetByValue = z
     serviceIds: ServiceIds,
   })
   .strict()
-  .meta({ id: 'PetByValue' });
+  .meta({
+    id: 'PetByValue',
+    description: 'A pet described in the request (no sign-in needed), with the services it is to have.',
+    example: { name: 'Rex', type: 'DOG', weightKg: 12.5, coat: 'SHORT', serviceIds: ['groom-dog-bath'] },
+  });
 
 const SavedPet = z
   .object({
@@ -34,7 +38,10 @@ const SavedPet = z
     serviceIds: ServiceIds,
   })
   .strict()
-  .meta({ id: 'SavedPetRef' });
+  .meta({
+    id: 'SavedPetRef',
+    description: 'A saved pet (list_pets, add_pet) by its id, with the services it is to have.',
+  });
 
 export const QuoteRequestShape = {
   category: LineIdSchema,
@@ -53,7 +60,7 @@ export const QuoteRequestShape = {
 
 export const QuoteSchema = z
   .object({
-    category: z.string(),
+    category: LineIdSchema,
     durationMin: z.int(),
     pets: z.array(
       z.object({
@@ -80,7 +87,36 @@ export const QuoteSchema = z
       .optional()
       .meta({ description: 'Group walks: places the booking takes (one per dog).' }),
   })
-  .meta({ id: 'Quote' });
+  .meta({
+    id: 'Quote',
+    description:
+      'The price and duration of a request, per pet and service, in cents of rand; `summary` is the sentence to show.',
+    example: {
+      category: 'grooming',
+      durationMin: 60,
+      pets: [
+        {
+          name: 'Rex',
+          items: [
+            {
+              serviceId: 'groom-dog-bath',
+              name: 'Dog bath, blow-dry & brush-out',
+              kind: 'PRIMARY',
+              priceCents: 38000,
+              durationMin: 60,
+            },
+          ],
+        },
+      ],
+      subtotalCents: 38000,
+      cardFeeCents: 1000,
+      cardTotalCents: 39000,
+      cashTotalCents: 38000,
+      acceptsCash: true,
+      summary:
+        'Mobile grooming for Rex (Dog bath, blow-dry & brush-out, R380): about 1 h, R380 cash or R390 by card.',
+    },
+  });
 
 export interface QuoteRequest extends WhereInput {
   category: 'grooming' | 'walking' | 'sitting';

@@ -13,7 +13,7 @@ import { endOf, openDays, WHY_CLOSED } from './schedule.js';
 
 export const SkippedSchema = z
   .object({ date: z.string(), reason: z.string(), message: z.string() })
-  .meta({ id: 'Skipped' });
+  .meta({ id: 'Skipped', description: 'A week of a weekly repeat that could not be booked, and why.' });
 
 export type Skipped = z.infer<typeof SkippedSchema>;
 

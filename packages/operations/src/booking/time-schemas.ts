@@ -47,8 +47,16 @@ export const VisitsSchema = z
   .meta({ id: 'Visits', description: 'Drop-in visits on consecutive days (sitting only).' });
 
 export const SlotSchema = z
-  .object({ start: z.string(), time: z.string(), resourceId: z.string() })
-  .meta({ id: 'Slot' });
+  .object({
+    start: z.string().meta({ description: 'The instant it starts: pass it to book unchanged.' }),
+    time: z.string().meta({ description: 'Local time HH:MM, to tell the person.' }),
+    resourceId: z.string().meta({ description: 'The van or walker: pass it to book unchanged.' }),
+  })
+  .meta({
+    id: 'Slot',
+    description: 'An open time.',
+    example: { start: '2026-11-25T06:00:00.000Z', time: '08:00', resourceId: 'van-2' },
+  });
 export const DaySchema = z
   .object({ date: z.string(), label: z.string(), slots: z.array(SlotSchema) })
-  .meta({ id: 'Day' });
+  .meta({ id: 'Day', description: 'One local day (YYYY-MM-DD) and its open times, soonest first.' });

@@ -32,7 +32,11 @@ const ServiceSchema = z
     groupSize: z.int().meta({ description: 'Above 1 for group walks: dogs per walker.' }),
     tiers: z.array(TierSchema),
   })
-  .meta({ id: 'Service' });
+  .meta({
+    id: 'Service',
+    description:
+      'A service of a line: each pet takes one PRIMARY service plus any EXTRAs of the same line. Prices in cents of rand.',
+  });
 
 const LineSchema = z
   .object({
@@ -46,7 +50,7 @@ const LineSchema = z
     repeats: z.boolean().meta({ description: 'Whether the line can be booked as a weekly repeat.' }),
     services: z.array(ServiceSchema),
   })
-  .meta({ id: 'Line' });
+  .meta({ id: 'Line', description: 'A line of services (grooming, walking or sitting) and what it offers.' });
 
 export const CatalogueSchema = z
   .object({
@@ -56,7 +60,11 @@ export const CatalogueSchema = z
     areas: z.array(z.string()).meta({ description: 'Suburbs covered by at least one line.' }),
     lines: z.array(LineSchema),
   })
-  .meta({ id: 'Catalogue' });
+  .meta({
+    id: 'Catalogue',
+    description:
+      'What NogPets offers in Stellenbosch, with prices in cents of rand, and the suburbs it covers.',
+  });
 
 type Catalogue = z.input<typeof CatalogueSchema>;
 

@@ -1,4 +1,5 @@
 import {
+  type LineCoverage,
   lineCoverage,
   type ResolvedPlace,
   resolvePoint,
@@ -9,6 +10,7 @@ import { insertLead, type Offer } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { LineIdSchema, oneGroupOf } from '../schemas.js';
 import { gazetteerFor } from './gazetteer.js';
 
 export const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
@@ -56,6 +58,18 @@ export type WhereInput = {
 };
 
 /**
+ * `whereRule` as JSON Schema `oneOf`, for the OpenAPI document (validation, and its messages naming
+ * the field, stay `whereRule`'s): one way, lat with lng, or (when not `required`) none.
+ */
+export function whereOneOf(required: boolean, withAddressId = false) {
+  const ways = [['address'], ['lat', 'lng'], ['postalCode'], ...(withAddressId ? [['addressId']] : [])];
+  return oneGroupOf(
+    ways.map((fields) => ({ fields })),
+    !required,
+  );
+}
+
+/**
  * At most (or, when `required`, exactly) one way to say where, lat and lng together. A saved
  * `addressId` is one of the ways where the input has it (quotes and times, not coverage).
  */
@@ -101,7 +115,7 @@ const PlaceSchema = z
       .meta({ description: 'The town; for places outside the home territory, the town found there.' }),
     country: z.string().nullable().meta({ description: 'ISO 3166 two-letter code.' }),
   })
-  .meta({ id: 'Place' });
+  .meta({ id: 'Place', description: 'A place as the service understood it: suburb, postal code and point.' });
 
 export const CoverageAnswerSchema = z
   .object({
@@ -111,7 +125,9 @@ export const CoverageAnswerSchema = z
         '`NO_COVERAGE` when no line serves the place; `UNKNOWN_PLACE` when we could not tell where it is.',
     }),
     place: PlaceSchema.nullable(),
-    lines: z.array(z.object({ id: z.string(), label: z.string(), covered: z.boolean() })),
+    lines: z
+      .array(z.object({ id: LineIdSchema, label: z.string(), covered: z.boolean() }))
+      .meta({ description: 'Each line and whether it reaches the place.' }),
     nearest: z
       .object({ name: z.string(), distanceKm: z.number() })
       .nullable()
@@ -120,7 +136,28 @@ export const CoverageAnswerSchema = z
     message: z.string().optional().meta({ description: 'For the person, word for word.' }),
     next: z.string().optional().meta({ description: 'What the assistant should do next.' }),
   })
-  .meta({ id: 'CoverageAnswer' });
+  .meta({
+    id: 'CoverageAnswer',
+    description:
+      'Whether a place is served, per line; also answered (200) when it is not, with `message` to pass on.',
+    example: {
+      covered: true,
+      place: {
+        suburb: 'Die Boord',
+        postalCode: '7600',
+        lat: -33.9477,
+        lng: 18.8502,
+        town: 'Stellenbosch',
+        country: 'ZA',
+      },
+      lines: [
+        { id: 'grooming', label: 'Mobile grooming', covered: true },
+        { id: 'walking', label: 'Dog walking', covered: true },
+        { id: 'sitting', label: 'Pet sitting', covered: true },
+      ],
+      nearest: null,
+    },
+  });
 
 export type CoverageAnswer = z.infer<typeof CoverageAnswerSchema>;
 
@@ -193,7 +230,10 @@ export async function resolveWhere(ctx: OperationContext, offer: Offer, where: W
         ? resolvePoint(g, where.lat, where.lng)
         : resolvePostalCode(g, where.postalCode ?? '');
   const lines = offer.lines.map((l) => ({ id: l.id, label: l.label, areaIds: l.areaIds }));
-  const coverage = lineCoverage(resolved, lines, offer.areas);
+  // coverage-geo keeps ids as text; these are the offer's lines, so their ids are line ids.
+  const coverage = lineCoverage(resolved, lines, offer.areas) as Omit<LineCoverage, 'lines'> & {
+    lines: { id: (typeof lines)[number]['id']; label: string; covered: boolean }[];
+  };
   const place = placeOf(resolved);
   return { geo, resolved, coverage, place };
 }
