@@ -61,7 +61,22 @@ export {
 } from './auth.js';
 export { actorName } from './context.js';
 export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
-export { type Booking, BookingSchema, toBooking } from './booking/booking-model.js';
+export {
+  type Booking,
+  BookingSchema,
+  paymentWords,
+  statusWords,
+  toBooking,
+} from './booking/booking-model.js';
+export {
+  ACCOUNT_PAGE,
+  accountPageContext,
+  changeSavedNotes,
+  type AccountBooking,
+  accountBookings,
+  UPCOMING_SHOWN,
+  removeSaved,
+} from './account/own-account.js';
 export {
   cancelBooking,
   getBooking,

@@ -1,9 +1,13 @@
-import { appendAudit, insertAddress, listAddresses as listAddressRows } from '@nogpets/store';
+import { insertAddress, listAddresses as listAddressRows } from '@nogpets/store';
 import { z } from 'zod';
+import { auditChange } from '../audit.js';
 import { actorName } from '../context.js';
 import { POSTAL_CODE, resolveWhere } from '../coverage/check-coverage.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
+
+/** An address's notes (gate code, parking): add_address's limit, and the account page's. */
+export const AddressNotesSchema = z.string().max(300);
 
 export const AddressSchema = z
   .object({
@@ -71,7 +75,7 @@ export const addAddress = defineOperation({
       city: z.string().trim().min(1).max(80).optional(),
       lat: z.number().min(-90).max(90).optional(),
       lng: z.number().min(-180).max(180).optional(),
-      notes: z.string().max(300).optional(),
+      notes: AddressNotesSchema.optional(),
     })
     .strict()
     .superRefine((v, c) => {
@@ -128,18 +132,7 @@ export const addAddress = defineOperation({
         },
         actorName(ctx),
       );
-      await appendAudit(
-        tx,
-        {
-          userId: auth.userId,
-          clientId: auth.clientId,
-          clientName: actorName(ctx),
-          action: 'address.add',
-          target: address.id,
-          details: { label: address.label },
-        },
-        ctx.deps.clock.now(),
-      );
+      await auditChange(ctx, tx, 'address.add', address.id, { label: address.label });
       return { ...address, covered: coverage.covered, lines: coverage.lines };
     });
   },

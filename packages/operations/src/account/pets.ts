@@ -1,8 +1,12 @@
-import { appendAudit, insertPet, listPets as listPetRows } from '@nogpets/store';
+import { insertPet, listPets as listPetRows } from '@nogpets/store';
 import { z } from 'zod';
+import { auditChange } from '../audit.js';
 import { actorName } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
+
+/** A pet's notes (temperament, health): add_pet's limit, and the account page's. */
+export const PetNotesSchema = z.string().max(500);
 
 export const PetSchema = z
   .object({
@@ -65,7 +69,7 @@ export const addPet = defineOperation({
       coat: CoatSchema,
       breed: z.string().trim().min(1).max(80).optional(),
       birthYear: z.int().min(1980).max(2100).optional(),
-      notes: z.string().max(500).optional(),
+      notes: PetNotesSchema.optional(),
     })
     .strict(),
   output: PetSchema,
@@ -89,18 +93,7 @@ export const addPet = defineOperation({
         },
         actorName(ctx),
       );
-      await appendAudit(
-        tx,
-        {
-          userId: auth.userId,
-          clientId: auth.clientId,
-          clientName: actorName(ctx),
-          action: 'pet.add',
-          target: pet.id,
-          details: { name: pet.name },
-        },
-        ctx.deps.clock.now(),
-      );
+      await auditChange(ctx, tx, 'pet.add', pet.id, { name: pet.name });
       return pet;
     });
   },

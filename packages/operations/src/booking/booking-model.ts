@@ -1,4 +1,4 @@
-import { type BookingState, canPay, type Refusal } from '@nogpets/booking-rules';
+import { type BookingState, canPay, type Refusal, rescheduleDeadline } from '@nogpets/booking-rules';
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { type BookingRow, findBooking, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
@@ -66,6 +66,10 @@ export const BookingSchema = z
       .datetime()
       .nullable()
       .meta({ description: 'An unpaid card booking holds its time until then.' }),
+    movableUntil: z.iso.datetime().nullable().meta({
+      description:
+        'The person may move it with reschedule_booking until then (12 hours before the start); later they phone the operator. Null once it is no longer active.',
+    }),
     createdAt: z.iso.datetime(),
   })
   .meta({
@@ -117,8 +121,35 @@ export function toBooking(row: BookingRow): Booking {
     notes: row.notes,
     seriesId: row.seriesId,
     holdUntil: row.holdUntil ? row.holdUntil.toISOString() : null,
+    movableUntil: rescheduleDeadline(state)?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** A booking's status in words for the person: an unpaid card booking waits for its payment. */
+export function statusWords(b: Pick<Booking, 'status' | 'paymentStatus' | 'paymentMethod'>): string {
+  if (b.status === 'PENDING')
+    return b.paymentMethod === 'CARD' && b.paymentStatus === 'PENDING'
+      ? 'Waiting for payment'
+      : 'Booked, waiting for the business to confirm';
+  return {
+    ACCEPTED: 'Confirmed',
+    CANCELLED: 'Cancelled',
+    EXPIRED: 'Lapsed: it was not paid in time',
+    DONE: 'Done',
+  }[b.status];
+}
+
+/** A booking's payment in words for the person. */
+export function paymentWords(b: Pick<Booking, 'paymentStatus' | 'paymentMethod'>): string {
+  return {
+    PENDING: 'Not paid yet (card)',
+    PAID: b.paymentMethod === 'CARD' ? 'Paid by card' : 'Paid',
+    CASH_DUE: 'Cash to the crew on the day',
+    REFUND_REQUESTED: 'Being refunded to the card (5 to 7 working days)',
+    REFUNDED: 'Refunded',
+    VOID: 'Nothing to pay',
+  }[b.paymentStatus];
 }
 
 export function stateOf(row: BookingRow): BookingState {

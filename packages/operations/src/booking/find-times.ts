@@ -1,4 +1,4 @@
-import { type DayResult, findSlots, nextOpenSlots, type SittingPlan } from '@nogpets/slot-engine';
+import { type DayResult, dayLabel, findSlots, nextOpenSlots, type SittingPlan } from '@nogpets/slot-engine';
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
@@ -51,10 +51,11 @@ function timesQuote<Q extends Quote>(q: Q, count: number, what: string, currency
   };
 }
 
-function planDays(plan: SittingPlan): DayResult[] {
+/** A sitter's plan as days of slots, each day named as find_times names every line's days. */
+function planDays(plan: SittingPlan, today: string): DayResult[] {
   return plan.plan.map((p) => ({
     date: p.date,
-    label: p.date,
+    label: dayLabel(p.date, today),
     slots: [{ start: p.start, time: p.time, resourceId: p.resourceId }],
   }));
 }
@@ -72,7 +73,8 @@ export const findTimes = defineOperation({
     "Open times for the person's pets at their place: the same input as get_quote (where is required) plus optional " +
     '`from`/`to` (local dates YYYY-MM-DD; default today and the next 6 days; at most 31 days) and a daily window ' +
     "(`windowStart`, `windowEnd`, HH:MM). Answers the duration, the quote and `days` of slots; to book, pass a slot's " +
-    '`start` and `resourceId` unchanged. For pet sitting over several days give `stay` (nights) or `visits` (days × ' +
+    '`start` and `resourceId` unchanged. A time is listed once per van, walker or sitter free then (its `resourceId`): ' +
+    "show the person each `time` once per day, under the day's `label`, and book the first slot of the time they choose. For pet sitting over several days give `stay` (nights) or `visits` (days × " +
     'visits per day) and read `mode`, `windows` and `plan`. Nothing open answers 409 NO_AVAILABILITY with `reason`, ' +
     '`message` and `alternatives` (the next open times): offer those. Times are Johannesburg time. No sign-in needed.',
   input: z
@@ -157,7 +159,7 @@ export const findTimes = defineOperation({
       return {
         durationMin: quote.durationMin,
         quote: timesQuote(quote, count, input.stay ? 'nights' : 'visits', offer.business.currency),
-        days: planDays(plan),
+        days: planDays(plan, localDate(ctx.deps.clock.now(), offer.business.timezone)),
         mode: plan.mode,
         windows: plan.windows,
         plan: plan.plan,

@@ -1,7 +1,6 @@
 import { holdUntil, payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
 import type { DayResult, Stay } from '@nogpets/slot-engine';
 import {
-  appendAudit,
   type BookingRow,
   cancelSeries,
   isSlotConflict,
@@ -19,7 +18,8 @@ import {
 } from '@nogpets/store';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { z } from 'zod';
-import { actorName, type OperationContext } from '../context.js';
+import { auditChange } from '../audit.js';
+import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import {
@@ -64,27 +64,6 @@ async function pricedFor(ctx: OperationContext, row: BookingRow): Promise<Priced
     );
   }
   return { offer, line, quote: (row.details as unknown as BookingDetails).quote };
-}
-
-async function audit(
-  ctx: OperationContext,
-  tx: Queryable,
-  action: string,
-  target: string,
-  details: Record<string, unknown>,
-) {
-  await appendAudit(
-    tx,
-    {
-      userId: ctx.auth!.userId,
-      clientId: ctx.auth!.clientId,
-      clientName: actorName(ctx),
-      action,
-      target,
-      details,
-    },
-    ctx.deps.clock.now(),
-  );
 }
 
 /** A stay booking as the stay it was planned as (arrival date, nights, arrival and leaving times); undefined for any other booking, visits included. */
@@ -477,7 +456,7 @@ export const rescheduleBooking = defineOperation({
           { status: next.state.status, start, end, resourceId, holdUntil: hold },
           now,
         );
-        await audit(ctx, q, 'booking.reschedule', current.id, {
+        await auditChange(ctx, q, 'booking.reschedule', current.id, {
           from: current.start.toISOString(),
           to: start.toISOString(),
           resourceId,
@@ -591,7 +570,7 @@ export const cancelBooking = defineOperation({
           { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null },
           now,
         );
-        await audit(ctx, q, 'booking.cancel', b.id, { paymentStatus: next.state.paymentStatus });
+        await auditChange(ctx, q, 'booking.cancel', b.id, { paymentStatus: next.state.paymentStatus });
         cancelled.push(b.id);
         if (next.state.paymentStatus === 'REFUND_REQUESTED') refundRequested.push(b.id);
       }
@@ -652,7 +631,7 @@ export const payBooking = defineOperation({
       if (!ok.ok) refused(ok, { bookingId: row.id, paymentStatus: row.paymentStatus });
       const currency = (row.details as unknown as BookingDetails).currency ?? 'ZAR';
       const link = await makePayLink(ctx, q, [row], currency);
-      await audit(ctx, q, 'booking.paylink', row.id, {
+      await auditChange(ctx, q, 'booking.paylink', row.id, {
         paymentId: link.paymentId,
         ...(link.narrowed.length ? { narrowed: link.narrowed } : {}),
       });

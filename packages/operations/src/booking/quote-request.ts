@@ -6,7 +6,8 @@ import type { OperationContext } from '../context.js';
 import { assessCoverage, WhereShape, type WhereInput } from '../coverage/check-coverage.js';
 import { ServiceError } from '../errors.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
-import { findSavedPetsAndAddress, insertLead } from '@nogpets/store';
+import { findSavedPetsAndAddress } from '@nogpets/store';
+import { recordPlaceLead } from '../coverage/leads.js';
 import type { Scope } from '../auth.js';
 
 const ServiceIds = z
@@ -259,8 +260,8 @@ export async function priceRequest(
       const place = answer.place?.suburb ?? answer.place?.postalCode ?? 'that place';
       const others = answer.lines.filter((l) => l.covered).map((l) => l.label.toLowerCase());
       const message = `${line.label} does not reach ${place}${others.length ? `; ${others.join(' and ')} does` : ''}. We've noted your request.`;
-      const leadId = await insertLead(
-        ctx.deps.sql,
+      const leadId = await recordPlaceLead(
+        ctx,
         {
           businessId: offer.business.id,
           operation,
@@ -272,7 +273,8 @@ export async function priceRequest(
           place: answer.place,
           clientName: ctx.clientName,
         },
-        ctx.deps.clock.now(),
+        offer.business,
+        line.id,
       );
       throw new ServiceError('NO_COVERAGE', message, {
         message,

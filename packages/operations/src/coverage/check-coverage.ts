@@ -6,12 +6,13 @@ import {
   resolvePostalCode,
   resolveText,
 } from '@nogpets/coverage-geo';
-import { insertLead, type Offer } from '@nogpets/store';
+import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { LineIdSchema, oneGroupOf } from '../schemas.js';
 import { gazetteerFor } from './gazetteer.js';
+import { recordPlaceLead } from './leads.js';
 
 export const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
 
@@ -294,8 +295,8 @@ export async function assessCoverage(
     resolved.kind === 'area'
       ? resolved.suburb
       : (place?.town ?? (place?.country ? geo.countryName(place.country) : 'there'));
-  const leadId = await insertLead(
-    ctx.deps.sql,
+  const leadId = await recordPlaceLead(
+    ctx,
     {
       businessId: offer.business.id,
       operation,
@@ -304,7 +305,7 @@ export async function assessCoverage(
       place,
       clientName: ctx.clientName,
     },
-    ctx.deps.clock.now(),
+    offer.business,
   );
   const nearest =
     coverage.nearest && place?.country === offer.business.country
