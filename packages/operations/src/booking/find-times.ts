@@ -4,7 +4,13 @@ import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
-import { priceRequest, type QuoteRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
+import {
+  priceRequest,
+  type QuoteRequest,
+  QuoteRequestShape,
+  QuoteSchema,
+  SAVED_REF_ERRORS,
+} from './quote-request.js';
 import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
 import { documentRules } from '../schemas.js';
 import { askedRange, engineError, planSittingFor, slotInputFor, WHY_CLOSED } from './schedule.js';
@@ -114,16 +120,7 @@ export const findTimes = defineOperation({
       status: 400,
       description: 'Invalid input: bounds, a range over 31 days, services that do not fit the pet.',
     },
-    {
-      status: 401,
-      description:
-        'Saved pets (`petId`) or addresses (`addressId`) need a credential; a credential that is sent must be valid.',
-    },
-    {
-      status: 403,
-      description: 'The credential lacks `pets` (for `petId`) or `addresses` (for `addressId`).',
-    },
-    { status: 404, description: "A `petId` or `addressId` that is not one of the person's." },
+    ...SAVED_REF_ERRORS,
     {
       status: 409,
       description:

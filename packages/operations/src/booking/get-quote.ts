@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
 import { documentRules } from '../schemas.js';
-import { priceRequest, QuoteRequestShape, QuoteSchema } from './quote-request.js';
+import { priceRequest, QuoteRequestShape, QuoteSchema, SAVED_REF_ERRORS } from './quote-request.js';
 
 export const getQuote = defineOperation({
   operationId: 'getQuote',
@@ -39,16 +39,7 @@ export const getQuote = defineOperation({
       description:
         'Invalid input, or services that do not fit the pet (`details.reason`, `details.pet`, `details.serviceId`).',
     },
-    {
-      status: 401,
-      description:
-        'Saved pets (`petId`) or addresses (`addressId`) need a credential; a credential that is sent must be valid.',
-    },
-    {
-      status: 403,
-      description: 'The credential lacks `pets` (for `petId`) or `addresses` (for `addressId`).',
-    },
-    { status: 404, description: "A `petId` or `addressId` that is not one of the person's." },
+    ...SAVED_REF_ERRORS,
     {
       status: 409,
       description: '`NO_COVERAGE`: the place is not served (`details.message` to pass on, `details.leadId`).',

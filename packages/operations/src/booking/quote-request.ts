@@ -135,6 +135,20 @@ export interface QuoteRequest extends WhereInput {
 
 type PetByValueInput = Extract<QuoteRequest['pets'][number], { name: string }>;
 
+/** What a request naming saved pets or an address (`petId`, `addressId`) may be answered besides. */
+export const SAVED_REF_ERRORS = [
+  {
+    status: 401,
+    description:
+      'Saved pets (`petId`) or addresses (`addressId`) need a credential; a credential that is sent must be valid.',
+  },
+  {
+    status: 403,
+    description: 'The credential lacks `pets` (for `petId`) or `addresses` (for `addressId`).',
+  },
+  { status: 404, description: "A `petId` or `addressId` that is not one of the person's." },
+];
+
 /** Saved pets and addresses (`petId`, `addressId`) read from the person's account: they need a credential. */
 async function savedData(ctx: OperationContext, input: QuoteRequest, implied: boolean) {
   const refs = input.pets.filter((p): p is { petId: string; serviceIds: string[] } => 'petId' in p);
