@@ -188,3 +188,8 @@ export {
 } from './oauth/tokens.js';
 export type { OAuthErrorCode } from './oauth/refusal.js';
 export { findPayLink, type PayLink, type PayLinkState } from './payments/pay-link.js';
+export {
+  DIRECTORY_CATEGORIES,
+  DirectoryCategorySchema,
+  findPetBusinesses,
+} from './directory/find-pet-businesses.js';

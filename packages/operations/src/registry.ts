@@ -15,6 +15,7 @@ import {
   rescheduleTimes,
 } from './booking/manage.js';
 import type { Operation } from './define.js';
+import { findPetBusinesses } from './directory/find-pet-businesses.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -34,4 +35,5 @@ export const operations: readonly Operation[] = [
   addPet,
   listAddresses,
   addAddress,
+  findPetBusinesses,
 ] as unknown as Operation[];

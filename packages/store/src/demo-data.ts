@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { listingSearchText, type NewListing } from './directory.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from './sql.js';
@@ -98,6 +99,13 @@ export async function readOperatorDemo(): Promise<OperatorDemo> {
   return JSON.parse(await readFile(path.join(DEMO_DIR, 'operator.json'), 'utf8')) as OperatorDemo;
 }
 
+/** The demo directory: invented listings around Stellenbosch and the operator's own. */
+export async function readDirectoryDemo(): Promise<{ listings: NewListing[] }> {
+  return JSON.parse(await readFile(path.join(DEMO_DIR, 'directory.json'), 'utf8')) as {
+    listings: NewListing[];
+  };
+}
+
 /**
  * Loads the operator's demo data. Idempotent and additive: rows that exist are left alone (an
  * operator's later edits survive restarts); rows the demo gained since are added.
@@ -161,6 +169,15 @@ export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ 
         await tx`
         insert into time_off (id, business_id, resource_id, starts_at, ends_at, reason)
         values (${`holiday-${h.date}`}, ${b.id}, null, ${at(h.date, '00:00')}, ${at(addDays(h.date, 1), '00:00')}, ${h.name})
+        on conflict do nothing`,
+      );
+    }
+    for (const l of (await readDirectoryDemo()).listings) {
+      count(
+        await tx`
+        insert into directory_listings (id, name, categories, area, town, services, website, phone, email, business_id, fictional, search_text)
+        values (${l.id}, ${l.name}, ${l.categories}, ${l.area}, ${l.town}, ${l.services}, ${l.website}, ${l.phone}, ${l.email},
+                ${l.businessId}, ${l.fictional}, ${listingSearchText(l)})
         on conflict do nothing`,
       );
     }

@@ -31,6 +31,7 @@ export * from './oauth.js';
 export * from './oidc.js';
 export * from './audit.js';
 export * from './bookings.js';
+export * from './directory.js';
 export * from './series.js';
 export * from './payments.js';
 export * from './idempotency.js';

@@ -1,0 +1,161 @@
+import { findListings, type ListingRow } from '@nogpets/store';
+import { z } from 'zod';
+import { defineOperation, READ_ONLY } from '../define.js';
+import { ServiceError } from '../errors.js';
+
+/**
+ * The kinds of pet business the directory knows (docs/decisions.md): the spec's groomers (salon
+ * and mobile), pet stores, vets, boarding, daycare, walkers and trainers, and sitters, transport
+ * and animal welfare as the demo listings have them.
+ */
+export const DIRECTORY_CATEGORIES = [
+  'MOBILE_GROOMING',
+  'GROOMING_SALON',
+  'DOG_WALKING',
+  'PET_SITTING',
+  'BOARDING',
+  'DAYCARE',
+  'DOG_TRAINING',
+  'VET',
+  'PET_RETAIL',
+  'PET_TRANSPORT',
+  'ANIMAL_WELFARE',
+] as const;
+
+export const DirectoryCategorySchema = z.enum(DIRECTORY_CATEGORIES).meta({
+  id: 'DirectoryCategory',
+  description:
+    'A kind of pet business: MOBILE_GROOMING, GROOMING_SALON, DOG_WALKING, PET_SITTING, BOARDING, DAYCARE, DOG_TRAINING, VET, PET_RETAIL (pet stores), PET_TRANSPORT, ANIMAL_WELFARE.',
+});
+
+const ListingSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    categories: z.array(DirectoryCategorySchema),
+    area: z.string().nullable().meta({ description: 'The suburb or area it is in.' }),
+    town: z.string().meta({ description: 'The town, as the slug `town` filters by.' }),
+    services: z.array(z.string()).meta({ description: 'What it offers, in its own words.' }),
+    partner: z
+      .boolean()
+      .meta({ description: 'On NogPets: bookable with our booking tools (see `bookWith`).' }),
+    isNogPets: z.boolean().meta({ description: "NogPets' own listing." }),
+    bookWith: z.string().nullable().meta({
+      description:
+        'For a partner, how an assistant books it with our tools; null for a business only listed.',
+    }),
+    website: z.string().nullable(),
+    phone: z.string().nullable(),
+    email: z.string().nullable(),
+    fictional: z.boolean().meta({ description: 'Demo data: an invented business, not to be contacted.' }),
+  })
+  .meta({ id: 'Listing', description: 'A pet business in the directory.' });
+
+/** A page's position, as the opaque `next` cursor a client sends back. */
+const cursorOf = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
+
+function offsetOf(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const match = /^o:(\d{1,6})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) {
+    throw new ServiceError('BAD_REQUEST', 'cursor: send back the `next` of an earlier answer unchanged.', {
+      fields: [{ field: 'cursor', message: 'not a cursor this directory gave' }],
+    });
+  }
+  return Number(match[1]);
+}
+
+const BOOK_WITH_NOGPETS =
+  'Book with NogPets itself: list_services, check_coverage, get_quote, find_times, then book (no business id needed).';
+
+function toListing(row: ListingRow) {
+  const partner = row.businessId !== null;
+  return {
+    id: row.id,
+    name: row.name,
+    categories: row.categories as (typeof DIRECTORY_CATEGORIES)[number][],
+    area: row.area,
+    town: row.town,
+    services: row.services,
+    partner,
+    isNogPets: row.isOperator,
+    // Other partners become bookable with the same tools once they take a business id (issue 14).
+    bookWith: row.isOperator ? BOOK_WITH_NOGPETS : null,
+    website: row.website,
+    phone: row.phone,
+    email: row.email,
+    fictional: row.fictional,
+  };
+}
+
+export const findPetBusinesses = defineOperation({
+  operationId: 'findPetBusinesses',
+  toolName: 'find_pet_businesses',
+  title: 'Find pet businesses',
+  tag: 'Directory',
+  method: 'GET',
+  path: '/v1/directory',
+  inputIn: 'query',
+  auth: 'public',
+  description:
+    'Searches the directory of pet businesses: groomers (salon and mobile), walkers, sitters, boarding, daycare, ' +
+    'trainers, vets, pet stores. Filter by `town` (a slug such as stellenbosch), `category` and `q` (words in the ' +
+    'name or services, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): ' +
+    "for those, `bookWith` says how to book with our tools; NogPets' own listing is `isNogPets`. Show each by name, " +
+    'area and what it offers. `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for ' +
+    'more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.',
+  input: z
+    .object({
+      town: z
+        .string()
+        .regex(/^[a-z0-9-]{2,40}$/)
+        .optional()
+        .meta({
+          description: 'Town slug: lowercase letters, digits and hyphens, 2 to 40.',
+          example: 'stellenbosch',
+        }),
+      category: DirectoryCategorySchema.optional(),
+      q: z
+        .string()
+        .max(100)
+        .optional()
+        .meta({ description: 'Words to look for (max 100).', example: 'grooming' }),
+      limit: z.int().min(1).max(50).default(20),
+      cursor: z
+        .string()
+        .max(100)
+        .optional()
+        .meta({ description: 'The `next` of an earlier answer, for more.' }),
+    })
+    .strict(),
+  output: z
+    .object({
+      listings: z.array(ListingSchema),
+      next: z
+        .string()
+        .nullable()
+        .meta({ description: 'Send as `cursor` for the next page; null on the last.' }),
+    })
+    .meta({ id: 'Directory', description: 'A page of the directory, partners first.' }),
+  successStatus: 200,
+  errors: [
+    { status: 400, description: 'A bound or pattern not met, or a cursor the directory did not give.' },
+    { status: 429, description: 'Too many requests.' },
+  ],
+  annotations: READ_ONLY,
+  async handler(ctx, input) {
+    const offset = offsetOf(input.cursor);
+    const rows = await findListings(ctx.deps.sql, {
+      town: input.town,
+      categories: input.category ? [input.category] : undefined,
+      q: input.q,
+      limit: input.limit,
+      offset,
+    });
+    const more = rows.length > input.limit;
+    return {
+      listings: rows.slice(0, input.limit).map(toListing),
+      next: more ? cursorOf(offset + input.limit) : null,
+    };
+  },
+});
