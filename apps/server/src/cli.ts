@@ -3,7 +3,9 @@ import {
   acceptBooking,
   type Booking,
   chargesToRefund,
+  closeLeadWithNote,
   createApiKey,
+  leadsToFollowUp,
   markNoticeRefunded,
   markPaymentRefunded,
   markRefunded,
@@ -177,6 +179,45 @@ payments
   .action(async (id: string, opts: { note?: string }) => {
     const n = await withDatabase((db) => resolvePaymentProblem(depsOf(db), id, OPERATOR, opts.note));
     process.stdout.write(`${n.id}\t${n.state}\n`);
+  });
+
+const lead = program
+  .command('lead')
+  .description('Leads: places and times people asked for that we could not serve, to follow up');
+lead
+  .command('list')
+  .description(
+    'Open leads, newest first: id, reason, asks (how often that caller asked that day), first and last asked (UTC), ' +
+      'operation, what was asked, where we understood it to be, and who asked.',
+  )
+  .option('--limit <n>', 'at most this many (1 to 1000)', '100')
+  .action(async (opts: { limit: string }) => {
+    const limit = Number(opts.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw new ServiceError('BAD_REQUEST', '--limit: a whole number from 1 to 1000.', {});
+    const leads = await withDatabase((db) => leadsToFollowUp(depsOf(db), limit));
+    const where = (p: Record<string, unknown> | null) =>
+      p ? [p.suburb, p.town, p.postalCode, p.country].filter(Boolean).join(', ') : '';
+    const stamp = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
+    process.stdout.write(
+      leads.length
+        ? `${leads
+            .map(
+              (l) =>
+                `${l.id}\t${l.reason}\t${l.asks}\t${stamp(l.createdAt)}\t${stamp(l.lastAskedAt)}\t${l.operation}\t${JSON.stringify(l.query)}\t${where(l.place as Record<string, unknown> | null)}\t${l.clientName ?? ''}`,
+            )
+            .join('\n')}\n`
+        : 'No open leads.\n',
+    );
+  });
+lead
+  .command('done')
+  .description('Close a lead once followed up, with a note of what was done.')
+  .argument('<id>', 'a lead id from `lead list`')
+  .option('--note <note>', 'what was done (called them back, opened the area, ...)')
+  .action(async (id: string, opts: { note?: string }) => {
+    const closed = await withDatabase((db) => closeLeadWithNote(depsOf(db), id, OPERATOR, opts.note));
+    process.stdout.write(`${closed.id}\t${closed.status}\t${closed.note ?? ''}\n`);
   });
 
 const mail = program.command('mail').description('Mail the service sends (sign-in links)');

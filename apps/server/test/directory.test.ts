@@ -15,7 +15,9 @@ type Listing = {
 describe('findPetBusinesses / find_pet_businesses', () => {
   let server: TestServer;
   const find = async (query: Record<string, string | number> = {}) => {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const qs = new URLSearchParams(
+      Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
     return server.get(`/v1/directory${qs ? `?${qs}` : ''}`);
   };
 

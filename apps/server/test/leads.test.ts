@@ -2,7 +2,7 @@
 // the lead already made, whichever of check_coverage, get_quote and find_times asked.
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';
+import { cli, newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';
 
 describe('leads for places we do not serve', () => {
   let server: TestServer;
@@ -72,5 +72,30 @@ describe('leads for places we do not serve', () => {
     const tomorrow = await server.post('/v1/quote', paarl, claude);
     expect(tomorrow.body.error.details.leadId).not.toBe(ids[0]);
     expect(await leadsOf([ids[0]])).toEqual([{ id: ids[0], asks: 4, reason: 'NO_COVERAGE' }]);
+  });
+
+  it('lists open leads for the operator with their asks, and closes one with a note', async () => {
+    const claude = { 'x-client-name': 'Claude' };
+    const asked = await server.post('/v1/quote', { ...paarl, address: 'Main Road, Wellington' }, claude);
+    await server.post('/v1/quote', { ...paarl, address: 'Main Road, Wellington' }, claude);
+    const id = asked.body.error.details.leadId as string;
+    const listed = await cli(server.db.url, ['lead', 'list']);
+    expect(listed.status, listed.stderr).toBe(0);
+    const row = listed.stdout.split('\n').find((l) => l.startsWith(id));
+    expect(row?.split('\t').slice(0, 3)).toEqual([id, 'NO_COVERAGE', '2']);
+    expect(row).toMatch(/Wellington/);
+    expect(row).toMatch(/Claude$/);
+    const done = await cli(server.db.url, ['lead', 'done', id, '--note', 'Told them we come in March']);
+    expect(done.status, done.stderr).toBe(0);
+    expect(done.lastLine).toBe(`${id}\tCLOSED\tTold them we come in March`);
+    expect((await cli(server.db.url, ['lead', 'list'])).stdout).not.toContain(id);
+    const [audit] = await server.db.sql`select action, details from audit_log where target = ${id}`;
+    expect(audit).toMatchObject({ action: 'lead.closed', details: { note: 'Told them we come in March' } });
+    const unknown = await cli(server.db.url, ['lead', 'done', 'lead_nope']);
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toMatch(/No lead lead_nope/);
+    const badLimit = await cli(server.db.url, ['lead', 'list', '--limit', '0']);
+    expect(badLimit.status).not.toBe(0);
+    expect(badLimit.stderr).toMatch(/--limit/);
   });
 });

@@ -88,6 +88,8 @@ export {
 export { completeBookings, expireHolds, extendSeries } from './booking/timed-rules.js';
 export {
   acceptBooking,
+  closeLeadWithNote,
+  leadsToFollowUp,
   markPaymentRefunded,
   markRefunded,
   paymentsToRefund,

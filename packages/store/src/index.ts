@@ -7,7 +7,7 @@ export {
   startEmbeddedPostgres,
 } from './embedded.js';
 export { newId } from './ids.js';
-export { countLeads, insertLead, type LeadRow, listLeads, type NewLead } from './leads.js';
+export { closeLead, countLeads, insertLead, type LeadRow, listLeads, type NewLead } from './leads.js';
 export { MIGRATIONS_DIR, type MigrationResult, migrate } from './migrate.js';
 export { findOperator, loadOffer } from './offer.js';
 export {

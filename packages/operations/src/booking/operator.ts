@@ -2,8 +2,12 @@ import { type Trigger, transition } from '@nogpets/booking-rules';
 import {
   appendAudit,
   type BookingRow,
+  closeLead,
   findBooking,
+  findOperator,
   findPayment,
+  type LeadRow,
+  listLeads,
   listBookingsByPaymentStatus,
   listPaymentsByStatus,
   type PaymentRow,
@@ -130,5 +134,39 @@ export async function markPaymentRefunded(
       now,
     );
     return { ...payment, status: 'REFUNDED' };
+  });
+}
+
+/** Leads the operator has not closed yet, newest first: places and times people asked for and did not get. */
+export async function leadsToFollowUp(deps: OperatorDeps, limit = 100): Promise<LeadRow[]> {
+  const operator = await findOperator(deps.sql);
+  return operator ? listLeads(deps.sql, operator.id, limit, { open: true }) : [];
+}
+
+/** The operator followed a lead up: it is closed with their note, and audited. */
+export async function closeLeadWithNote(
+  deps: OperatorDeps,
+  leadId: string,
+  by: string,
+  note?: string,
+): Promise<LeadRow> {
+  const now = deps.clock.now();
+  return deps.sql.begin(async (tx) => {
+    const q = tx as unknown as Queryable;
+    const lead = await closeLead(q, leadId, note?.trim() || null, now);
+    if (!lead) throw new ServiceError('NOT_FOUND', `No lead ${leadId}.`, { leadId });
+    await appendAudit(
+      q,
+      {
+        userId: null,
+        clientId: null,
+        clientName: by,
+        action: 'lead.closed',
+        target: lead.id,
+        details: note ? { note } : {},
+      },
+      now,
+    );
+    return lead;
   });
 }
