@@ -310,6 +310,48 @@ describe('`pnpm start` stopped as from a terminal (the whole process group signa
     150_000,
   );
 
+  it.each(['SIGINT', 'SIGHUP'] as const)(
+    'on %s during the start (PostgreSQL up, not yet serving) finishes starting, then stops; PostgreSQL is not left behind',
+    async (name) => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+      };
+      delete env.DATABASE_URL;
+      const child = spawn('pnpm', ['start'], {
+        cwd: repoRoot,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      started.push({ child, url: '', output: () => output });
+      let output = '';
+      child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+      const exited = exitOf(child);
+      // As soon as PostgreSQL is up, before the service listens.
+      let pgPid: number | null = null;
+      for (const until = Date.now() + 120_000; Date.now() < until && pgPid === null; await sleep(20)) {
+        pgPid = postmasterPid(dataDir);
+      }
+      expect(pgPid, output).not.toBeNull();
+      expect(output).not.toMatch(/is running at/);
+      process.kill(-child.pid!, name);
+      // pnpm passes SIGINT on and waits; a hang-up ends pnpm itself at once, and the server stops on its own.
+      const code = await exited;
+      if (name === 'SIGINT') expect(code, output).toBe(0);
+      expect(await stoppedWithin(pgPid!, 30_000), output).toBe(true);
+      for (const until = Date.now() + 10_000; Date.now() < until && !/"msg":"stopped"/.test(output); )
+        await sleep(100);
+      expect(output).toMatch(/"msg":"stopped"/);
+      expect(troubleIn(output)).toBe('');
+    },
+    150_000,
+  );
+
   it('a signal more than a second after the first exits at once, and PostgreSQL still stops', async () => {
     const server = await start();
     const answer = slowPost(server.url, '/v1/quote', quote, {

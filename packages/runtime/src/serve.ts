@@ -109,7 +109,7 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
  */
 const REPEAT_WINDOW_MS = 1_000;
 
-/** `main` of every app: read config, start, print the URL, stop cleanly on SIGINT/SIGTERM. */
+/** `main` of every app: read config, start, print the URL, stop cleanly on SIGINT, SIGTERM or SIGHUP. */
 export async function runMain(parts: ServiceParts): Promise<void> {
   let config: Config;
   try {
@@ -122,7 +122,34 @@ export async function runMain(parts: ServiceParts): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL, `nogpets-${parts.name}`);
-  let running: RunningService;
+  let running: RunningService | undefined;
+  let stoppingSince: number | null = null;
+  const stop = (service: RunningService) =>
+    service.stop().then(
+      () => {
+        logger.info({}, 'stopped');
+        process.exit(0);
+      },
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  const shutdown = (signal: NodeJS.Signals | 'parent exited') => {
+    if (stoppingSince !== null) {
+      if (performance.now() - stoppingSince <= REPEAT_WINDOW_MS) return;
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stoppingSince = performance.now();
+    logger.info({ signal }, 'shutting down');
+    // During the start (PostgreSQL, migrations) the start finishes first, then stops: a process
+    // killed halfway would leave its PostgreSQL, in its own process group, running.
+    if (running) void stop(running);
+  };
+  // From the first moment, so a signal during the start is a clean stop too. SIGHUP: the terminal
+  // was closed.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, shutdown);
   try {
     running = await startService(parts, { config, logger });
   } catch (err) {
@@ -133,30 +160,12 @@ export async function runMain(parts: ServiceParts): Promise<void> {
     process.stderr.write(`NogPets ${parts.name} failed to start: ${error.message}\n`);
     process.exit(1);
   }
+  if (stoppingSince !== null) {
+    void stop(running);
+    return;
+  }
   logger.info({ url: running.url, database: running.runtime.db.kind }, 'listening');
   process.stdout.write(`NogPets ${parts.name} is running at ${running.url}\n`);
-  let stoppingSince: number | null = null;
-  const shutdown = (signal: NodeJS.Signals | 'parent exited') => {
-    if (stoppingSince !== null) {
-      if (performance.now() - stoppingSince <= REPEAT_WINDOW_MS) return;
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stoppingSince = performance.now();
-    logger.info({ signal }, 'shutting down');
-    running.stop().then(
-      () => {
-        logger.info({}, 'stopped');
-        process.exit(0);
-      },
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
   // Under `pnpm start`, pnpm passes on the SIGINT or SIGTERM it gets, but when it dies without
   // doing so (SIGKILL) we are orphaned: noticing the new parent still stops the service cleanly.
   if (process.env.npm_lifecycle_event) {

@@ -96,18 +96,22 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } else {
     await clearLeftover(dataDir, options.notice ?? log);
   }
+  // Registered before PostgreSQL is spawned: an exit during its start must not leave it running.
+  const childOf = () => (pg as unknown as { process?: ChildProcess }).process;
+  const stopOnExit = () => stopWithProcess(childOf());
+  process.once('exit', stopOnExit);
   try {
     await pg.start();
   } catch (err) {
+    process.removeListener('exit', stopOnExit);
+    stopWithProcess(childOf());
     const said =
       recent.filter((l) => /FATAL|PANIC|ERROR|HINT|DETAIL/.test(l)).join('\n') ||
       recent.join('\n') ||
       'no output';
     throw new Error(`PostgreSQL did not start on ${dataDir} (port ${port}):\n${said}`, { cause: err });
   }
-  const child = (pg as unknown as { process?: ChildProcess }).process;
-  const stopOnExit = () => stopWithProcess(child);
-  process.once('exit', stopOnExit);
+  const child = childOf();
   let stopped = false;
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
