@@ -25,6 +25,7 @@ const STANDARD_ERRORS: Record<number, string> = {
   422: 'Unprocessable: see `error.code`.',
   429: 'Rate limited (`RateLimited`). See the `RateLimit-*` and `Retry-After` headers.',
   500: 'Unexpected server error.',
+  503: '`UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed.',
 };
 
 /** On a public operation: it needs no credential, but one that is sent is checked (every request's Bearer is). */
@@ -37,11 +38,13 @@ const IDEMPOTENCY_422 = '`IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used 
 
 /**
  * Headers of the answers, declared once. The rate limiter (runtime) counts every /v1 request and
- * says so on every answer; every 401 and 403 says what it wants in `WWW-Authenticate` (RFC 6750).
+ * says so on every answer while its store is reachable (when it is not, requests are let through
+ * without them); every 401 and 403 says what it wants in `WWW-Authenticate` (RFC 6750).
  */
 const HEADERS = {
   RateLimitPolicy: {
-    description: 'The limit and its window, e.g. `300;w=60` (IETF RateLimit header fields draft).',
+    description:
+      'The limit and its window, e.g. `300;w=60` (IETF RateLimit header fields draft). Like the other RateLimit-* headers, absent while the limiter itself is out of reach.',
     schema: { type: 'string', example: '300;w=60' },
   },
   RateLimitLimit: { description: 'Requests allowed per window.', schema: { type: 'integer', example: 300 } },
@@ -54,6 +57,11 @@ const HEADERS = {
     schema: { type: 'integer', example: 60 },
   },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: 12 } },
+  ETag: {
+    description:
+      'On an answer served from a cache (the catalogue): send it back as `If-None-Match` and an unchanged answer is 304 with no body.',
+    schema: { type: 'string', example: 'W/"mB3u0Yc4zV1n0k0x6Yy3Qb0Wz1A"' },
+  },
   WWWAuthenticate: {
     description:
       'The Bearer challenge (RFC 6750, RFC 9728): `realm`, the `error` when a credential was sent, the `scope` ' +
@@ -75,7 +83,7 @@ function headersOf(status: number): Record<string, { $ref: string }> {
     'RateLimit-Limit': ref('RateLimitLimit'),
     'RateLimit-Remaining': ref('RateLimitRemaining'),
     'RateLimit-Reset': ref('RateLimitReset'),
-    ...(status === 429 ? { 'Retry-After': ref('RetryAfter') } : {}),
+    ...(status === 429 || status === 503 ? { 'Retry-After': ref('RetryAfter') } : {}),
     ...(status === 401 || status === 403 ? { 'WWW-Authenticate': ref('WWWAuthenticate') } : {}),
   };
 }
@@ -124,15 +132,25 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   const responses: Record<string, unknown> = {
     [String(op.successStatus)]: {
       description: 'Success',
-      headers: headersOf(op.successStatus),
+      headers: { ...headersOf(op.successStatus), ...(op.method === 'GET' ? { ETag: ref('ETag') } : {}) },
       content: { 'application/json': { schema: op.output } },
     },
+    // A GET served from a cache carries an ETag (apps/api routes); sent back, an unchanged answer is 304.
+    ...(op.method === 'GET'
+      ? {
+          '304': {
+            description: 'Not modified: the `ETag` sent as `If-None-Match` still matches.',
+            headers: headersOf(304),
+          },
+        }
+      : {}),
   };
   // Every request's Bearer credential is checked, on public operations too: a bad one is 401.
   const errors = new Map<number, string>([
     [400, STANDARD_ERRORS[400]!],
     [401, op.auth === 'public' ? PUBLIC_401 : STANDARD_ERRORS[401]!],
     [500, STANDARD_ERRORS[500]!],
+    [503, STANDARD_ERRORS[503]!],
   ]);
   if (op.auth !== 'public') errors.set(403, STANDARD_ERRORS[403]!);
   // Every operation that takes a body refuses one too large or not sent as JSON.

@@ -5,8 +5,11 @@ import { z } from 'zod';
 type JsonSchemaObject = Tool['inputSchema'];
 type Json = Record<string, unknown>;
 
-/** Keys of an operation's metadata that are for the OpenAPI document only (zod-openapi's). */
-const OPENAPI_ONLY = ['override', 'param', 'header'] as const;
+/**
+ * Keys of an operation's metadata that are for the OpenAPI document only (zod-openapi's), and its
+ * examples: not a JSON Schema keyword, and a model copies them (cancel_booking's `confirm: true`).
+ */
+const OPENAPI_ONLY = ['override', 'param', 'header', 'example'] as const;
 
 /**
  * Every `$ref` into `$defs` replaced by the schema it names, so a tool's schema says in place that

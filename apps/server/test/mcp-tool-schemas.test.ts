@@ -9,7 +9,8 @@ function unreadable(schema: unknown, where: string): string[] {
   if (Array.isArray(schema)) return schema.flatMap((s, i) => unreadable(s, `${where}/${i}`));
   if (!schema || typeof schema !== 'object') return [];
   return Object.entries(schema).flatMap(([k, v]) => [
-    ...(['$ref', '$defs', 'definitions', 'override'].includes(k) ? [`${where}/${k}`] : []),
+    // `example` is the OpenAPI document's: not JSON Schema, and a model copies it (confirm: true).
+    ...(['$ref', '$defs', 'definitions', 'override', 'example'].includes(k) ? [`${where}/${k}`] : []),
     ...unreadable(v, `${where}/${k}`),
   ]);
 }

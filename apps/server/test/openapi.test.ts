@@ -151,9 +151,17 @@ describe('the OpenAPI document', () => {
         );
         if (status === '401' || status === '403')
           expect(headers, `${op.operationId} ${status}`).toContain('WWW-Authenticate');
-        if (status === '429') expect(headers, op.operationId).toContain('Retry-After');
+        if (status === '429' || status === '503') expect(headers, op.operationId).toContain('Retry-After');
+      }
+      // A database out of reach is 503 on every operation (test/db-away.test.ts sends it).
+      expect(entry.responses['503'], op.operationId).toBeDefined();
+      // Every GET may be served from a cache: its ETag, and 304 when it is sent back.
+      if (op.method === 'GET') {
+        expect(Object.keys(entry.responses['200'].headers), op.operationId).toContain('ETag');
+        expect(entry.responses['304'], op.operationId).toBeDefined();
       }
     }
+    // That the catalogue's ETag sent back is 304: test/services.test.ts (a server with its cache on).
     const ok = await server.get('/v1/services');
     const refused = await server.get('/v1/me');
     for (const res of [ok, refused]) {

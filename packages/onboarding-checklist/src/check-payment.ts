@@ -30,13 +30,14 @@ export function checkPayment({ data, country }: Context): ChecklistItem {
   }
   const preference = data.payoutPreference;
   if (preference && isSet(preference.method)) {
-    const note = isSet(preference.note) ? ` (${nameOf(preference.note, '')})` : '';
+    // The note is the person's own words and may hold what must never be repeated (an account
+    // number): it is kept, not echoed.
     return optionalItem(
       'payout',
       'DONE',
       [],
       'start_business_signup',
-      `Paid by ${nameOf(preference.method, '')}${note}.`,
+      `Paid by ${nameOf(preference.method, '')}${isSet(preference.note) ? ', with a note for the operator' : ''}.`,
     );
   }
   return optionalItem(

@@ -13,10 +13,21 @@ export function checkStaff({ data }: Context): ChecklistItem {
   const invites = arrayOf(data.staffInvites).filter((i) => i !== null && typeof i === 'object');
   if (invites.length > 0) {
     const managers = invites.filter((i) => i.role === 'manager').length;
+    const crew = invites.filter((i) => i.role === 'crew').length;
+    const unknown = invites.length - managers - crew;
     const roles = [
       ...(managers > 0 ? [count(managers, 'manager')] : []),
-      ...(invites.length - managers > 0 ? [`${invites.length - managers} crew`] : []),
+      ...(crew > 0 ? [`${crew} crew`] : []),
     ];
+    if (unknown > 0) {
+      return optionalItem(
+        'staff',
+        'NEEDS_ATTENTION',
+        [`a role for ${count(unknown, 'invitation')}: manager or crew`],
+        'invite_staff',
+        roles.length ? `${listWords(roles)} invited. ${TAKE_EFFECT}` : TAKE_EFFECT,
+      );
+    }
     return optionalItem('staff', 'DONE', [], 'invite_staff', `${listWords(roles)} invited. ${TAKE_EFFECT}`);
   }
   const said =

@@ -182,6 +182,29 @@ describe('checklist', () => {
         item(anApplication({ area: [{ name: 'Stellenbosch central', status: 'APPROVED' }] }), 'area').note,
       ).toBe('Approved: Stellenbosch central.');
     });
+
+    it('does not count an area the operator rejected, and names it', () => {
+      const rejected = item(
+        anApplication({ area: [{ name: 'All of Cape Town', status: 'REJECTED' }] }),
+        'area',
+      );
+      expect(rejected).toMatchObject({
+        status: 'NEEDS_ATTENTION',
+        fixWith: 'set_service_area',
+        missing: ['another area: the operator did not approve All of Cape Town'],
+      });
+      expect(
+        item(
+          anApplication({
+            area: [
+              { name: 'All of Cape Town', status: 'REJECTED' },
+              { name: 'Stellenbosch central', status: 'APPROVED' },
+            ],
+          }),
+          'area',
+        ),
+      ).toMatchObject({ status: 'DONE', note: 'Approved: Stellenbosch central.' });
+    });
   });
 
   describe('resources', () => {
@@ -278,7 +301,13 @@ describe('checklist', () => {
           anApplication({ country: 'PT', payoutPreference: { method: 'Wise', note: 'monthly' } }),
           'payout',
         ),
-      ).toMatchObject({ status: 'DONE', note: 'Paid by Wise (monthly).' });
+      ).toMatchObject({ status: 'DONE', note: 'Paid by Wise, with a note for the operator.' });
+      // The person's note is never echoed: it may hold what must not be repeated.
+      const banked = item(
+        anApplication({ country: 'PT', payoutPreference: { method: 'bank', note: 'IBAN PT50 0002 0123' } }),
+        'payout',
+      );
+      expect(JSON.stringify(banked)).not.toContain('PT50');
     });
   });
 
@@ -310,6 +339,20 @@ describe('checklist', () => {
         status: 'DONE',
         note: '1 manager and 2 crew invited. Invitations take effect once the business is approved.',
       });
+    });
+
+    it('asks for a role it does not know instead of calling it crew', () => {
+      expect(
+        item(
+          anApplication({
+            staffInvites: [
+              { email: 'a@example.com', role: 'manager' },
+              { email: 'b@example.com', role: 'boss' as never },
+            ],
+          }),
+          'staff',
+        ),
+      ).toMatchObject({ status: 'NEEDS_ATTENTION', missing: ['a role for 1 invitation: manager or crew'] });
     });
   });
 

@@ -35,12 +35,12 @@ export interface ApplicationService {
   fromTemplate?: boolean;
 }
 
-/** A proposed service area; PENDING until the operator approves it. */
+/** A proposed service area; PENDING until the operator approves (or rejects) it. */
 export interface ProposedArea {
   id?: string;
   /** How the person would name it: "10 km around Stellenbosch", "Lisbon 1000-1200". */
   name: string;
-  status: 'PENDING' | 'APPROVED';
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
 }
 
 /** A van (or salon table), walker or sitter. Without a `week` it works the business hours. */
