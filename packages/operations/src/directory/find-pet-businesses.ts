@@ -100,7 +100,7 @@ export const findPetBusinesses = defineOperation({
   description:
     'Searches the directory of pet businesses: groomers (salon and mobile), walkers, sitters, boarding, daycare, ' +
     'trainers, vets, pet stores. Filter by `town` (a slug such as stellenbosch), `category` and `q` (words in the ' +
-    'name or services, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): ' +
+    'name, services or area, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): ' +
     "for those, `bookWith` says how to book with our tools; NogPets' own listing is `isNogPets`. Show each by name, " +
     'area and what it offers. `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for ' +
     'more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.',
