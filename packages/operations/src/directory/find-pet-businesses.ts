@@ -38,7 +38,10 @@ const ListingSchema = z
     services: z.array(z.string()).meta({ description: 'What it offers, in its own words.' }),
     partner: z
       .boolean()
-      .meta({ description: 'On NogPets: bookable with our booking tools (see `bookWith`).' }),
+      .meta({
+        description:
+          'A business on NogPets; `bookWith` says how to book it with our tools where that is possible.',
+      }),
     isNogPets: z.boolean().meta({ description: "NogPets' own listing." }),
     bookWith: z.string().nullable().meta({
       description:
