@@ -135,6 +135,15 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
       headers: { ...headersOf(op.successStatus), ...(op.method === 'GET' ? { ETag: ref('ETag') } : {}) },
       content: { 'application/json': { schema: op.output } },
     },
+    ...(op.statusWhen
+      ? {
+          [String(op.statusWhen.status)]: {
+            description: op.statusWhen.description,
+            headers: headersOf(op.statusWhen.status),
+            content: { 'application/json': { schema: op.output } },
+          },
+        }
+      : {}),
     // A GET served from a cache carries an ETag (apps/api routes); sent back, an unchanged answer is 304.
     ...(op.method === 'GET'
       ? {

@@ -45,6 +45,14 @@ function cachedJson(result: object): { text: string; etag: string } | null {
   return entry;
 }
 
+/** The success status of a call: `statusWhen`'s when the input names its field, else the operation's. */
+function successStatusOf(op: Operation, raw: unknown): number {
+  const when = op.statusWhen;
+  const given =
+    when && raw && typeof raw === 'object' ? (raw as Record<string, unknown>)[when.field] : undefined;
+  return when && given !== undefined && given !== null ? when.status : op.successStatus;
+}
+
 /** One express route per operation, derived from its definition; nothing here knows any operation. */
 export function operationsRouter(runtime: Runtime, operations: readonly Operation[]): Router {
   const router = Router();
@@ -69,7 +77,7 @@ export function operationsRouter(runtime: Runtime, operations: readonly Operatio
           }
           res.status(op.successStatus).type('application/json').send(text);
         } else {
-          res.status(op.successStatus).json(result);
+          res.status(successStatusOf(op, raw)).json(result);
         }
       } catch (err) {
         counter.inc({ operation: op.operationId, transport: 'http', outcome: toServiceError(err).code });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { hash } from '@node-rs/argon2';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
+import { createApiKey } from '@nogpets/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPetOwner, startTestServer, type TestServer } from './harness.js';
 
@@ -12,7 +13,12 @@ const WIDTHS = [1280, 390] as const;
 const screens = process.env.PAGE_SCREENS;
 
 /** What people typed, markup-like on purpose: shown as text, never run as markup. */
-const TYPED = ['Ayanda <b>Dube</b>', 'Rex <i>the brave</i>', 'Tablet <em>kitchen</em>'];
+const TYPED = [
+  'Ayanda <b>Dube</b>',
+  'Rex <i>the brave</i>',
+  'Tablet <em>kitchen</em>',
+  'Dube <u>Grooming</u>',
+];
 
 /** Markup a person would see as text: a tag, an entity left unresolved. */
 const SHOWN_MARKUP = /<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>|&(lt|gt|amp|quot|#\d+);/i;
@@ -26,6 +32,7 @@ describe('what people see on every page', () => {
   let browser: Browser;
   const clock = fixedClock(NOW);
   let payUrl: string;
+  let statusUrl: string;
 
   beforeAll(async () => {
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
@@ -56,6 +63,17 @@ describe('what people see on every page', () => {
     );
     expect(booked.status, JSON.stringify(booked.body)).toBe(201);
     payUrl = booked.body.payUrl;
+    const { key } = await createApiKey(server.db.sql, {
+      email: 'ayanda@example.com',
+      scopes: ['business:write'],
+    });
+    const application = await server.post(
+      '/v1/business/applications',
+      { businessName: 'Dube <u>Grooming</u>', town: 'Stellenbosch', country: 'ZA', categories: ['grooming'] },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(application.status, JSON.stringify(application.body)).toBe(201);
+    statusUrl = application.body.statusUrl;
   });
   afterAll(async () => {
     await browser?.close();
@@ -138,6 +156,25 @@ describe('what people see on every page', () => {
           /Rex <i>the brave<\/i>: Dog bath[\s\S]*12 Dorp Street[\s\S]*Total: R390, which includes the card fee of R10/,
       },
       { name: 'pay-unknown', open: (p) => p.goto(`${server.url}/pay/npl_unknown`), shows: /link/i },
+      {
+        name: 'business-application',
+        signedIn: true,
+        open: (p) => p.goto(statusUrl),
+        // The checklist in words: what is missing, and what to do next.
+        shows: /Being filled in[\s\S]*add_business_services[\s\S]*Services and prices\s+Missing/,
+      },
+      {
+        name: 'business-applications',
+        signedIn: true,
+        open: (p) => p.goto(`${server.url}/business/applications`),
+        shows: /Dube <u>Grooming<\/u>\s+Being filled in/,
+      },
+      {
+        name: 'business-application-unknown',
+        signedIn: true,
+        open: (p) => p.goto(`${server.url}/business/applications/app_not_mine`),
+        shows: /No application app_not_mine of yours/,
+      },
       {
         name: 'pay-not-yet',
         open: (p) => p.goto(`${payUrl}/done`),

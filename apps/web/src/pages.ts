@@ -34,6 +34,7 @@ import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
+import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -91,6 +92,8 @@ const PAGE_PATHS = [
   '/oauth/consent',
   '/account',
   '/account/*path',
+  '/business/applications',
+  '/business/applications/*path',
 ];
 
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
@@ -741,6 +744,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     }
   });
 
+  businessRoutes(router, { runtime, requireSession });
   careRoutes(router, {
     runtime,
     requireSession,

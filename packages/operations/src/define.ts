@@ -36,6 +36,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   input: I;
   output: O;
   successStatus: 200 | 201;
+  /** Another success status when the input names `field` (an update answers 200 where a new one is 201). */
+  statusWhen?: { field: string; status: 200 | 201; description: string };
   errors: ErrorResponse[];
   annotations: ToolAnnotations;
   handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;

@@ -195,3 +195,5 @@ export {
   DirectoryCategorySchema,
   findPetBusinesses,
 } from './directory/find-pet-businesses.js';
+export { getSignupStatus, startBusinessSignup } from './business/signup.js';
+export { type Application, ApplicationSchema } from './business/application.js';

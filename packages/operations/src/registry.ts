@@ -16,6 +16,7 @@ import {
 } from './booking/manage.js';
 import type { Operation } from './define.js';
 import { findPetBusinesses } from './directory/find-pet-businesses.js';
+import { getSignupStatus, startBusinessSignup } from './business/signup.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -36,4 +37,6 @@ export const operations: readonly Operation[] = [
   listAddresses,
   addAddress,
   findPetBusinesses,
+  getSignupStatus,
+  startBusinessSignup,
 ] as unknown as Operation[];

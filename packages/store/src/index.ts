@@ -32,6 +32,7 @@ export * from './oidc.js';
 export * from './audit.js';
 export * from './bookings.js';
 export * from './directory.js';
+export * from './applications.js';
 export * from './series.js';
 export * from './payments.js';
 export * from './idempotency.js';

@@ -30,6 +30,7 @@ export function accountPageContext(
   deps: Deps,
   userId: string,
   call: { requestId: string; log: Logger },
+  scopes: Scope[] = PAGE_SCOPES,
 ): OperationContext {
   return {
     deps,
@@ -39,7 +40,7 @@ export function accountPageContext(
       userId,
       credentialId: 'web-session',
       kind: 'WEB_SESSION',
-      scopes: PAGE_SCOPES,
+      scopes,
       clientId: null,
       clientName: ACCOUNT_PAGE,
     },

@@ -36,12 +36,10 @@ const ListingSchema = z
     area: z.string().nullable().meta({ description: 'The suburb or area it is in.' }),
     town: z.string().meta({ description: 'The town, as the slug `town` filters by.' }),
     services: z.array(z.string()).meta({ description: 'What it offers, in its own words.' }),
-    partner: z
-      .boolean()
-      .meta({
-        description:
-          'A business on NogPets; `bookWith` says how to book it with our tools where that is possible.',
-      }),
+    partner: z.boolean().meta({
+      description:
+        'A business on NogPets; `bookWith` says how to book it with our tools where that is possible.',
+    }),
     isNogPets: z.boolean().meta({ description: "NogPets' own listing." }),
     bookWith: z.string().nullable().meta({
       description:

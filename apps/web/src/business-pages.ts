@@ -1,0 +1,120 @@
+// The pages a business applicant watches: their applications, and one with its checklist in words.
+// They show what getSignupStatus answers, as the signed-in person.
+import { accountPageContext, getSignupStatus, runOperation, ServiceError } from '@nogpets/operations';
+import type { Runtime } from '@nogpets/runtime';
+import type { UserRow } from '@nogpets/store';
+import type { Request, Response, Router } from 'express';
+import html from 'html-template-tag';
+import { page } from './layout.js';
+
+type Session = { user: UserRow; csrf: string };
+type Status = Awaited<ReturnType<typeof getSignupStatus.handler>>;
+type Application = NonNullable<Status['application']>;
+
+const STATUS_WORDS: Record<Application['status'], string> = {
+  DRAFT: 'Being filled in',
+  SUBMITTED: 'Sent for review: the operator is looking at it',
+  APPROVED: 'Approved',
+  REJECTED: 'Not approved',
+};
+
+const ITEM_WORDS: Record<Application['checklist'][number]['status'], string> = {
+  DONE: 'Done',
+  MISSING: 'Missing',
+  NEEDS_ATTENTION: 'Needs attention',
+  OPTIONAL: 'Optional',
+};
+
+function applicationBody(a: Application): string {
+  return html`<p id="status"><strong>${STATUS_WORDS[a.status]}</strong>${a.country ? ` · ${a.country}` : ''}${a.currency ? ` · ${a.currency}` : ''}${a.timezone ? ` · ${a.timezone}` : ''}</p>
+    $${a.reviewNote ? html`<p class="error">${a.reviewNote}</p>` : ''}
+    <p id="next"><span class="muted">Next, for your assistant:</span> ${a.next}</p>
+    <table id="checklist"><tr><th>Part</th><th>Status</th><th>What is missing</th></tr>
+    $${a.checklist
+      .map(
+        (i) =>
+          html`<tr><td><strong>${i.title}</strong></td><td data-label="Status">${ITEM_WORDS[i.status]}</td><td data-label="What is missing">$${
+            i.missing.length
+              ? html`<ul class="scopes">$${i.missing.map((m) => html`<li>${m}</li>`).join('')}</ul>`
+              : ''
+          }$${i.note ? html`<span class="muted">${i.note}</span>` : ''}</td></tr>`,
+      )
+      .join('')}</table>
+    <p class="muted">Your assistant fills in what is missing with the business sign-up tools; this page shows where it stands.</p>
+    <p><a href="/business/applications">All your applications</a></p>`;
+}
+
+export interface BusinessPagesDeps {
+  runtime: Runtime;
+  requireSession(req: Request, res: Response): Promise<Session | null>;
+}
+
+/** `/business/applications` and `/business/applications/:id`: the statusUrl and welcomeUrl of the sign-up answers. */
+export function businessRoutes(router: Router, { runtime, requireSession }: BusinessPagesDeps): void {
+  const status = async (req: Request, s: Session, applicationId?: string) =>
+    runOperation(
+      getSignupStatus,
+      accountPageContext(
+        runtime.deps,
+        s.user.id,
+        { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
+        ['business:write'],
+      ),
+      applicationId === undefined ? {} : { applicationId },
+    ) as Promise<Status>;
+
+  router.get('/business/applications', async (req, res, next) => {
+    try {
+      const s = await requireSession(req, res);
+      if (!s) return;
+      const { applications, next: what } = await status(req, s);
+      res
+        .type('html')
+        .send(
+          page(
+            'Your business applications',
+            applications.length
+              ? html`<table id="applications"><tr><th>Business</th><th>Status</th></tr>$${applications
+                  .map(
+                    (a) =>
+                      html`<tr><td><a href="/business/applications/${a.applicationId}">${a.name}</a></td><td data-label="Status">${STATUS_WORDS[a.status]}</td></tr>`,
+                  )
+                  .join('')}</table>`
+              : html`<p>No application yet. ${what}</p>`,
+            { email: s.user.email, csrf: s.csrf },
+          ),
+        );
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/business/applications/:id', async (req, res, next) => {
+    try {
+      const s = await requireSession(req, res);
+      if (!s) return;
+      try {
+        const { application } = await status(req, s, String(req.params.id));
+        res
+          .type('html')
+          .send(
+            page(application!.name, applicationBody(application!), { email: s.user.email, csrf: s.csrf }),
+          );
+      } catch (err) {
+        if (!(err instanceof ServiceError) || err.status >= 500) throw err;
+        res
+          .status(err.status)
+          .type('html')
+          .send(
+            page(
+              'Application not found',
+              html`<p class="error">${err.message}</p><p><a href="/business/applications">Your applications</a></p>`,
+              { email: s.user.email, csrf: s.csrf },
+            ),
+          );
+      }
+    } catch (err) {
+      next(err);
+    }
+  });
+}
