@@ -64,6 +64,22 @@ describe('startBusinessSignup / getSignupStatus', () => {
       status: 'MISSING',
       fixWith: 'add_business_services',
     });
+    // Moving the business to South Africa: rand and Johannesburg follow, the payout preference goes (PayFast instead).
+    const moved = await server.post(
+      '/v1/business/applications',
+      { applicationId: res.body.applicationId, country: 'ZA', timezone: 'Africa/Johannesburg' },
+      as,
+    );
+    expect(moved.body).toMatchObject({ country: 'ZA', currency: 'ZAR' });
+    expect(moved.body.checklist.map((i: Item) => i.id)).toContain('gateway');
+    const [stored] = await server.db
+      .sql`select details from business_applications where id = ${res.body.applicationId}`;
+    expect(stored!.details).not.toHaveProperty('payoutPreference');
+    await server.post(
+      '/v1/business/applications',
+      { applicationId: res.body.applicationId, country: 'PT', timezone: 'Europe/Lisbon' },
+      as,
+    );
     // The same over MCP: getSignupStatus finds it.
     const client = await server.mcpAs(as.authorization.slice(7));
     const status = toolJson(await client.callTool({ name: 'get_signup_status', arguments: {} }));
@@ -80,6 +96,7 @@ describe('startBusinessSignup / getSignupStatus', () => {
       { businessName: 'Shibuya Walks', town: 'Tokyo', phone: '+81 3-1234-5678', categories: ['walking'] },
       { authorization: await keyFor('tokyo@example.com') },
     );
+    expect(tokyo.status).toBe(201);
     expect(tokyo.body).toMatchObject({ country: 'JP', currency: 'JPY', timezone: 'Asia/Tokyo' });
     const stellenbosch = await server.post(
       '/v1/business/applications',
@@ -128,7 +145,16 @@ describe('startBusinessSignup / getSignupStatus', () => {
       { businessName: 'Brooklyn Barkers', town: 'New York', country: 'US', categories: ['walking'] },
       { authorization: await keyFor('ny@example.com') },
     );
+    expect(us.status).toBe(201);
     expect(us.body).toMatchObject({ country: 'US', currency: 'USD', timezone: null });
+    // A zone in any case is stored by its IANA name.
+    const zoned = await server.post(
+      '/v1/business/applications',
+      { applicationId: us.body.applicationId, timezone: 'america/new_york' },
+      { authorization: await keyFor('ny@example.com') },
+    );
+    expect(zoned.body.timezone).toBe('America/New_York');
+    expect(item(zoned.body, 'details').status).toBe('DONE');
     expect(item(us.body, 'details').status).toBe('MISSING');
   });
 
@@ -138,7 +164,17 @@ describe('startBusinessSignup / getSignupStatus', () => {
     for (const [body, field] of [
       [{ town: 'Paarl', country: 'ZA' }, 'businessName'],
       [{ businessName: 'X', country: 'ZA' }, 'town'],
-      [{ businessName: 'X', town: 'Somewhere' }, 'country'],
+      [{ businessName: 'X', town: 'Somewhere' }, 'No country was given, and no phone number'],
+      [
+        { businessName: 'X', town: 'Somewhere', country: 'XX' },
+        '\\"XX\\" is not a two-letter ISO 3166 country code',
+      ],
+      [
+        { businessName: 'X', town: 'Somewhere', country: 'XX', phone: '+351 912 345 678' },
+        "The phone's +351 is Portugal's (PT)",
+      ],
+      [{ businessName: 'X', town: 'Somewhere', phone: '+1 555 123 4567' }, 'does not say which'],
+      [{ businessName: 'X', town: 'Paarl', country: 'ZA', currency: 'ABC' }, 'currency'],
       [
         { businessName: 'X', town: 'Paarl', country: 'ZA', payoutPreference: { method: 'Wise' } },
         'payoutPreference',

@@ -67,7 +67,7 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      const { applications, next: what } = await status(req, s);
+      const { applications } = await status(req, s);
       res
         .type('html')
         .send(
@@ -80,7 +80,7 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
                       html`<tr><td><a href="/business/applications/${a.applicationId}">${a.name}</a></td><td data-label="Status">${STATUS_WORDS[a.status]}</td></tr>`,
                   )
                   .join('')}</table>`
-              : html`<p>No application yet. ${what}</p>`,
+              : html`<p>No application yet. Ask your assistant to start one for your business: it asks for the name, town and country, and this page then shows what is still missing.</p>`,
             { email: s.user.email, csrf: s.csrf },
           ),
         );
@@ -102,13 +102,14 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
           );
       } catch (err) {
         if (!(err instanceof ServiceError) || err.status >= 500) throw err;
+        // Not theirs, none, or not an id at all: the same plain page.
         res
-          .status(err.status)
+          .status(404)
           .type('html')
           .send(
             page(
               'Application not found',
-              html`<p class="error">${err.message}</p><p><a href="/business/applications">Your applications</a></p>`,
+              html`<p class="error">No application ${String(req.params.id)} of yours.</p><p><a href="/business/applications">Your applications</a></p>`,
               { email: s.user.email, csrf: s.csrf },
             ),
           );

@@ -23,15 +23,18 @@ import {
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-/** A time zone this server knows (IANA). */
-const isTimeZone = (zone: string) => {
+/** A time zone's canonical IANA name ('europe/lisbon' is Europe/Lisbon), or null when it names none. */
+function canonicalZone(zone: string): string | null {
   try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone.includes('/') || zone === 'UTC';
+    const name = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+    return name.includes('/') ? name : null;
   } catch {
-    return false;
+    return null;
   }
-};
+}
+
+/** ISO 4217 currencies in use, as the runtime's ICU data knows them. */
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 /** What looks like bank details: an IBAN, or a long run of digits (an account number). */
 const BANK_DETAILS = /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}|\d(?:[\s-]?\d){7,}/i;
@@ -54,7 +57,7 @@ export const startBusinessSignup = defineOperation({
     'walking, sitting) and how (`mode`). Outside South Africa `payoutPreference` says how they would like to be paid: ' +
     'never send bank details. If `possibleListings` names their business in our directory, ask, then send ' +
     '`claimListingId`. Every answer has the `checklist` of what is still missing, `next` (say it and do it) and ' +
-    '`statusUrl` (give it to the person). 201 for a new application, 200 for an update.',
+    '`statusUrl` (give it to the person).',
   input: z
     .object({
       applicationId: ApplicationIdSchema.optional(),
@@ -77,12 +80,14 @@ export const startBusinessSignup = defineOperation({
         .string()
         .regex(/^[A-Za-z]{3}$/)
         .transform((c) => c.toUpperCase())
+        .refine((c) => CURRENCIES.has(c), 'expected an ISO 4217 currency in use, such as EUR')
         .optional()
         .meta({ description: "ISO 4217; defaults to the country's when it has exactly one." }),
       timezone: z
         .string()
         .max(64)
-        .refine(isTimeZone, 'expected an IANA time zone such as Europe/Lisbon')
+        .refine((z) => canonicalZone(z) !== null, 'expected an IANA time zone such as Europe/Lisbon')
+        .transform((z) => canonicalZone(z)!)
         .optional()
         .meta({ description: "IANA; defaults to the country's when it has exactly one." }),
       town: text(80).optional(),
@@ -154,18 +159,15 @@ export const startBusinessSignup = defineOperation({
         claimListingId,
         ...rest
       } = input;
-      const details = { ...(current?.details ?? {}), ...rest };
+      const details: Record<string, unknown> = { ...(current?.details ?? {}), ...rest };
       const name = businessName ?? current?.name;
       const problems: { field: string; message: string }[] = [];
       if (!name) problems.push({ field: 'businessName', message: 'required for a new application' });
       if (!details.town) problems.push({ field: 'town', message: 'required for a new application' });
       const phone = typeof details.phone === 'string' ? details.phone : null;
       const defaults = defaultsFor({ country: country ?? current?.country ?? null, phone });
-      if (!defaults.country)
-        problems.push({
-          field: 'country',
-          message: 'required: two letters, or a phone with its country code',
-        });
+      // Why there is no country, in the package's words: an unknown code, a shared calling code, none given.
+      if (!defaults.country) problems.push({ field: 'country', message: defaults.reasons.country });
       const preference = input.payoutPreference;
       if (preference && defaults.country === 'ZA')
         problems.push({
@@ -173,7 +175,13 @@ export const startBusinessSignup = defineOperation({
           message: 'outside South Africa only: in South Africa, connect PayFast (connect_gateway)',
         });
       if (preference && BANK_DETAILS.test(`${preference.method} ${preference.note ?? ''}`))
-        problems.push({ field: 'payoutPreference', message: 'never bank details: only a way of being paid' });
+        problems.push({
+          field: 'payoutPreference',
+          message:
+            'never bank details: no IBAN or account number (8 or more digits in a row), only a way of being paid',
+        });
+      // In South Africa the business is paid through PayFast: a preference from before goes.
+      if (defaults.country === 'ZA') delete details.payoutPreference;
       if (problems.length) {
         throw new ServiceError('BAD_REQUEST', problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
           fields: problems,
