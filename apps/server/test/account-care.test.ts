@@ -7,7 +7,14 @@ import { hash } from '@node-rs/argon2';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPetOwner, openForm, postForm, startTestServer, type TestServer } from './harness.js';
+import {
+  bookFirstCardSlot,
+  newPetOwner,
+  postForm,
+  signedInForm,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
 const PASSWORD = 'a long enough password';
@@ -37,31 +44,10 @@ describe('the account page for a pet owner', () => {
       line1: '12 Dorp Street',
     });
     const as = { authorization: `Bearer ${owner.key}` };
-    const body = {
-      category: 'grooming',
-      addressId: owner.addressId,
-      pets: [{ petId: owner.petId, serviceIds: ['groom-dog-bath'] }],
-    };
-    const book = async (day: string, index: number) => {
-      const found = await server.post('/v1/availability', { ...body, from: day, to: day }, as);
-      expect(found.status, JSON.stringify(found.body)).toBe(200);
-      const slot = found.body.days[0].slots[index];
-      const booked = await server.post(
-        '/v1/bookings',
-        { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
-        as,
-      );
-      expect(booked.status, JSON.stringify(booked.body)).toBe(201);
-      return {
-        id: booked.body.bookingId as string,
-        when: booked.body.when as string,
-        start: slot.start as string,
-      };
-    };
-    const wednesday = await book('2026-11-25', 0);
-    const friday = await book('2026-11-27', 0);
-    const upcoming = wednesday.id;
-    const cancelled = friday.id;
+    const wednesday = await bookFirstCardSlot(server, owner, '2026-11-25');
+    const friday = await bookFirstCardSlot(server, owner, '2026-11-27');
+    const upcoming = wednesday.bookingId;
+    const cancelled = friday.bookingId;
     const gone = await server.post(`/v1/bookings/${cancelled}/cancel`, { confirm: true }, as);
     expect(gone.status).toBe(200);
     return { ...owner, userId: user.id, upcoming, cancelled, when: wednesday.when, start: wednesday.start };
@@ -223,17 +209,7 @@ describe('the account page for a pet owner', () => {
   it('refuses forms without the page’s token or from another site, and other people’s bookings, changing nothing', async () => {
     const person = await personWithBookings('careful@example.com');
     const other = await personWithBookings('other@example.com');
-    const signin = await openForm(server, '/signin');
-    const signedIn = await postForm(
-      server,
-      '/signin',
-      { email: 'careful@example.com', password: PASSWORD, next: '/account' },
-      signin,
-    );
-    expect(signedIn.status).toBe(303);
-    const cookie = (signedIn.headers.getSetCookie() ?? []).map((c) => c.split(';')[0]).join('; ');
-    const accountPage = await fetch(`${server.url}/account`, { headers: { cookie } });
-    const form = { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(await accountPage.text())![1]! };
+    const form = await signedInForm(server, 'careful@example.com', PASSWORD);
 
     const statusOf = async (id: string, key: string) =>
       (await server.get(`/v1/bookings/${id}`, { authorization: `Bearer ${key}` })).body.status;
@@ -285,17 +261,7 @@ describe('the account page for a pet owner', () => {
 
   it('takes notes as typed (line breaks as one character), and refuses notes sent twice or not at all, and numbers not in decimal', async () => {
     const person = await personWithBookings('forms@example.com');
-    const signin = await openForm(server, '/signin');
-    const signedIn = await postForm(
-      server,
-      '/signin',
-      { email: 'forms@example.com', password: PASSWORD, next: '/account' },
-      signin,
-    );
-    const cookie = (signedIn.headers.getSetCookie() ?? []).map((c) => c.split(';')[0]).join('; ');
-    const csrf = /name="csrf" value="([^"]+)"/.exec(
-      await (await fetch(`${server.url}/account`, { headers: { cookie } })).text(),
-    )![1]!;
+    const { cookie, csrf } = await signedInForm(server, 'forms@example.com', PASSWORD);
     const post = (path: string, body: string) =>
       fetch(server.url + path, {
         method: 'POST',

@@ -261,6 +261,55 @@ export async function newPetOwner(
   return { key, petId: pet.body.id, addressId: address.body.id };
 }
 
+/**
+ * The owner's first open grooming slot on `day` (a dog bath for their saved pet at their saved
+ * address), booked by card; throws when none is open or booking fails.
+ */
+export async function bookFirstCardSlot(
+  server: TestServer,
+  owner: { key: string; petId: string; addressId: string },
+  day: string,
+): Promise<{ bookingId: string; when: string; start: string; payUrl: string }> {
+  const as = { authorization: `Bearer ${owner.key}` };
+  const body = {
+    category: 'grooming',
+    addressId: owner.addressId,
+    pets: [{ petId: owner.petId, serviceIds: ['groom-dog-bath'] }],
+  };
+  const found = await server.post('/v1/availability', { ...body, from: day, to: day }, as);
+  const slot = found.body.days?.[0]?.slots?.[0];
+  if (found.status !== 200 || !slot) throw new Error(`no open slot on ${day}: ${JSON.stringify(found.body)}`);
+  const booked = await server.post(
+    '/v1/bookings',
+    { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+    as,
+  );
+  if (booked.status !== 201)
+    throw new Error(`booking failed: ${booked.status} ${JSON.stringify(booked.body)}`);
+  return {
+    bookingId: booked.body.bookingId,
+    when: booked.body.when,
+    start: slot.start,
+    payUrl: booked.body.payUrl,
+  };
+}
+
+/** Signs in with email and password as the sign-in page would; the session's cookie and the account page's form token. */
+export async function signedInForm(
+  server: TestServer,
+  email: string,
+  password: string,
+): Promise<FormSession> {
+  const signin = await openForm(server, '/signin');
+  const signedIn = await postForm(server, '/signin', { email, password, next: '/account' }, signin);
+  if (signedIn.status !== 303) throw new Error(`sign-in refused: ${signedIn.status}`);
+  const cookie = (signedIn.headers.getSetCookie() ?? []).map((c) => c.split(';')[0]).join('; ');
+  const page = await fetch(`${server.url}/account`, { headers: { cookie } });
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1];
+  if (!csrf) throw new Error('no form token on /account');
+  return { cookie, csrf };
+}
+
 /** Opens a form page as a browser would (GET), keeping the cookie it sets and the form's token. */
 export async function openForm(server: TestServer, path: string): Promise<FormSession> {
   const res = await fetch(server.url + path, { redirect: 'manual' });

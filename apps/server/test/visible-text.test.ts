@@ -5,7 +5,7 @@ import { hash } from '@node-rs/argon2';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { createApiKey } from '@nogpets/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPetOwner, startTestServer, type TestServer } from './harness.js';
+import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer } from './harness.js';
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
 const WIDTHS = [1280, 390] as const;
@@ -44,25 +44,7 @@ describe('what people see on every page', () => {
       pet: { name: 'Rex <i>the brave</i>', weightKg: 12 },
       line1: '12 Dorp Street',
     });
-    const as = { authorization: `Bearer ${owner.key}` };
-    const body = {
-      category: 'grooming',
-      addressId: owner.addressId,
-      pets: [{ petId: owner.petId, serviceIds: ['groom-dog-bath'] }],
-    };
-    const found = await server.post(
-      '/v1/availability',
-      { ...body, from: '2026-11-25', to: '2026-11-25' },
-      as,
-    );
-    const slot = found.body.days[0].slots[0];
-    const booked = await server.post(
-      '/v1/bookings',
-      { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
-      as,
-    );
-    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
-    payUrl = booked.body.payUrl;
+    payUrl = (await bookFirstCardSlot(server, owner, '2026-11-25')).payUrl;
     const { key } = await createApiKey(server.db.sql, {
       email: 'ayanda@example.com',
       scopes: ['business:write'],

@@ -33,7 +33,7 @@ function applicationBody(a: Application): string {
     $${a.checklist
       .map(
         (i) =>
-          html`<tr><td><strong>${i.title}</strong></td><td data-label="Status">${ITEM_WORDS[i.status]}</td><td data-label="What is missing">$${
+          html`<tr><td><strong>${i.title}</strong></td><td data-label="Status">${ITEM_WORDS[i.status]}</td><td$${i.missing.length ? ' data-label="What is missing"' : ''}>$${
             i.missing.length
               ? html`<ul class="scopes">$${i.missing.map((m) => html`<li>${m}</li>`).join('')}</ul>`
               : ''

@@ -5,6 +5,7 @@ import { type ApplicationData, checklist } from '@nogpets/onboarding-checklist';
 import { type ApplicationRow, findPossibleListings, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
+import { townSlug } from '../directory/find-pet-businesses.js';
 import { ServiceError } from '../errors.js';
 
 export const ApplicationIdSchema = z
@@ -113,16 +114,6 @@ function statusNext(row: ApplicationRow): string {
   return 'The operator rejected the application; the review note says why. Start a new one when that is fixed.';
 }
 
-/** A town as the directory's slug: lowercase letters, digits and hyphens. */
-export function townSlug(town: string): string | null {
-  const slug = town
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-  return /^[a-z0-9-]{2,40}$/.test(slug) ? slug : null;
-}
 
 /** The person's own application, or 404 (another person's is not shown to exist). */
 export function notFound(id: string): ServiceError {

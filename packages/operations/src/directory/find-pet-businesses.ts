@@ -28,6 +28,20 @@ export const DirectoryCategorySchema = z.enum(DIRECTORY_CATEGORIES).meta({
     'A kind of pet business: MOBILE_GROOMING, GROOMING_SALON, DOG_WALKING, PET_SITTING, BOARDING, DAYCARE, DOG_TRAINING, VET, PET_RETAIL (pet stores), PET_TRANSPORT, ANIMAL_WELFARE.',
 });
 
+/** A town as the directory names it: lowercase letters, digits and hyphens, 2 to 40 (the `town` filter's pattern). */
+export const TOWN_SLUG = /^[a-z0-9-]{2,40}$/;
+
+/** A town's name as the directory's slug ('Lisboa' is lisboa, 'Cape Town' cape-town), or null when none fits. */
+export function townSlug(town: string): string | null {
+  const slug = town
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return TOWN_SLUG.test(slug) ? slug : null;
+}
+
 const ListingSchema = z
   .object({
     id: z.string(),
@@ -109,7 +123,7 @@ export const findPetBusinesses = defineOperation({
     .object({
       town: z
         .string()
-        .regex(/^[a-z0-9-]{2,40}$/)
+        .regex(TOWN_SLUG)
         .optional()
         .meta({
           description: 'Town slug: lowercase letters, digits and hyphens, 2 to 40.',
