@@ -114,7 +114,6 @@ function statusNext(row: ApplicationRow): string {
   return 'The operator rejected the application; the review note says why. Start a new one when that is fixed.';
 }
 
-
 /** The person's own application, or 404 (another person's is not shown to exist). */
 export function notFound(id: string): ServiceError {
   return new ServiceError('NOT_FOUND', `No application ${id} of yours.`, { applicationId: id });

@@ -121,14 +121,10 @@ export const findPetBusinesses = defineOperation({
     'more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.',
   input: z
     .object({
-      town: z
-        .string()
-        .regex(TOWN_SLUG)
-        .optional()
-        .meta({
-          description: 'Town slug: lowercase letters, digits and hyphens, 2 to 40.',
-          example: 'stellenbosch',
-        }),
+      town: z.string().regex(TOWN_SLUG).optional().meta({
+        description: 'Town slug: lowercase letters, digits and hyphens, 2 to 40.',
+        example: 'stellenbosch',
+      }),
       category: DirectoryCategorySchema.optional(),
       q: z
         .string()
