@@ -196,4 +196,11 @@ export {
   findPetBusinesses,
 } from './directory/find-pet-businesses.js';
 export { getSignupStatus, startBusinessSignup } from './business/signup.js';
+export { addBusinessServices } from './business/services.js';
+export { setServiceArea } from './business/area.js';
+export { addResources } from './business/resources.js';
+export { setOperatingHours, weekWords } from './business/hours.js';
+export { inviteStaff } from './business/staff.js';
+export { connectGateway } from './business/gateway.js';
+export { submitBusinessForReview, summaryOf } from './business/submit.js';
 export { type Application, ApplicationSchema } from './business/application.js';

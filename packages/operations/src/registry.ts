@@ -17,6 +17,13 @@ import {
 import type { Operation } from './define.js';
 import { findPetBusinesses } from './directory/find-pet-businesses.js';
 import { getSignupStatus, startBusinessSignup } from './business/signup.js';
+import { setServiceArea } from './business/area.js';
+import { connectGateway } from './business/gateway.js';
+import { setOperatingHours } from './business/hours.js';
+import { addResources } from './business/resources.js';
+import { addBusinessServices } from './business/services.js';
+import { inviteStaff } from './business/staff.js';
+import { submitBusinessForReview } from './business/submit.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -39,4 +46,11 @@ export const operations: readonly Operation[] = [
   findPetBusinesses,
   getSignupStatus,
   startBusinessSignup,
+  addBusinessServices,
+  setServiceArea,
+  addResources,
+  setOperatingHours,
+  inviteStaff,
+  connectGateway,
+  submitBusinessForReview,
 ] as unknown as Operation[];

@@ -21,13 +21,15 @@ export interface ApplicationRow {
   gateway: Record<string, unknown> | null;
   claimListingId: string | null;
   reviewNote: string | null;
+  /** When it was sent for review (null while a DRAFT). */
+  submittedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 const COLUMNS = `id, user_id as "userId", status, name, details, country, currency, timezone, services, area, resources,
   business_hours as "businessHours", staff_invites as "staffInvites", gateway, claim_listing_id as "claimListingId",
-  review_note as "reviewNote", created_at as "createdAt", updated_at as "updatedAt"`;
+  review_note as "reviewNote", submitted_at as "submittedAt", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export type ApplicationDetails = Pick<
   ApplicationRow,
@@ -105,4 +107,97 @@ export async function listingClaimable(sql: Sql, id: string): Promise<boolean> {
   const [row] = await sql<{ ok: boolean }[]>`
     select exists (select 1 from directory_listings where id = ${id} and business_id is null) as ok`;
   return row!.ok;
+}
+
+/** The parts the sign-up steps after the details set, each replaced whole when given. */
+export interface ApplicationParts {
+  services?: unknown[];
+  area?: unknown[];
+  resources?: unknown[];
+  businessHours?: Record<string, unknown> | null;
+  staffInvites?: unknown[];
+  gateway?: Record<string, unknown> | null;
+}
+
+/** Replaces the parts given (services, area, resources, hours, staff invitations, gateway); the rest stays. */
+export async function updateApplicationParts(
+  sql: Sql,
+  id: string,
+  parts: ApplicationParts,
+  now: Date,
+): Promise<ApplicationRow> {
+  const json = (v: unknown) => (v === null ? null : sql.json(v as never));
+  const [row] = await sql<ApplicationRow[]>`
+    update business_applications set
+      services = ${parts.services === undefined ? sql`services` : json(parts.services)},
+      area = ${parts.area === undefined ? sql`area` : json(parts.area)},
+      resources = ${parts.resources === undefined ? sql`resources` : json(parts.resources)},
+      business_hours = ${parts.businessHours === undefined ? sql`business_hours` : json(parts.businessHours)},
+      staff_invites = ${parts.staffInvites === undefined ? sql`staff_invites` : json(parts.staffInvites)},
+      gateway = ${parts.gateway === undefined ? sql`gateway` : json(parts.gateway)},
+      updated_at = ${now}
+    where id = ${id}
+    returning ${sql.unsafe(COLUMNS)}`;
+  return row!;
+}
+
+/** A DRAFT sent for review: SUBMITTED, with when. Null when it was not a DRAFT any more. */
+export async function submitApplication(sql: Sql, id: string, now: Date): Promise<ApplicationRow | null> {
+  const [row] = await sql<ApplicationRow[]>`
+    update business_applications set status = 'SUBMITTED', submitted_at = ${now}, updated_at = ${now}
+    where id = ${id} and status = 'DRAFT'
+    returning ${sql.unsafe(COLUMNS)}`;
+  return row ?? null;
+}
+
+/** A service of the operator's own menu, as `useTemplate` copies it. */
+export interface TemplateService {
+  category: 'grooming' | 'walking' | 'sitting';
+  kind: 'PRIMARY' | 'EXTRA';
+  name: string;
+  blurb: string;
+  petTypes: string[];
+  priceCents: number;
+  durationMin: number;
+  groupSize: number;
+  tiers: Record<string, unknown>[];
+}
+
+/** The operator's own menu (the business marked is_operator), line by line in its order. */
+export async function operatorMenu(sql: Sql): Promise<{ currency: string; services: TemplateService[] }> {
+  const rows = await sql<(TemplateService & { currency: string })[]>`
+    select s.line_id as category, s.kind, s.name, s.blurb, s.pet_types as "petTypes", s.price_cents as "priceCents",
+      s.duration_min as "durationMin", s.group_size as "groupSize", s.tiers, b.currency
+    from services s
+    join businesses b on b.id = s.business_id and b.is_operator
+    join service_lines l on l.business_id = s.business_id and l.id = s.line_id
+    order by l.sort, l.id, s.sort, s.id`;
+  return {
+    currency: rows[0]?.currency ?? 'ZAR',
+    services: rows.map(({ currency: _c, ...s }) => s),
+  };
+}
+
+/** An approved service area of a business on the service, for telling an applicant where others already work. */
+export interface ServedArea {
+  businessId: string;
+  businessName: string;
+  /** The business's country: postal codes are compared within one country only. */
+  country: string;
+  name: string;
+  postalCode: string | null;
+  /** Null for an area known only by its postal code or name. */
+  lat: number | null;
+  lng: number | null;
+  radiusKm: number | null;
+}
+
+/** Every approved area of every business (the operator's included). */
+export async function approvedServiceAreas(sql: Sql): Promise<ServedArea[]> {
+  return sql<ServedArea[]>`
+    select a.business_id as "businessId", b.name as "businessName", b.country, a.name, a.postal_code as "postalCode",
+      a.lat, a.lng, a.radius_km::float as "radiusKm"
+    from service_areas a join businesses b on b.id = a.business_id
+    where a.status = 'APPROVED'
+    order by b.is_operator desc, b.name, a.sort, a.id`;
 }

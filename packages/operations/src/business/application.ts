@@ -1,8 +1,17 @@
 // A business application as every sign-up step answers it: the application with its checklist
 // (@nogpets/onboarding-checklist decides), what to do next, where to watch it, and the directory
 // listings that may be this business.
+import { haversineKm } from '@nogpets/coverage-geo';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import { type ApplicationData, checklist } from '@nogpets/onboarding-checklist';
-import { type ApplicationRow, findPossibleListings, type Queryable } from '@nogpets/store';
+import {
+  type ApplicationRow,
+  approvedServiceAreas,
+  findOwnApplication,
+  findPossibleListings,
+  type Queryable,
+  type ServedArea,
+} from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { townSlug } from '../directory/find-pet-businesses.js';
@@ -32,6 +41,83 @@ const ChecklistItemSchema = z
   })
   .meta({ id: 'ChecklistItem', description: 'One part of an application and what it still needs.' });
 
+const WeekOutSchema = z
+  .record(z.string(), z.array(z.object({ start: z.string(), end: z.string() })))
+  .meta({
+    description: 'Days (mon to sun) to local HH:MM ranges in the application’s time zone; days off left out.',
+  });
+
+const PartsShape = {
+  services: z
+    .array(
+      z.object({
+        id: z.string(),
+        category: z.enum(['grooming', 'walking', 'sitting']),
+        kind: z.enum(['PRIMARY', 'EXTRA']),
+        name: z.string(),
+        blurb: z.string(),
+        petTypes: z.array(z.enum(['DOG', 'CAT'])),
+        priceCents: z.int().nullable().meta({
+          description:
+            'In minor units of the application’s currency (whole units where it has none, as yen).',
+        }),
+        price: z.string().nullable().meta({ description: 'The price in words, such as €35 or ¥1,500.' }),
+        durationMin: z.int(),
+        groupSize: z.int(),
+        tiers: z.array(z.record(z.string(), z.unknown())),
+        needsPrice: z
+          .boolean()
+          .meta({ description: 'Copied from our menu without a price: ask the person for it.' }),
+        fromTemplate: z.boolean(),
+      }),
+    )
+    .meta({ description: 'The menu (add_business_services).' }),
+  areas: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        status: z.enum(['PENDING', 'APPROVED', 'REJECTED']),
+        kind: z.enum(['RADIUS', 'SUBURB', 'POSTAL_CODE']),
+        radiusKm: z.number().nullable(),
+        center: z.object({ lat: z.number(), lng: z.number() }).nullable(),
+        centerAddress: z.string().nullable(),
+        postalCode: z.string().nullable(),
+      }),
+    )
+    .meta({ description: 'Proposed areas (set_service_area): PENDING until the operator approves each.' }),
+  resources: z
+    .array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(['VAN', 'WALKER', 'SITTER']),
+        name: z.string(),
+        week: WeekOutSchema.nullable().meta({ description: 'Its own week; null: the business hours.' }),
+        slotStepMin: z.int(),
+        travelBufferMin: z.int().nullable(),
+      }),
+    )
+    .meta({ description: 'Who does the work (add_resources); their ids go in resourceIds.' }),
+  businessHours: WeekOutSchema.nullable().meta({ description: 'The business hours (set_operating_hours).' }),
+  staff: z
+    .array(
+      z.object({
+        id: z.string(),
+        email: z.string().nullable(),
+        phone: z.string().nullable(),
+        role: z.enum(['manager', 'crew']),
+        jobTitle: z.string().nullable(),
+        resourceIds: z.array(z.string()),
+      }),
+    )
+    .meta({ description: 'Invitations (invite_staff), effective once the business is approved.' }),
+  gateway: z
+    .object({ kind: z.literal('PAYFAST'), merchantId: z.string() })
+    .nullable()
+    .meta({ description: 'South Africa: the PayFast merchant id (connect_gateway).' }),
+  submittedAt: z.iso.datetime().nullable().meta({ description: 'When it was sent for review.' }),
+};
+
 export const ApplicationSchema = z
   .object({
     applicationId: z.string(),
@@ -49,8 +135,19 @@ export const ApplicationSchema = z
       .array(z.object({ id: z.string(), name: z.string(), town: z.string(), area: z.string().nullable() }))
       .meta({ description: 'Directory entries that may be this business: claim one with `claimListingId`.' }),
     overlaps: z
-      .array(z.object({ area: z.string(), businesses: z.int() }))
-      .meta({ description: 'Areas other businesses already serve (informational).' }),
+      .array(
+        z.object({
+          area: z.string().meta({ description: 'The name of one of this application’s areas.' }),
+          businesses: z.int().meta({ description: 'How many businesses on the service already serve it.' }),
+          with: z.array(z.string()).meta({ description: 'Their names, with the areas of theirs it meets.' }),
+        }),
+      )
+      .meta({
+        description:
+          'Areas other businesses already serve (approved areas whose circle meets this one, or the same postal ' +
+          'code in the same country). Informational: an overlap is no reason to refuse.',
+      }),
+    ...PartsShape,
   })
   .meta({ id: 'Application', description: 'A pet business application with its checklist.' });
 
@@ -102,9 +199,175 @@ export async function applicationAnswer(
     statusUrl: statusUrlOf(ctx, row.id),
     reviewNote: row.status === 'REJECTED' ? row.reviewNote : null,
     possibleListings: possible.map(({ id, name, town: t, area }) => ({ id, name, town: t, area })),
-    overlaps: [],
+    overlaps: await overlapsOf(sql, row),
+    ...partsOf(row),
   };
 }
+
+/** A price in words in the application's currency: "€35", "¥1,500"; the bare number while the currency is unknown. */
+export function priceWords(priceCents: number | null, currency: string | null): string | null {
+  if (priceCents === null || priceCents === undefined) return null;
+  if (!currency) return `${priceCents} (in the currency still to be set)`;
+  try {
+    return formatMoney(priceCents, currency);
+  } catch {
+    return `${priceCents} ${currency}`;
+  }
+}
+
+const arr = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+const textOr = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The stored parts as the answer shows them, every field present. */
+function partsOf(row: ApplicationRow) {
+  type S = Record<string, any>;
+  return {
+    services: arr<S>(row.services).map((s) => ({
+      id: String(s.id),
+      category: s.category,
+      kind: s.kind,
+      name: String(s.name),
+      blurb: typeof s.blurb === 'string' ? s.blurb : '',
+      petTypes: arr<'DOG' | 'CAT'>(s.petTypes),
+      priceCents: typeof s.priceCents === 'number' ? s.priceCents : null,
+      price: priceWords(typeof s.priceCents === 'number' ? s.priceCents : null, row.currency),
+      durationMin: s.durationMin,
+      groupSize: s.groupSize ?? 1,
+      tiers: arr<Record<string, unknown>>(s.tiers),
+      needsPrice: s.needsPrice === true,
+      fromTemplate: s.fromTemplate === true,
+    })),
+    areas: arr<S>(row.area).map((a) => ({
+      id: String(a.id),
+      name: String(a.name),
+      status: a.status,
+      kind: a.kind,
+      radiusKm: typeof a.radiusKm === 'number' ? a.radiusKm : null,
+      center: a.center ? { lat: a.center.lat, lng: a.center.lng } : null,
+      centerAddress: textOr(a.centerAddress),
+      postalCode: textOr(a.postalCode),
+    })),
+    resources: arr<S>(row.resources).map((r) => ({
+      id: String(r.id),
+      kind: r.kind,
+      name: String(r.name),
+      week: r.week ?? null,
+      slotStepMin: r.slotStepMin ?? 30,
+      travelBufferMin: typeof r.travelBufferMin === 'number' ? r.travelBufferMin : null,
+    })),
+    businessHours: (row.businessHours as Record<string, { start: string; end: string }[]> | null) ?? null,
+    staff: arr<S>(row.staffInvites).map((i) => ({
+      id: String(i.id),
+      email: textOr(i.email),
+      phone: textOr(i.phone),
+      role: i.role,
+      jobTitle: textOr(i.jobTitle),
+      resourceIds: arr<string>(i.resourceIds),
+    })),
+    gateway: row.gateway
+      ? { kind: 'PAYFAST' as const, merchantId: String((row.gateway as S).merchantId) }
+      : null,
+    submittedAt: row.submittedAt ? new Date(row.submittedAt).toISOString() : null,
+  };
+}
+
+/** An area of an application as the steps store it (the checklist's ProposedArea plus where it is). */
+export interface StoredArea {
+  id: string;
+  name: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  kind: 'RADIUS' | 'SUBURB' | 'POSTAL_CODE';
+  radiusKm: number | null;
+  center: { lat: number; lng: number } | null;
+  centerAddress: string | null;
+  postalCode: string | null;
+}
+
+/** A postal code compared as people mean it: "1000-001", "1000 001" and "1000001" are one. */
+export const postalKey = (code: string) => code.replace(/[\s-]/g, '').toUpperCase();
+
+/**
+ * The application's areas that businesses on the service already serve: an approved area whose
+ * circle meets this area's (centres closer than the two radii together; a suburb without a radius
+ * counts as its centre point), or with the same postal code in the same country. Rejected areas of
+ * the application are left out.
+ */
+async function overlapsOf(sql: Queryable, row: ApplicationRow): Promise<Application['overlaps']> {
+  const areas = (row.area as StoredArea[]).filter((a) => a && a.status !== 'REJECTED');
+  if (areas.length === 0) return [];
+  // Once approved, the application is a business with these areas: those are not "other businesses".
+  const own = (row as { businessId?: string | null }).businessId ?? null;
+  const served = (await approvedServiceAreas(sql)).filter((s) => s.businessId !== own);
+  const out: Application['overlaps'] = [];
+  for (const area of areas) {
+    const meets = served.filter((s) => meetsArea(area, s, row.country));
+    if (meets.length === 0) continue;
+    const byBusiness = new Map<string, { name: string; areas: string[] }>();
+    for (const s of meets) {
+      const entry = byBusiness.get(s.businessId) ?? { name: s.businessName, areas: [] };
+      entry.areas.push(s.name);
+      byBusiness.set(s.businessId, entry);
+    }
+    out.push({
+      area: area.name,
+      businesses: byBusiness.size,
+      with: [...byBusiness.values()].map((b) => `${b.name} (${listAreas(b.areas)})`),
+    });
+  }
+  return out;
+}
+
+function meetsArea(area: StoredArea, served: ServedArea, country: string | null): boolean {
+  if (area.postalCode && served.postalCode && country === served.country) {
+    if (postalKey(area.postalCode) === postalKey(served.postalCode)) return true;
+  }
+  if (!area.center || served.lat === null || served.lng === null) return false;
+  const distance = haversineKm(area.center, { lat: served.lat, lng: served.lng });
+  return distance < (area.radiusKm ?? 0) + (served.radiusKm ?? 0);
+}
+
+function listAreas(names: string[]): string {
+  const shown = names.slice(0, 4).join(', ');
+  return names.length > 4 ? `${shown} and ${names.length - 4} more` : shown;
+}
+
+/**
+ * The person's own application, locked for the change, while it is still a DRAFT: another
+ * person's or a missing one is 404 (the same words), one sent for review 409 NOT_ACTIVE.
+ */
+export async function ownDraft(ctx: OperationContext, q: Queryable, id: string): Promise<ApplicationRow> {
+  const row = await findOwnApplication(q, ctx.auth!.userId, id, { forUpdate: true });
+  if (!row) throw notFound(id);
+  if (row.status !== 'DRAFT') {
+    throw new ServiceError(
+      'NOT_ACTIVE',
+      `The application is ${row.status.toLowerCase()}: it can no longer be changed here.`,
+      { applicationId: row.id, status: row.status },
+    );
+  }
+  return row;
+}
+
+/** The 400 of a request that names something the application does not have, or asks two contrary things. */
+export function badRequest(fields: { field: string; message: string }[]): ServiceError {
+  return new ServiceError(
+    'BAD_REQUEST',
+    `The request is not valid. ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`,
+    { fields },
+  );
+}
+
+/** The error responses every step after the details may give. */
+export const STEP_ERRORS = [
+  { status: 401, description: 'No or an invalid credential.' },
+  { status: 403, description: 'The credential lacks business:write.' },
+  { status: 404, description: 'No such application of the person (another person’s is not shown to exist).' },
+  {
+    status: 409,
+    description: '`NOT_ACTIVE`: the application was sent for review and can no longer be changed here.',
+  },
+  { status: 429, description: 'Too many requests.' },
+];
 
 function statusNext(row: ApplicationRow): string {
   if (row.status === 'SUBMITTED')

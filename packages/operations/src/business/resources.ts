@@ -1,0 +1,174 @@
+// addResources: the vans (or salon tables), walkers and sitters who do the work, each with its own
+// week or the business hours, its slot step and travel buffer.
+import { newId, type Queryable, updateApplicationParts } from '@nogpets/store';
+import { z } from 'zod';
+import { auditChange } from '../audit.js';
+import { defineOperation } from '../define.js';
+import {
+  ApplicationIdSchema,
+  ApplicationSchema,
+  applicationAnswer,
+  badRequest,
+  ownDraft,
+  STEP_ERRORS,
+} from './application.js';
+import { type Week, WeekSchema } from './hours.js';
+import type { StoredInvite } from './staff.js';
+
+/** A resource as the application keeps it (the contract of business_applications.resources). */
+export interface StoredResource {
+  id: string;
+  kind: 'VAN' | 'WALKER' | 'SITTER';
+  name: string;
+  week: Week | null;
+  slotStepMin: number;
+  travelBufferMin: number | null;
+}
+
+export const MAX_RESOURCES = 100;
+export const DEFAULT_SLOT_STEP_MIN = 30;
+export const DEFAULT_VAN_BUFFER_MIN = 15;
+
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+const ResourceInputSchema = z
+  .object({
+    id: z.string().min(1).max(128).optional().meta({ description: 'To change a resource added before.' }),
+    kind: z.enum(['VAN', 'WALKER', 'SITTER']).meta({
+      description: 'VAN for grooming (a salon table is one too), WALKER for walks, SITTER for sitting.',
+    }),
+    name: z.string().trim().min(1).max(80).meta({ example: 'Van 1 (Lerato)' }),
+    week: WeekSchema.optional().meta({
+      description: 'Its own working week; left out, it works the business hours (set_operating_hours).',
+    }),
+    slotStepMin: z
+      .int()
+      .min(5)
+      .max(240)
+      .optional()
+      .meta({ description: 'Minutes between possible start times; default 30.' }),
+    travelBufferMin: z.int().min(0).max(240).optional().meta({
+      description: 'Minutes kept clear before and after each booking; default 15 for vans, none otherwise.',
+    }),
+  })
+  .strict();
+
+export const addResources = defineOperation({
+  operationId: 'addResources',
+  toolName: 'add_resources',
+  title: 'Add vans, walkers and sitters',
+  tag: 'Business',
+  method: 'POST',
+  path: '/v1/business/applications/:applicationId/resources',
+  inputIn: 'body',
+  auth: { scope: 'business:write' },
+  description:
+    'Adds who does the work: a VAN for grooming (a salon table is a VAN too), a WALKER for walks, a SITTER for ' +
+    'sitting; every line the business offers needs at least one. Ask the person for a name for each (a van and its ' +
+    'groomer, a walker’s name). A resource without a `week` works the business hours (set_operating_hours). One sent ' +
+    'with an existing `id` or the same name replaces it; `removeIds` removes; `replace: true` starts over. Answers ' +
+    'the application with its `checklist` and `next`.',
+  input: z
+    .object({
+      applicationId: ApplicationIdSchema,
+      resources: z.array(ResourceInputSchema).max(MAX_RESOURCES).optional(),
+      removeIds: z.array(z.string().min(1).max(128)).max(MAX_RESOURCES).optional(),
+      replace: z
+        .boolean()
+        .optional()
+        .meta({ description: 'true: remove every resource first, then add these.' }),
+    })
+    .strict()
+    .meta({
+      example: {
+        applicationId: 'app_2mphcqg0nb2518jt8bsf',
+        resources: [{ kind: 'VAN', name: 'Van 1 (Lerato)' }],
+      },
+    }),
+  output: ApplicationSchema,
+  successStatus: 200,
+  errors: [
+    {
+      status: 400,
+      description:
+        'Invalid input: a bound passed (at most 100 resources, names 1 to 80 characters, a step of 5 to 240 minutes, ' +
+        'a buffer of 0 to 240), a week not as set_operating_hours takes it, an id the application does not have, the ' +
+        'same resource twice, `removeIds` with `replace`, or nothing to do.',
+    },
+    ...STEP_ERRORS,
+  ],
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(ctx, input) {
+    const now = ctx.deps.clock.now();
+    return ctx.deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const row = await ownDraft(ctx, q, input.applicationId);
+      const given = input.resources ?? [];
+      const removeIds = input.removeIds ?? [];
+      const problems: { field: string; message: string }[] = [];
+      if (given.length === 0 && removeIds.length === 0 && !input.replace)
+        problems.push({ field: 'resources', message: 'nothing to do: give resources, removeIds or replace' });
+      if (input.replace && removeIds.length)
+        problems.push({ field: 'removeIds', message: 'not with replace: replace removes every resource' });
+      const before = row.resources as StoredResource[];
+      const known = new Set(before.map((r) => r.id));
+      removeIds.forEach((id, i) => {
+        if (!known.has(id))
+          problems.push({ field: `removeIds.${i}`, message: `no resource ${id} on this application` });
+      });
+      given.forEach((r, i) => {
+        if (r.id && !known.has(r.id))
+          problems.push({ field: `resources.${i}.id`, message: `no resource ${r.id} on this application` });
+        if (r.id && removeIds.includes(r.id))
+          problems.push({ field: `resources.${i}.id`, message: 'both changed and removed' });
+        const twin = given.findIndex(
+          (o, j) => j < i && ((r.id && o.id === r.id) || sameName(o.name, r.name)),
+        );
+        if (twin >= 0)
+          problems.push({ field: `resources.${i}`, message: `the same resource as resources.${twin}` });
+      });
+      if (problems.length) throw badRequest(problems);
+
+      let list = input.replace ? [] : before.filter((r) => !removeIds.includes(r.id));
+      for (const r of given) {
+        // With replace, an id of before keeps that id (staff invitations may name it).
+        const old = before.find((o) => (r.id ? o.id === r.id : sameName(o.name, r.name)));
+        const item: StoredResource = {
+          id: old?.id ?? newId('res'),
+          kind: r.kind,
+          name: r.name,
+          week: (r.week as Week | undefined) ?? null,
+          slotStepMin: r.slotStepMin ?? DEFAULT_SLOT_STEP_MIN,
+          travelBufferMin: r.travelBufferMin ?? (r.kind === 'VAN' ? DEFAULT_VAN_BUFFER_MIN : null),
+        };
+        const at = list.findIndex((o) => o.id === item.id);
+        if (at >= 0) list[at] = item;
+        else list = [...list, item];
+      }
+      if (list.length > MAX_RESOURCES)
+        throw badRequest([
+          {
+            field: 'resources',
+            message: `an application has at most ${MAX_RESOURCES} resources; this would make ${list.length}`,
+          },
+        ]);
+      // Invitations keep only the resources that are still there.
+      const ids = new Set(list.map((r) => r.id));
+      const invites = (row.staffInvites as StoredInvite[]).map((inv) => ({
+        ...inv,
+        resourceIds: (inv.resourceIds ?? []).filter((id) => ids.has(id)),
+      }));
+      const updated = await updateApplicationParts(
+        q,
+        row.id,
+        { resources: list, staffInvites: invites },
+        now,
+      );
+      await auditChange(ctx, q, 'application.resources', row.id, {
+        added: given.map((r) => r.name),
+        removed: input.replace ? before.map((r) => r.id) : removeIds,
+      });
+      return applicationAnswer(ctx, q, updated);
+    });
+  },
+});

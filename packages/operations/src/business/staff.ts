@@ -1,0 +1,183 @@
+// inviteStaff: the people who will work with the business on the service, by email and/or phone,
+// as manager or crew. Invitations are kept on the application and take effect on approval.
+import { newId, type Queryable, updateApplicationParts } from '@nogpets/store';
+import { z } from 'zod';
+import { auditChange } from '../audit.js';
+import { isEmailAddress } from '../auth.js';
+import { defineOperation } from '../define.js';
+import {
+  ApplicationIdSchema,
+  ApplicationSchema,
+  applicationAnswer,
+  badRequest,
+  ownDraft,
+  STEP_ERRORS,
+} from './application.js';
+import type { StoredResource } from './resources.js';
+
+/** An invitation as the application keeps it (the contract of business_applications.staff_invites). */
+export interface StoredInvite {
+  id: string;
+  email: string | null;
+  phone: string | null;
+  role: 'manager' | 'crew';
+  jobTitle: string | null;
+  resourceIds: string[];
+}
+
+export const MAX_INVITES = 50;
+
+/** A phone number as compared: its digits, with a leading + kept. */
+const phoneKey = (phone: string) => phone.replace(/[^\d+]/g, '');
+
+const PersonSchema = z
+  .object({
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .refine(isEmailAddress, 'expected an email address')
+      .optional()
+      .meta({ example: 'thandi@example.com' }),
+    phone: z
+      .string()
+      .trim()
+      .max(30)
+      .regex(/^\+?[\d\s().-]+$/, 'expected a phone number: digits, spaces, ( ) . - and a leading +')
+      .refine((p) => p.replace(/\D/g, '').length >= 6, 'expected a phone number of at least 6 digits')
+      .optional()
+      .meta({ description: 'With its country code outside South Africa.' }),
+    role: z.enum(['manager', 'crew']).meta({
+      description: 'manager: services, resources and manual bookings; crew: sees and works bookings.',
+    }),
+    jobTitle: z.string().trim().min(1).max(80).optional().meta({ example: 'Groomer' }),
+    resourceIds: z
+      .array(z.string().min(1).max(128))
+      .max(100)
+      .refine((ids) => new Set(ids).size === ids.length, 'each resource once')
+      .optional()
+      .meta({ description: 'The resources they work (ids from add_resources).' }),
+  })
+  .strict()
+  .refine((p) => p.email !== undefined || p.phone !== undefined, {
+    message: 'give an email or a phone (or both) to reach the person',
+  });
+
+export const inviteStaff = defineOperation({
+  operationId: 'inviteStaff',
+  toolName: 'invite_staff',
+  title: 'Invite staff',
+  tag: 'Business',
+  method: 'POST',
+  path: '/v1/business/applications/:applicationId/staff',
+  inputIn: 'body',
+  auth: { scope: 'business:write' },
+  description:
+    'Optional: invites the people who work with the business, each by `email` and/or `phone`, as `manager` ' +
+    '(services, resources, manual bookings) or `crew` (sees and works bookings), with a job title and the resources ' +
+    'they work. Invitations take effect once the operator approves the business; nobody is contacted before. One ' +
+    'with the same email or phone as an earlier one replaces it; `removeIds` removes; `replace: true` starts over. ' +
+    'Answers the application with its `checklist` and `next`.',
+  input: z
+    .object({
+      applicationId: ApplicationIdSchema,
+      people: z
+        .array(PersonSchema)
+        .max(MAX_INVITES)
+        .optional()
+        .meta({ description: 'The people to invite, at most 50.' }),
+      removeIds: z
+        .array(z.string().min(1).max(128))
+        .max(MAX_INVITES)
+        .optional()
+        .meta({ description: 'Invitations to take back (ids from the earlier answer’s staff).' }),
+      replace: z.boolean().optional().meta({ description: 'true: take back every invitation first.' }),
+    })
+    .strict()
+    .meta({
+      example: {
+        applicationId: 'app_2mphcqg0nb2518jt8bsf',
+        people: [{ email: 'thandi@example.com', role: 'crew', jobTitle: 'Groomer' }],
+      },
+    }),
+  output: ApplicationSchema,
+  successStatus: 200,
+  errors: [
+    {
+      status: 400,
+      description:
+        'Invalid input: neither email nor phone, a role other than manager or crew, more than 50 people, a resource ' +
+        'or invitation id the application does not have, the same person twice, or nothing to do.',
+    },
+    ...STEP_ERRORS,
+  ],
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(ctx, input) {
+    const now = ctx.deps.clock.now();
+    return ctx.deps.sql.begin(async (tx) => {
+      const q = tx as unknown as Queryable;
+      const row = await ownDraft(ctx, q, input.applicationId);
+      const people = input.people ?? [];
+      const removeIds = input.removeIds ?? [];
+      const before = row.staffInvites as StoredInvite[];
+      const resources = new Set((row.resources as StoredResource[]).map((r) => r.id));
+      const problems: { field: string; message: string }[] = [];
+      if (people.length === 0 && removeIds.length === 0 && !input.replace)
+        problems.push({ field: 'people', message: 'nothing to do: give people, removeIds or replace' });
+      if (input.replace && removeIds.length)
+        problems.push({
+          field: 'removeIds',
+          message: 'not with replace: replace takes back every invitation',
+        });
+      removeIds.forEach((id, i) => {
+        if (!before.some((b) => b.id === id))
+          problems.push({ field: `removeIds.${i}`, message: `no invitation ${id} on this application` });
+      });
+      const same = (
+        a: { email?: string | null; phone?: string | null },
+        b: { email?: string | null; phone?: string | null },
+      ) =>
+        (!!a.email && !!b.email && a.email.toLowerCase() === b.email.toLowerCase()) ||
+        (!!a.phone && !!b.phone && phoneKey(a.phone) === phoneKey(b.phone));
+      people.forEach((p, i) => {
+        (p.resourceIds ?? []).forEach((id, j) => {
+          if (!resources.has(id))
+            problems.push({
+              field: `people.${i}.resourceIds.${j}`,
+              message: `no resource ${id} on this application (add it with add_resources first)`,
+            });
+        });
+        const twin = people.findIndex((o, j) => j < i && same(o, p));
+        if (twin >= 0) problems.push({ field: `people.${i}`, message: `the same person as people.${twin}` });
+      });
+      if (problems.length) throw badRequest(problems);
+
+      let list = input.replace ? [] : before.filter((b) => !removeIds.includes(b.id));
+      for (const p of people) {
+        const old = list.find((b) => same(b, p));
+        const item: StoredInvite = {
+          id: old?.id ?? newId('inv'),
+          email: p.email ?? null,
+          phone: p.phone ?? null,
+          role: p.role,
+          jobTitle: p.jobTitle ?? null,
+          resourceIds: p.resourceIds ?? [],
+        };
+        list = old ? list.map((b) => (b.id === old.id ? item : b)) : [...list, item];
+      }
+      if (list.length > MAX_INVITES)
+        throw badRequest([
+          {
+            field: 'people',
+            message: `an application has at most ${MAX_INVITES} invitations; this would make ${list.length}`,
+          },
+        ]);
+      const updated = await updateApplicationParts(q, row.id, { staffInvites: list }, now);
+      await auditChange(ctx, q, 'application.staff', row.id, {
+        invited: people.length,
+        removed: input.replace ? before.length : removeIds.length,
+      });
+      return applicationAnswer(ctx, q, updated);
+    });
+  },
+});
