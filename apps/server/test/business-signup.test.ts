@@ -235,4 +235,30 @@ describe('startBusinessSignup / getSignupStatus', () => {
       ).status,
     ).toBe(403);
   });
+
+  it('drops the PayFast merchant id when the business moves out of South Africa', async () => {
+    const as = { authorization: await keyFor('mover@example.com') };
+    const started = await server.post(
+      '/v1/business/applications',
+      { businessName: 'Moving Paws', town: 'Stellenbosch', country: 'ZA' },
+      as,
+    );
+    const id = started.body.applicationId;
+    const connected = await server.post(
+      `/v1/business/applications/${id}/gateway`,
+      { merchantId: '10000100' },
+      as,
+    );
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    expect(item(connected.body, 'gateway').status).toBe('DONE');
+    const moved = await server.post(
+      '/v1/business/applications',
+      { applicationId: id, country: 'PT', timezone: 'Europe/Lisbon' },
+      as,
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.body.checklist.map((i: Item) => i.id)).toContain('payout');
+    const [stored] = await server.db.sql`select gateway from business_applications where id = ${id}`;
+    expect(stored!.gateway).toBeNull();
+  });
 });

@@ -7,6 +7,7 @@ import {
   listOwnApplications,
   type Queryable,
   updateApplicationDetails,
+  updateApplicationParts,
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
@@ -198,9 +199,12 @@ export const startBusinessSignup = defineOperation({
         timezone: timezone ?? (countryChanged ? defaults.timezone : (current?.timezone ?? defaults.timezone)),
         claimListingId: claimListingId ?? current?.claimListingId ?? null,
       };
-      const row = current
+      let row = current
         ? await updateApplicationDetails(q, current.id, fields, now)
         : await insertApplication(q, userId, fields, now);
+      // PayFast serves South Africa only: a merchant id from before a move abroad goes.
+      if (row.gateway && row.country !== 'ZA')
+        row = await updateApplicationParts(q, row.id, { gateway: null }, now);
       await auditChange(ctx, q, current ? 'application.update' : 'application.start', row.id, {
         name: row.name,
       });
