@@ -176,6 +176,25 @@ const SlotTakenDetails = z
     description: '`details` of `SLOT_TAKEN` (409): look for open times again and offer another.',
   });
 
+const NotAvailableInCountryDetails = z
+  .looseObject({
+    businessId: z.string().meta({ description: 'The business asked for.' }),
+    country: z.string().meta({ description: "The business's country, ISO 3166 two-letter code." }),
+    phone: z
+      .string()
+      .optional()
+      .meta({ description: "From the business's listing, to book with it directly." }),
+    website: z.string().optional(),
+    email: z.string().optional(),
+  })
+  .meta({
+    id: 'NotAvailableInCountryDetails',
+    description:
+      '`details` of `NOT_AVAILABLE_IN_COUNTRY` (409 from list_services, check_coverage, get_quote, find_times and ' +
+      'book): the business is outside South Africa, so bookings with it are made directly with it (its phone or ' +
+      'website when its listing has them); pass the message on.',
+  });
+
 const AuthErrorDetails = z
   .looseObject({
     error: z.enum(['invalid_request', 'invalid_token', 'insufficient_scope']).optional().meta({
@@ -212,6 +231,7 @@ const DETAILS_OF: Partial<Record<ErrorCode, z.ZodType>> = {
   SLOT_TAKEN: SlotTakenDetails,
   CONFIRM_REQUIRED: ConfirmRequiredDetails,
   UNKNOWN_PLACE: UnknownPlaceDetails,
+  NOT_AVAILABLE_IN_COUNTRY: NotAvailableInCountryDetails,
 };
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({

@@ -9,7 +9,7 @@ export {
 export { newId } from './ids.js';
 export { closeLead, countLeads, insertLead, type LeadRow, listLeads, type NewLead } from './leads.js';
 export { MIGRATIONS_DIR, type MigrationResult, migrate } from './migrate.js';
-export { findOperator, loadOffer } from './offer.js';
+export { findBusiness, findBusinessContact, findBusinesses, findOperator, loadOffer } from './offer.js';
 export {
   atomically,
   createSql,

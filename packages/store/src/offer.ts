@@ -1,11 +1,39 @@
 import type { Sql } from './sql.js';
 import type { AreaRow, BusinessRow, LineRow, NearbyTownRow, Offer, ServiceRow } from './types.js';
 
+const BUSINESS_COLUMNS = `id, name, country, currency, timezone, service_fee_cents as "serviceFeeCents",
+           accepts_cash as "acceptsCash", is_operator as "isOperator"`;
+
 export async function findOperator(sql: Sql): Promise<BusinessRow | null> {
-  const rows = await sql<BusinessRow[]>`
-    select id, name, country, currency, timezone, service_fee_cents as "serviceFeeCents",
-           accepts_cash as "acceptsCash", is_operator as "isOperator"
-    from businesses where is_operator`;
+  const rows = await sql<
+    BusinessRow[]
+  >`select ${sql.unsafe(BUSINESS_COLUMNS)} from businesses where is_operator`;
+  return rows[0] ?? null;
+}
+
+/** One business by its id (the operator's own or a partner's), or null. */
+export async function findBusiness(sql: Sql, id: string): Promise<BusinessRow | null> {
+  const rows = await sql<
+    BusinessRow[]
+  >`select ${sql.unsafe(BUSINESS_COLUMNS)} from businesses where id = ${id}`;
+  return rows[0] ?? null;
+}
+
+/** The businesses of these ids that exist, in no particular order. */
+export async function findBusinesses(sql: Sql, ids: string[]): Promise<BusinessRow[]> {
+  if (!ids.length) return [];
+  return sql<
+    BusinessRow[]
+  >`select ${sql.unsafe(BUSINESS_COLUMNS)} from businesses where id = any(${ids}::text[])`;
+}
+
+/** How to reach a business directly: its directory listing's phone, website and email (the first listing linked to it). */
+export async function findBusinessContact(
+  sql: Sql,
+  businessId: string,
+): Promise<{ phone: string | null; website: string | null; email: string | null } | null> {
+  const rows = await sql<{ phone: string | null; website: string | null; email: string | null }[]>`
+    select phone, website, email from directory_listings where business_id = ${businessId} order by id limit 1`;
   return rows[0] ?? null;
 }
 

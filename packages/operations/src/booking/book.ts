@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { documentRules, LineIdSchema, oneGroupOf } from '../schemas.js';
+import { BUSINESS_ERRORS, BusinessIdSchema } from '../offer-cache.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
 import { localDate, momentText, whenText } from './local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
@@ -46,6 +47,7 @@ const BOOK_RULES = {
 
 export const BookRequestSchema = z
   .object({
+    businessId: BusinessIdSchema.optional(),
     category: LineIdSchema,
     addressId: z.string().min(1).max(128).meta({ description: 'A saved address (add_address).' }),
     pets: z
@@ -229,7 +231,8 @@ export const book = defineOperation({
     'the time is held 48 hours or until it starts; confirmed once paid). CASH: first show the person the summary; only ' +
     'after they agree send `confirm: true` (without it: 409 CONFIRM_REQUIRED carrying the summary). Walks may `repeat` ' +
     'weekly: `bookingIds` lists the weeks booked and `skipped` the weeks that could not be, with why. A slot taken ' +
-    'meanwhile answers 409 SLOT_TAKEN: call find_times again. Send an Idempotency-Key header so a retry books once.',
+    'meanwhile answers 409 SLOT_TAKEN: call find_times again. For a partner business pass the same `businessId` as to ' +
+    "find_times (from the directory's `bookWith`). Send an Idempotency-Key header so a retry books once.",
   input: BookRequestSchema,
   output: BookResultSchema,
   successStatus: 201,
@@ -237,12 +240,16 @@ export const book = defineOperation({
     { status: 400, description: 'Invalid input, or `start`/`resourceId` not an open slot of find_times.' },
     { status: 401, description: 'No or an invalid credential.' },
     { status: 403, description: 'The credential lacks bookings:write.' },
-    { status: 404, description: "A saved pet or address that is not the person's." },
+    {
+      status: 404,
+      description: "A saved pet or address that is not the person's, or a `businessId` of no business.",
+    },
     {
       status: 409,
       description:
         '`CONFIRM_REQUIRED` (cash without confirm: show `details.summary`), `SLOT_TAKEN`, `NO_COVERAGE`, `NO_AVAILABILITY` ' +
-        '(no sitter for a stay or visits) or `REQUEST_IN_PROGRESS` (the same Idempotency-Key is still being handled).',
+        '(no sitter for a stay or visits), `REQUEST_IN_PROGRESS` (the same Idempotency-Key is still being handled), or ' +
+        `${BUSINESS_ERRORS.conflict}.`,
     },
     { status: 422, description: '`IDEMPOTENCY_KEY_REUSED`: the key was used with another body.' },
     { status: 429, description: 'Too many requests.' },
@@ -251,7 +258,12 @@ export const book = defineOperation({
   async handler(ctx, input) {
     const priced = await priceRequest(
       ctx,
-      { category: input.category, addressId: input.addressId, pets: input.pets },
+      {
+        businessId: input.businessId,
+        category: input.category,
+        addressId: input.addressId,
+        pets: input.pets,
+      },
       'book',
       { implied: true },
     );

@@ -13,6 +13,7 @@ import {
 } from './quote-request.js';
 import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
 import { documentRules } from '../schemas.js';
+import { BUSINESS_ERRORS } from '../offer-cache.js';
 import { askedRange, engineError, planSittingFor, slotInputFor, WHY_CLOSED } from './schedule.js';
 import { localDate } from './local-time.js';
 import { DATE, DaySchema, HHMM, StaySchema, VisitsSchema } from './time-schemas.js';
@@ -82,7 +83,8 @@ export const findTimes = defineOperation({
     '`start` and `resourceId` unchanged. A time is listed once per van, walker or sitter free then (its `resourceId`): ' +
     "show the person each `time` once per day, under the day's `label`, and book the first slot of the time they choose. For pet sitting over several days give `stay` (nights) or `visits` (days × " +
     'visits per day) and read `mode`, `windows` and `plan`. Nothing open answers 409 NO_AVAILABILITY with `reason`, ' +
-    '`message` and `alternatives` (the next open times): offer those. Times are Johannesburg time. No sign-in needed.',
+    '`message` and `alternatives` (the next open times): offer those. Times are Johannesburg time. For a partner ' +
+    "business pass its `businessId` (from the directory's `bookWith`), as to get_quote. No sign-in needed.",
   input: z
     .object({
       ...QuoteRequestShape,
@@ -125,7 +127,8 @@ export const findTimes = defineOperation({
       status: 409,
       description:
         '`NO_COVERAGE` (place not served; `details.message`, `details.leadId`) or `NO_AVAILABILITY` (nothing open: ' +
-        '`details.reason`, `details.message`, `details.alternatives`, and `details.leadId` when nothing is open within 14 days).',
+        '`details.reason`, `details.message`, `details.alternatives`, and `details.leadId` when nothing is open within 14 days); ' +
+        `or ${BUSINESS_ERRORS.conflict}.`,
     },
     { status: 422, description: '`UNKNOWN_PLACE`: ask for the suburb or postal code.' },
     { status: 429, description: 'Too many requests.' },

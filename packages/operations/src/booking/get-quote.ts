@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
 import { documentRules } from '../schemas.js';
+import { BUSINESS_ERRORS } from '../offer-cache.js';
 import { priceRequest, QuoteRequestShape, QuoteSchema, SAVED_REF_ERRORS } from './quote-request.js';
 
 export const getQuote = defineOperation({
@@ -18,7 +19,9 @@ export const getQuote = defineOperation({
     '(`name`, `type` DOG/CAT, `weightKg` estimate, `coat` SHORT/MEDIUM/LONG) with `serviceIds`: one PRIMARY service of ' +
     'the category plus any EXTRAs (ids from list_services). Optionally where (`address`, `lat`+`lng` or `postalCode`): ' +
     'a place we do not serve answers 409 NO_COVERAGE with `details.message` to pass on. Show the person `summary`; ' +
-    'prices are cents of rand (card adds `cardFeeCents`). Then find_times for when. No sign-in needed.',
+    'prices are cents of rand (card adds `cardFeeCents`). Then find_times for when. For a partner business pass its ' +
+    "`businessId` (from the directory's `bookWith`) and its own service ids (list_services with that businessId). " +
+    'No sign-in needed.',
   input: z
     .object(QuoteRequestShape)
     .strict()
@@ -42,7 +45,7 @@ export const getQuote = defineOperation({
     ...SAVED_REF_ERRORS,
     {
       status: 409,
-      description: '`NO_COVERAGE`: the place is not served (`details.message` to pass on, `details.leadId`).',
+      description: `\`NO_COVERAGE\`: the place is not served (\`details.message\` to pass on, \`details.leadId\`); or ${BUSINESS_ERRORS.conflict}.`,
     },
     {
       status: 422,

@@ -52,9 +52,12 @@ const notFound = { status: 404, description: 'No such booking of the person.' };
 const auth401 = { status: 401, description: 'No or an invalid credential.' };
 const tooMany = { status: 429, description: 'Too many requests.' };
 
-/** Enough of a priced request to find times for a booking again: its offer, line and stored quote. */
+/**
+ * Enough of a priced request to find times for a booking again: the offer of the booking's own
+ * business (the operator's or a partner's), its line and the stored quote.
+ */
 async function pricedFor(ctx: OperationContext, row: BookingRow): Promise<PricedRequest> {
-  const offer = await ctx.deps.offers.operator();
+  const offer = await ctx.deps.offers.business(row.businessId);
   const line = offer.lines.find((l) => l.id === row.lineId);
   if (!line) {
     throw new ServiceError(

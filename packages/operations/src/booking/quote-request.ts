@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { assessCoverage, WhereShape, type WhereInput } from '../coverage/check-coverage.js';
 import { ServiceError } from '../errors.js';
+import { BusinessIdShape, bookableOffer } from '../offer-cache.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 import { findSavedPetsAndAddress } from '@nogpets/store';
 import { recordPlaceLead } from '../coverage/leads.js';
@@ -45,6 +46,7 @@ const SavedPet = z
   });
 
 export const QuoteRequestShape = {
+  ...BusinessIdShape,
   category: LineIdSchema,
   ...WhereShape,
   addressId: z
@@ -120,6 +122,8 @@ export const QuoteSchema = z
   });
 
 export interface QuoteRequest extends WhereInput {
+  /** The business asked for; the operator's own when left out. */
+  businessId?: string | undefined;
   category: 'grooming' | 'walking' | 'sitting';
   pets: (
     | { petId: string; serviceIds: string[] }
@@ -146,7 +150,11 @@ export const SAVED_REF_ERRORS = [
     status: 403,
     description: 'The credential lacks `pets` (for `petId`) or `addresses` (for `addressId`).',
   },
-  { status: 404, description: "A `petId` or `addressId` that is not one of the person's." },
+  {
+    status: 404,
+    description:
+      "A `petId` or `addressId` that is not one of the person's, or a `businessId` of no business.",
+  },
 ];
 
 /** Saved pets and addresses (`petId`, `addressId`) read from the person's account: they need a credential. */
@@ -238,20 +246,18 @@ export async function priceRequest(
   operation: string,
   options: { implied?: boolean } = {},
 ): Promise<PricedRequest> {
+  // The business first: one that cannot be booked here says so whatever else the request holds.
+  const offer = await bookableOffer(ctx.deps, input.businessId);
   const { pets, where, address } = await savedData(ctx, input, options.implied ?? false);
-  const offer = await ctx.deps.offers.operator();
-  if (offer.business.country !== 'ZA') {
-    throw new ServiceError(
-      'NOT_AVAILABLE_IN_COUNTRY',
-      'Booking is available only for businesses in South Africa.',
-      { country: offer.business.country },
-    );
-  }
   const line = offer.lines.find((l) => l.id === input.category);
   if (!line)
-    throw new ServiceError('BAD_REQUEST', `${input.category} is not offered.`, {
-      fields: [{ field: 'category', message: 'Not offered.' }],
-    });
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `${input.category} is not offered${offer.business.isOperator ? '' : ` by ${offer.business.name}`}.`,
+      {
+        fields: [{ field: 'category', message: 'Not offered.' }],
+      },
+    );
 
   if (where.address !== undefined || where.lat !== undefined || where.postalCode !== undefined) {
     const { answer } = await assessCoverage(ctx, offer, where, operation);

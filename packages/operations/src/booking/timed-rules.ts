@@ -142,7 +142,8 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
       try {
         const priced = await priceRequest(
           ctx,
-          { category: t.category, addressId: t.addressId, pets: t.pets },
+          // The series' own business (a partner's walks are priced and placed with the partner).
+          { businessId: series.businessId, category: t.category, addressId: t.addressId, pets: t.pets },
           'book',
           { implied: true },
         );

@@ -1,6 +1,7 @@
 import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
 import { READ_ONLY, defineOperation } from '../define.js';
+import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from '../offer-cache.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
 import { priceRange } from '@nogpets/pricing-tiers';
 
@@ -54,6 +55,10 @@ const LineSchema = z
 
 export const CatalogueSchema = z
   .object({
+    businessId: z
+      .string()
+      .meta({ description: 'The business whose menu this is (pass it on to book with it).' }),
+    businessName: z.string(),
     currency: z.string().meta({ example: 'ZAR' }),
     serviceFeeCents: z.int().meta({ description: 'Card fee per booking, in cents.' }),
     acceptsCash: z.boolean(),
@@ -63,7 +68,8 @@ export const CatalogueSchema = z
   .meta({
     id: 'Catalogue',
     description:
-      'What NogPets offers in Stellenbosch, with prices in cents of rand, and the suburbs it covers.',
+      'What a business offers (NogPets in Stellenbosch unless a partner was asked for), with prices in cents of rand, ' +
+      'and the suburbs it covers.',
   });
 
 type Catalogue = z.input<typeof CatalogueSchema>;
@@ -76,6 +82,8 @@ function catalogueOf(offer: Offer): Catalogue {
   if (known) return known;
   const covered = new Set(offer.lines.flatMap((l) => l.areaIds));
   const catalogue: Catalogue = {
+    businessId: offer.business.id,
+    businessName: offer.business.name,
     currency: offer.business.currency,
     serviceFeeCents: offer.business.serviceFeeCents,
     acceptsCash: offer.business.acceptsCash,
@@ -117,13 +125,19 @@ export const listServices = defineOperation({
     'The catalogue of NogPets in Stellenbosch: grooming, dog walking and pet sitting, with prices in ZAR cents ' +
     '(38000 = R380), durations, price tiers by pet type, coat and weight, and the suburbs covered. Use it when the ' +
     'person asks what is offered or what something costs. Show prices as rand ranges (fromCents to toCents); for an ' +
-    'exact price for their pets call get_quote. No sign-in needed.',
-  input: z.object({}).strict(),
+    "exact price for their pets call get_quote. For a partner business give its `businessId` (from the directory's " +
+    '`bookWith`), and pass the same `businessId` to check_coverage, get_quote, find_times and book. No sign-in needed.',
+  input: z.object(BusinessIdShape).strict(),
   output: CatalogueSchema,
   successStatus: 200,
-  errors: [{ status: 429, description: 'Too many requests.' }],
+  errors: [
+    { status: 400, description: 'A `businessId` that is not an id.' },
+    BUSINESS_ERRORS.notFound,
+    { status: 409, description: `${BUSINESS_ERRORS.conflict}.` },
+    { status: 429, description: 'Too many requests.' },
+  ],
   annotations: READ_ONLY,
-  async handler(ctx) {
-    return catalogueOf(await ctx.deps.offers.operator());
+  async handler(ctx, input) {
+    return catalogueOf(await bookableOffer(ctx.deps, input.businessId));
   },
 });

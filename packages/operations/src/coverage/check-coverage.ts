@@ -1,4 +1,5 @@
 import {
+  type Gazetteer,
   type LineCoverage,
   lineCoverage,
   type ResolvedPlace,
@@ -10,7 +11,9 @@ import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from '../offer-cache.js';
 import { LineIdSchema, oneGroupOf } from '../schemas.js';
+import type { GeoData } from '../geo/world-data.js';
 import { gazetteerFor } from './gazetteer.js';
 import { recordPlaceLead } from './leads.js';
 
@@ -216,6 +219,46 @@ export interface CoverageResult {
   resolved: ResolvedPlace;
 }
 
+/** What a partner's own places may leave vague: nothing known, another town, or only its town. */
+const NAMED_LOOSELY = new Set<ResolvedPlace['kind']>(['unknown', 'town', 'home-town']);
+
+/**
+ * A partner's gazetteer knows its own areas (often one radius), not the suburbs people type; the
+ * operator's knows the suburbs and postal codes of the home territory. A name the partner's places
+ * leave vague is looked up there and its point placed among the partner's areas, keeping the
+ * suburb's own name (docs/decisions.md). Null when the operator's places do not know it either.
+ */
+async function byHomeNames(
+  ctx: OperationContext,
+  offer: Offer,
+  geo: GeoData,
+  g: Gazetteer,
+  byName: (gz: Gazetteer) => ResolvedPlace,
+): Promise<ResolvedPlace | null> {
+  if (offer.business.isOperator) return null;
+  const home = await ctx.deps.offers.operator();
+  if (home.business.country !== offer.business.country) return null;
+  const known = byName(gazetteerFor(home, geo));
+  if (known.kind !== 'area' && known.kind !== 'postal-code') return null;
+  const there = resolvePoint(g, known.lat, known.lng);
+  if (there.kind !== 'area') {
+    // Outside the partner's areas: the town the home territory's places put it in.
+    return {
+      kind: 'town',
+      town: known.town ?? (there.kind === 'town' ? there.town : (offer.areas[0]?.town ?? '')),
+      country: known.country,
+      lat: known.lat,
+      lng: known.lng,
+      postalCode: known.postalCode,
+    };
+  }
+  return {
+    ...there,
+    suburb: known.kind === 'area' ? known.suburb : there.suburb,
+    postalCode: known.postalCode ?? there.postalCode,
+  };
+}
+
 /**
  * Resolves where the person is and which lines serve it; records a lead when the place is real
  * but not served (spec general rule 8). Shared by checkCoverage, quotes and availability.
@@ -224,12 +267,15 @@ export interface CoverageResult {
 export async function resolveWhere(ctx: OperationContext, offer: Offer, where: WhereInput) {
   const geo = await ctx.deps.geo();
   const g = gazetteerFor(offer, geo);
-  const resolved =
+  const byName = (gz: Gazetteer) =>
     where.address !== undefined
-      ? resolveText(g, where.address)
-      : where.lat !== undefined && where.lng !== undefined
-        ? resolvePoint(g, where.lat, where.lng)
-        : resolvePostalCode(g, where.postalCode ?? '');
+      ? resolveText(gz, where.address)
+      : resolvePostalCode(gz, where.postalCode ?? '');
+  let resolved =
+    where.lat !== undefined && where.lng !== undefined ? resolvePoint(g, where.lat, where.lng) : byName(g);
+  if (!offer.business.isOperator && where.lat === undefined && NAMED_LOOSELY.has(resolved.kind)) {
+    resolved = (await byHomeNames(ctx, offer, geo, g, byName)) ?? resolved;
+  }
   const lines = offer.lines.map((l) => ({ id: l.id, label: l.label, areaIds: l.areaIds }));
   // coverage-geo keeps ids as text; these are the offer's lines, so their ids are line ids.
   const coverage = lineCoverage(resolved, lines, offer.areas) as Omit<LineCoverage, 'lines'> & {
@@ -309,7 +355,7 @@ export async function assessCoverage(
   );
   const nearest =
     coverage.nearest && place?.country === offer.business.country
-      ? ` The closest area we serve is ${coverage.nearest.name}, ${km(coverage.nearest.distanceKm)} km away.`
+      ? ` The closest area ${offer.business.isOperator ? 'we serve' : 'it serves'} is ${coverage.nearest.name}, ${km(coverage.nearest.distanceKm)} km away.`
       : '';
   return {
     resolved,
@@ -320,8 +366,11 @@ export async function assessCoverage(
       lines: coverage.lines,
       nearest: coverage.nearest,
       leadId,
-      message:
-        place?.town === homeTown && resolved.kind === 'town'
+      message: !offer.business.isOperator
+        ? place?.town === homeTown && resolved.kind === 'town'
+          ? `${offer.business.name} does not come to that part of ${homeTown}.${nearest} We've noted your request.`
+          : `${offer.business.name} does not come to ${where_}: it serves ${home}.${nearest} We've noted your request.`
+        : place?.town === homeTown && resolved.kind === 'town'
           ? `That spot is outside the ${homeTown} suburbs we serve.${nearest} We've noted your request, so we know where people want us next.`
           : `We don't come to ${where_} yet: NogPets grooms, walks and sits pets in ${home}.${nearest} We've noted your request, so we know where people want us next.`,
       next: 'Pass the message on to the person word for word. Nothing can be booked for this place.',
@@ -343,8 +392,12 @@ export const checkCoverage = defineOperation({
     '`address` (as the person typed it, or "lat,lng"), `lat`+`lng`, or `postalCode`. Use it before quoting or booking. ' +
     'Tell the person which services reach them. When the answer has a `message`, pass it on word for word; ' +
     '`error: UNKNOWN_PLACE` means ask them for the suburb or postal code rather than guessing. Places we do not serve ' +
-    'are recorded for the operator to follow up (`leadId`). No sign-in needed.',
-  input: z.object(WhereShape).strict().superRefine(whereRule(true)),
+    'are recorded for the operator to follow up (`leadId`). For a partner business give its `businessId` (from the ' +
+    "directory's `bookWith`). No sign-in needed.",
+  input: z
+    .object({ ...WhereShape, ...BusinessIdShape })
+    .strict()
+    .superRefine(whereRule(true)),
   output: CoverageAnswerSchema,
   successStatus: 200,
   errors: [
@@ -353,11 +406,14 @@ export const checkCoverage = defineOperation({
       description:
         'No place given, more than one way given, or a value out of bounds. `details.fields` names them.',
     },
+    BUSINESS_ERRORS.notFound,
+    { status: 409, description: `${BUSINESS_ERRORS.conflict}.` },
     { status: 429, description: 'Too many requests.' },
   ],
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    const offer = await ctx.deps.offers.operator();
-    return (await assessCoverage(ctx, offer, input, 'checkCoverage')).answer;
+    const { businessId, ...where } = input;
+    const offer = await bookableOffer(ctx.deps, businessId);
+    return (await assessCoverage(ctx, offer, where, 'checkCoverage')).answer;
   },
 });

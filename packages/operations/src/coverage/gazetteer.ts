@@ -3,15 +3,17 @@ import type { Offer } from '@nogpets/store';
 import type { GeoData } from '../geo/world-data.js';
 
 // Building the world index takes a moment, so a gazetteer is kept while the offer's places stay the
-// same: per offer object (the offer cache hands out the same one while fresh), then by content.
+// same: per offer object (the offer cache hands out the same one while fresh), then by content, one
+// per business (the operator's and each partner's).
 const byOffer = new WeakMap<Offer, Gazetteer>();
-let cached: { key: string; gazetteer: Gazetteer } | null = null;
+const byBusiness = new Map<string, { key: string; gazetteer: Gazetteer }>();
 
 /** The gazetteer of a business: its areas and nearby towns, plus towns and countries worldwide. */
 export function gazetteerFor(offer: Offer, geo: GeoData): Gazetteer {
   const known = byOffer.get(offer);
   if (known) return known;
   const key = JSON.stringify([offer.business.id, offer.areas, offer.nearbyTowns]);
+  const cached = byBusiness.get(offer.business.id);
   if (cached?.key === key) {
     byOffer.set(offer, cached.gazetteer);
     return cached.gazetteer;
@@ -34,7 +36,7 @@ export function gazetteerFor(offer: Offer, geo: GeoData): Gazetteer {
     worldTowns: geo.worldTowns,
     countries: geo.countries,
   });
-  cached = { key, gazetteer };
+  byBusiness.set(offer.business.id, { key, gazetteer });
   byOffer.set(offer, gazetteer);
   return gazetteer;
 }

@@ -1,7 +1,8 @@
-import { findListings, type ListingRow } from '@nogpets/store';
+import { type BusinessRow, findBusinesses, findListings, type ListingRow } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
+import { BOOKABLE_COUNTRY } from '../offer-cache.js';
 
 /**
  * The kinds of pet business the directory knows (docs/decisions.md): the spec's groomers (salon
@@ -55,10 +56,22 @@ const ListingSchema = z
         'A business on NogPets; `bookWith` says how to book it with our tools where that is possible.',
     }),
     isNogPets: z.boolean().meta({ description: "NogPets' own listing." }),
-    bookWith: z.string().nullable().meta({
-      description:
-        'For a partner, how an assistant books it with our tools; null for a business only listed.',
-    }),
+    bookWith: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'For a partner, how an assistant books it with our tools (or, outside South Africa, that it is booked ' +
+          'directly with it); null for a business only listed.',
+      }),
+    businessId: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'For a partner bookable with our tools: the `businessId` to pass to list_services, check_coverage, ' +
+          "get_quote, find_times and book. Null otherwise (NogPets' own listing needs none).",
+      }),
     website: z.string().nullable(),
     phone: z.string().nullable(),
     email: z.string().nullable(),
@@ -83,8 +96,29 @@ function offsetOf(cursor: string | undefined): number {
 const BOOK_WITH_NOGPETS =
   'Book with NogPets itself: list_services, check_coverage, get_quote, find_times, then book (no business id needed).';
 
-function toListing(row: ListingRow) {
+/** How an assistant books a partner (not the operator): with our tools in South Africa, else directly. */
+function partnerBookWith(row: ListingRow, business: BusinessRow): string {
+  if (business.country === BOOKABLE_COUNTRY) {
+    return (
+      `Book ${row.name} with our booking tools: pass businessId "${business.id}" to list_services (its own menu and ` +
+      'service ids), check_coverage, get_quote, find_times, then book.'
+    );
+  }
+  const ways = [
+    row.phone ? `phone ${row.phone}` : null,
+    row.website ? `website ${row.website}` : null,
+    !row.phone && !row.website && row.email ? `email ${row.email}` : null,
+  ].filter(Boolean);
+  return (
+    `Not bookable through our booking tools: ${row.name} is outside South Africa (they answer ` +
+    `NOT_AVAILABLE_IN_COUNTRY for it). Book directly with them${ways.length ? ` by ${ways.join(' or ')}` : ''}.`
+  );
+}
+
+function toListing(row: ListingRow, businesses: Map<string, BusinessRow>) {
   const partner = row.businessId !== null;
+  const business = row.businessId !== null ? businesses.get(row.businessId) : undefined;
+  const bookable = !row.isOperator && business?.country === BOOKABLE_COUNTRY;
   return {
     id: row.id,
     name: row.name,
@@ -94,8 +128,9 @@ function toListing(row: ListingRow) {
     services: row.services,
     partner,
     isNogPets: row.isOperator,
-    // Other partners become bookable with the same tools once they take a business id (issue 14).
-    bookWith: row.isOperator ? BOOK_WITH_NOGPETS : null,
+    // The operator's own listing needs no business id; a partner is booked by its id (in South Africa).
+    bookWith: row.isOperator ? BOOK_WITH_NOGPETS : business ? partnerBookWith(row, business) : null,
+    businessId: bookable ? business!.id : null,
     website: row.website,
     phone: row.phone,
     email: row.email,
@@ -116,7 +151,9 @@ export const findPetBusinesses = defineOperation({
     'Searches the directory of pet businesses: groomers (salon and mobile), walkers, sitters, boarding, daycare, ' +
     'trainers, vets, pet stores. Filter by `town` (a slug such as stellenbosch), `category` and `q` (words in the ' +
     'name, services or area, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): ' +
-    "for those, `bookWith` says how to book with our tools; NogPets' own listing is `isNogPets`. Show each by name, " +
+    "for those, `bookWith` says how to book with our tools (pass the listing's `businessId` to list_services, " +
+    'check_coverage, get_quote, find_times and book), or, for one outside South Africa, to book directly with it; ' +
+    "NogPets' own listing is `isNogPets`. Show each by name, " +
     'area and what it offers. `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for ' +
     'more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.',
   input: z
@@ -164,8 +201,13 @@ export const findPetBusinesses = defineOperation({
       offset,
     });
     const more = rows.length > input.limit;
+    const page = rows.slice(0, input.limit);
+    const partnerIds = [
+      ...new Set(page.flatMap((r) => (r.businessId !== null && !r.isOperator ? [r.businessId] : []))),
+    ];
+    const businesses = new Map((await findBusinesses(ctx.deps.sql, partnerIds)).map((b) => [b.id, b]));
     return {
-      listings: rows.slice(0, input.limit).map(toListing),
+      listings: page.map((r) => toListing(r, businesses)),
       next: more ? cursorOf(offset + input.limit) : null,
     };
   },
