@@ -22,6 +22,7 @@ export async function httpContext(runtime: Runtime, req: Request): Promise<Opera
     auth: await bearerAuth(runtime, req.get('authorization'), 'v1'),
     log: req.log,
     idempotencyKey: req.get('idempotency-key'),
+    callerAddress: req.ip,
   };
 }
 

@@ -99,6 +99,7 @@ async function mcpContext(
     auth: await credential(),
     log: req.log,
     idempotencyKey: req.get('idempotency-key'),
+    callerAddress: req.ip,
   };
 }
 

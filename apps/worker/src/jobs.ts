@@ -9,6 +9,7 @@ import {
 import {
   purgeDonePaymentNotices,
   purgeEmailLinks,
+  purgeExpiredDrafts,
   purgeIdempotencyKeys,
   purgeRateLimits,
   type Sql,
@@ -119,6 +120,18 @@ export const purgeDoneNotices: JobDefinition = {
   },
 };
 
+/**
+ * No-login sign-up drafts are kept 30 days (spec, Limits), then removed: each with its application
+ * while it is still a DRAFT, and the account made for it when nothing else came of it.
+ */
+export const purgeSignupDrafts: JobDefinition = {
+  name: 'purge-signup-drafts',
+  cron: '29 * * * *',
+  async run({ sql, now }) {
+    return purgeExpiredDrafts(sql, now());
+  },
+};
+
 export const jobs: readonly JobDefinition[] = [
   purgeExpiredRateLimits,
   expireUnpaidHolds,
@@ -129,4 +142,5 @@ export const jobs: readonly JobDefinition[] = [
   purgeOldEmailLinks,
   recheckPaymentNotices,
   purgeDoneNotices,
+  purgeSignupDrafts,
 ];

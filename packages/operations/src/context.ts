@@ -58,6 +58,8 @@ export interface OperationContext {
   log: Logger;
   /** The `Idempotency-Key` the caller sent with a change, if any. */
   idempotencyKey?: string | undefined;
+  /** The client's network address as the door saw it (per-caller limits); absent outside HTTP. */
+  callerAddress?: string | undefined;
 }
 
 /** The name to put on records a change touches: the connected assistant, else what the caller said. */

@@ -196,6 +196,16 @@ export {
   findPetBusinesses,
 } from './directory/find-pet-businesses.js';
 export { getSignupStatus, startBusinessSignup } from './business/signup.js';
+export {
+  DRAFT_DAYS,
+  draftApplication,
+  type DraftForPage,
+  draftForPage,
+  draftSummary,
+  keepDraft,
+  parseSaidPrice,
+  prepareBusinessSignup,
+} from './business/draft.js';
 export { addBusinessServices } from './business/services.js';
 export { setServiceArea } from './business/area.js';
 export { addResources } from './business/resources.js';

@@ -17,6 +17,7 @@ import {
 import type { Operation } from './define.js';
 import { findPetBusinesses } from './directory/find-pet-businesses.js';
 import { getSignupStatus, startBusinessSignup } from './business/signup.js';
+import { prepareBusinessSignup } from './business/draft.js';
 import { setServiceArea } from './business/area.js';
 import { connectGateway } from './business/gateway.js';
 import { setOperatingHours } from './business/hours.js';
@@ -44,6 +45,7 @@ export const operations: readonly Operation[] = [
   listAddresses,
   addAddress,
   findPetBusinesses,
+  prepareBusinessSignup,
   getSignupStatus,
   startBusinessSignup,
   addBusinessServices,

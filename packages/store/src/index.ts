@@ -33,6 +33,7 @@ export * from './audit.js';
 export * from './bookings.js';
 export * from './directory.js';
 export * from './applications.js';
+export * from './drafts.js';
 export * from './series.js';
 export * from './payments.js';
 export * from './idempotency.js';
