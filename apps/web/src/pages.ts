@@ -34,6 +34,7 @@ import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
+import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
@@ -94,6 +95,7 @@ const PAGE_PATHS = [
   '/account/*path',
   '/business/applications',
   '/business/applications/*path',
+  '/business/drafts/*path',
 ];
 
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
@@ -115,6 +117,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     '/signout',
     '/oauth/consent',
     '/account/*path',
+    '/business/drafts/*path',
   ];
   // Forms share the service's request limit; a refusal is a page, not JSON.
   router.post(FORM_PATHS, limitRequestsAsPage(runtime));
@@ -745,6 +748,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   });
 
   businessRoutes(router, { runtime, requireSession });
+  draftRoutes(router, { runtime, requireSession, signedIn, preToken, refusedPresession });
   careRoutes(router, {
     runtime,
     requireSession,

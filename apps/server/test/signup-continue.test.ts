@@ -1,0 +1,169 @@
+// The continueUrl of a sign-up draft, in Chromium: a groomer's draft made over HTTP, finished by the
+// person on its page (signed in by the mailed link): prices, area, hours and who works, the summary,
+// then sent for review. And a draft made without an email, kept by whoever signs in on its page.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailedLink, startTestServer, type TestServer } from './harness.js';
+
+const screens = '/tmp/screens';
+
+describe('the sign-up draft page (continueUrl)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const clock = fixedClock('2026-11-23T08:00:00Z');
+  let thandisPage = '';
+  const seen = (page: Page) => page.locator('main').innerText();
+  const shoot = async (page: Page, name: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: path.join(screens, `${name}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+
+  beforeAll(async () => {
+    mkdirSync(screens, { recursive: true });
+    server = await startTestServer({ clock });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('a groomer finishes the draft: signs in by the mailed link, gives prices, area and hours, and sends it', async () => {
+    const made = await server.post('/v1/signup-drafts', {
+      businessName: 'Thandi se Hondewas',
+      contactName: 'Thandi',
+      email: 'thandi@example.com',
+      country: 'ZA',
+      town: 'Stellenbosch',
+      categories: ['grooming'],
+      mode: 'MOBILE',
+      vans: 1,
+      services: [
+        { name: 'Full groom', price: 'R450' },
+        { name: 'Nail clip', price: 'depends' },
+      ],
+      consent: true,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    thandisPage = made.body.continueUrl;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(made.body.continueUrl);
+      // Not signed in: the page offers a link to the draft's email, shown only in part.
+      expect(await seen(page)).toContain('we email to t•••@example.com');
+      expect(await seen(page)).not.toContain('thandi@example.com');
+      await shoot(page, 'draft-signin');
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      expect(await seen(page)).toContain('We have sent a sign-in link to t•••@example.com');
+
+      const mail = await mailedLink(server, 'thandi@example.com');
+      expect(mail.subject).toBe('Your NogPets sign-in link');
+      await page.goto(mail.link);
+      await page.getByRole('button', { name: /Continue as thandi@example.com/ }).click();
+      await page.waitForURL((u) => u.pathname === `/business/drafts/${made.body.draftId}`);
+
+      // Signed in: what is missing, in words, and a field for the price the draft could not read.
+      const first = await seen(page);
+      expect(first).toContain('Finish your application: Thandi se Hondewas');
+      expect(first).toContain('What is missing');
+      expect(first).toMatch(/Nail clip/);
+      expect(await page.getByRole('button', { name: 'Send for review' }).count()).toBe(0); // not before it is ready
+      expect(await page.getByLabel('Price of Full groom').count()).toBe(0);
+      await shoot(page, 'draft-missing');
+
+      // A price it cannot read is said so, and nothing changes.
+      await page.getByLabel('Price of Nail clip (ZAR)').fill('about R80');
+      await page.getByRole('button', { name: 'Save the prices' }).click();
+      expect(await seen(page)).toContain('These prices could not be read: Nail clip ("about R80")');
+      await page.getByLabel('Price of Nail clip (ZAR)').fill('R80');
+      await page.getByRole('button', { name: 'Save the prices' }).click();
+      expect(await seen(page)).toContain('The prices are saved.');
+      expect(await page.getByLabel('Price of Nail clip (ZAR)').count()).toBe(0);
+
+      await page.getByLabel(/Suburbs or neighbourhoods/).fill('Die Boord, 7613\nParadyskloof, 7600');
+      await page.getByRole('button', { name: 'Save the area' }).click();
+      expect(await seen(page)).toContain('Where you work is saved');
+      expect(await seen(page)).toMatch(/Now: .*Die Boord/);
+
+      // The week is filled in with usual hours; Saturday shorter, Sunday off.
+      await page.getByLabel('Saturday to').fill('12:00');
+      await page.getByRole('button', { name: 'Save the hours' }).click();
+      expect(await seen(page)).toContain('Your hours are saved.');
+
+      const ready = await seen(page);
+      expect(ready).toContain('Nothing is missing');
+      expect(ready).toContain('Read it through');
+      expect(ready).toMatch(/Full groom R\s?450/);
+      expect(ready).toMatch(/Nail clip R\s?80/);
+      expect(ready).toMatch(/Sat 08:00-12:00/);
+      await shoot(page, 'draft-ready');
+
+      await page.getByRole('button', { name: 'Send for review' }).click();
+      const sent = await seen(page);
+      expect(sent).toContain('Sent for review.');
+      await shoot(page, 'draft-sent');
+      const [row] = await server.db.sql`
+        select a.status from signup_drafts d join business_applications a on a.id = d.application_id where d.id = ${made.body.draftId}`;
+      expect(row!.status).toBe('SUBMITTED');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a draft without an email asks for it, and whoever signs in keeps it', async () => {
+    const made = await server.post('/v1/signup-drafts', {
+      businessName: 'Kloof Dog Walks',
+      town: 'Stellenbosch',
+      phone: '021 808 1234',
+      categories: ['walking'],
+      services: [{ name: 'Group walk', price: 'R120' }],
+      consent: true,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(made.body.continueUrl);
+      expect(await seen(page)).toContain('First, your email');
+      await page.getByLabel('Email').fill('sipho@example.com');
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      expect(await seen(page)).toContain('We have sent a sign-in link to sipho@example.com');
+      const mail = await mailedLink(server, 'sipho@example.com');
+      await page.goto(mail.link);
+      await page.getByRole('button', { name: /Continue as sipho@example.com/ }).click();
+      await page.waitForURL((u) => u.pathname === `/business/drafts/${made.body.draftId}`);
+      expect(await seen(page)).toContain('was made without an email');
+      await page.getByRole('button', { name: 'Keep it in my account' }).click();
+      const kept = await seen(page);
+      expect(kept).toContain('The draft is now in your account.');
+      expect(kept).toContain('Finish your application: Kloof Dog Walks');
+      const [row] = await server.db.sql`
+        select u.email, a.name, a.services->0->>'priceCents' as price, d.data from signup_drafts d
+        join business_applications a on a.id = d.application_id join users u on u.id = d.user_id where d.id = ${made.body.draftId}`;
+      expect(row).toEqual({
+        email: 'sipho@example.com',
+        name: 'Kloof Dog Walks',
+        price: '12000',
+        data: null,
+      });
+      // Signed in as someone else, another's draft is not shown.
+      const theirs = await page.goto(thandisPage);
+      expect(theirs?.status()).toBe(403);
+      expect(await seen(page)).toContain(
+        'This draft was made for another email address than sipho@example.com.',
+      );
+      expect(await seen(page)).not.toContain('Thandi se Hondewas');
+    } finally {
+      await context.close();
+    }
+    // An unknown (or purged) draft is a plain 404 page.
+    const other = await fetch(`${server.url}/business/drafts/drf_nosuchdraft0000000000`);
+    expect(other.status).toBe(404);
+  });
+});
