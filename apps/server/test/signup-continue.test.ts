@@ -116,6 +116,46 @@ describe('the sign-up draft page (continueUrl)', () => {
     }
   });
 
+  it('a groomer in Lisbon is asked which of Portugal’s time zones the hours are in', async () => {
+    const made = await server.post('/v1/signup-drafts', {
+      businessName: 'Banho & Tosquia',
+      email: 'ines@example.com',
+      phone: '+351 912 345 678',
+      town: 'Lisboa',
+      categories: ['grooming'],
+      services: [{ name: 'Banho', price: '€30' }],
+      consent: true,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(made.body.continueUrl);
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await page.goto((await mailedLink(server, 'ines@example.com')).link);
+      await page.getByRole('button', { name: /Continue as ines@example.com/ }).click();
+      await page.waitForURL((u) => u.pathname === `/business/drafts/${made.body.draftId}`);
+      expect(await seen(page)).toContain('Country and time zone');
+      const zones = await page.getByLabel('Time zone your hours are in').locator('option').allInnerTexts();
+      expect(zones).toEqual(expect.arrayContaining(['Europe/Lisbon', 'Atlantic/Madeira', 'Atlantic/Azores']));
+      // Saved without a choice: said so, nothing changes.
+      await page.getByRole('button', { name: 'Save the country and zone' }).click();
+      expect(await seen(page)).toContain('Choose the time zone your hours are in.');
+      await page.getByLabel('Time zone your hours are in').selectOption('Europe/Lisbon');
+      await page.getByRole('button', { name: 'Save the country and zone' }).click();
+      const after = await seen(page);
+      expect(after).toContain('The country and time zone are saved.');
+      expect(after).not.toContain('Time zone your hours are in');
+      expect(after).toContain('Local time (Europe/Lisbon)');
+      await shoot(page, 'draft-zone-saved');
+      const [row] = await server.db.sql`
+        select a.timezone from signup_drafts d join business_applications a on a.id = d.application_id where d.id = ${made.body.draftId}`;
+      expect(row!.timezone).toBe('Europe/Lisbon');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('a draft without an email asks for it, and whoever signs in keeps it', async () => {
     const made = await server.post('/v1/signup-drafts', {
       businessName: 'Kloof Dog Walks',

@@ -20,7 +20,9 @@ import {
   sendSignInLink,
   setOperatingHours,
   setServiceArea,
+  startBusinessSignup,
   submitBusinessForReview,
+  timezoneChoices,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/store';
@@ -87,6 +89,29 @@ function missingList(a: Application): string {
     .join('')}</ul>`;
 }
 
+/** Country and time zone, when the draft could not tell them (a country with several zones, no phone code). */
+function placeForm(a: Application, d: DraftForPage, csrf: string): string {
+  if (a.country && a.timezone) return '';
+  const zones = timezoneChoices(a.country);
+  return html`<h2 id="place">Country and time zone</h2>
+    <form method="post" action="/business/drafts/${d.draftId}/place">$${hidden(csrf)}
+    $${
+      a.country
+        ? ''
+        : html`<label for="country">Country (two letters, such as PT or ZA)</label>
+      <input id="country" type="text" name="country" maxlength="2" autocomplete="country">`
+    }
+    <label for="timezone">Time zone your hours are in</label>
+    $${
+      zones.length
+        ? html`<select id="timezone" name="timezone"><option value="">Choose one</option>$${zones
+            .map((z) => html`<option value="${z}">${z.replace(/_/g, ' ')}</option>`)
+            .join('')}</select>`
+        : html`<input id="timezone" type="text" name="timezone" maxlength="64" placeholder="Europe/Lisbon">`
+    }
+    <button type="submit">Save the country and zone</button></form>`;
+}
+
 function pricesForm(a: Application, d: DraftForPage, csrf: string): string {
   const unpriced = a.services.filter((s) => s.needsPrice || s.priceCents === null);
   if (!unpriced.length) return '';
@@ -109,7 +134,7 @@ function areaForm(a: Application, d: DraftForPage, csrf: string): string {
     $${now.length ? html`<p>Now: ${now.join('; ')}. Saving again replaces it.</p>` : ''}
     <form method="post" action="/business/drafts/${d.draftId}/area">$${hidden(csrf)}
       <label for="suburbs">Suburbs or neighbourhoods, one a line, each with its postal code</label>
-      <textarea id="suburbs" name="suburbs" rows="4" maxlength="4000" placeholder="Die Boord, 7613"></textarea>
+      <textarea id="suburbs" name="suburbs" rows="4" maxlength="4000" placeholder="${a.country === 'ZA' ? 'Die Boord, 7613' : 'Neighbourhood, postal code'}"></textarea>
       <p class="muted">Or, instead, a distance around a place:</p>
       <label for="radius">How far you go (km)</label>
       <input id="radius" type="number" name="radiusKm" min="0.5" max="100" step="0.5">
@@ -165,6 +190,7 @@ const NOTICES: Record<string, string> = {
   area: 'Where you work is saved: the operator approves each area.',
   hours: 'Your hours are saved.',
   kept: 'The draft is now in your account.',
+  place: 'The country and time zone are saved.',
 };
 
 /** `/business/drafts/:id`: the continueUrl of prepareBusinessSignup. */
@@ -230,6 +256,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     const body = html`$${top}
       <p>Your application for <strong>${a.name}</strong> is a draft, kept until ${d.expiresAt.toISOString().slice(0, 10)}. Fill in what is missing below, then send it for review.</p>
       $${missingList(a)}
+      $${placeForm(a, d, s.csrf)}
       $${pricesForm(a, d, s.csrf)}
       $${areaForm(a, d, s.csrf)}
       $${hoursForm(a, d, s.csrf)}
@@ -391,7 +418,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
           303,
           name === 'submit'
             ? pathOf(d.draftId)
-            : `${pathOf(d.draftId)}?done=${name}#${name === 'prices' ? 'area' : name}`,
+            : `${pathOf(d.draftId)}?done=${name}#${name === 'prices' ? 'area' : name === 'place' ? 'prices' : name}`,
         );
       } catch (err) {
         next(err);
@@ -399,6 +426,17 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     });
 
   change('keep', async () => {});
+
+  change('place', async (ctx, a, body) => {
+    const input: Record<string, unknown> = { applicationId: a.applicationId };
+    for (const field of ['country', 'timezone'] as const) {
+      const given = String(body[field] ?? '').trim();
+      if (given) input[field] = given;
+    }
+    if (!input.timezone && !input.country)
+      throw new ServiceError('BAD_REQUEST', 'Choose the time zone your hours are in.');
+    await runOperation(startBusinessSignup, ctx, input);
+  });
 
   change('prices', async (ctx, a, body) => {
     const services = [];

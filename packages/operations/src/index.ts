@@ -195,7 +195,7 @@ export {
   DirectoryCategorySchema,
   findPetBusinesses,
 } from './directory/find-pet-businesses.js';
-export { getSignupStatus, startBusinessSignup } from './business/signup.js';
+export { getSignupStatus, startBusinessSignup, timezoneChoices } from './business/signup.js';
 export {
   DRAFT_DAYS,
   draftApplication,

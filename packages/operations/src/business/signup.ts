@@ -40,6 +40,11 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 /** What looks like bank details: an IBAN, or a long run of digits (an account number). */
 const BANK_DETAILS = /\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,}|\d(?:[\s-]?\d){7,}/i;
 
+/** The time zones to choose from for a country with several (Portugal: Lisbon, Madeira, the Azores). */
+export function timezoneChoices(country: string | null): string[] {
+  return country ? defaultsFor({ country }).timezoneChoices : [];
+}
+
 const CategorySchema = z.enum(['grooming', 'walking', 'sitting']);
 
 export const startBusinessSignup = defineOperation({
