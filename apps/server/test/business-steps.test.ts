@@ -900,6 +900,178 @@ describe('business sign-up steps', () => {
     await refuse('staff', { people: [person(1)], removeIds: ['inv_nope'] }, 'removeIds.0');
   });
 
+  it('keeps one service, resource and invitation per id and per name: a request meaning one twice is refused', async () => {
+    const as = await keyFor('one-each@example.com');
+    const id = await start(as, {
+      businessName: 'One Each Grooming',
+      town: 'Stellenbosch',
+      country: 'ZA',
+      categories: ['grooming'],
+    });
+    const svc = (name: string, extra: Record<string, unknown> = {}) => ({
+      category: 'grooming',
+      kind: 'PRIMARY',
+      name,
+      petTypes: ['DOG'],
+      priceCents: 10000,
+      durationMin: 30,
+      ...extra,
+    });
+    const refused = async (path: Step, body: Record<string, unknown>, words: RegExp) => {
+      const before = await stored(id);
+      const res = await step(as, id, path, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error.message).toMatch(words);
+      expect(await stored(id)).toEqual(before);
+    };
+    const unique = (items: { id: string; name?: string }[]) => {
+      expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+    };
+    const first = await ok(step(as, id, 'services', { services: [svc('Wash'), svc('Clip')] }));
+    const [wash, clip] = first.services;
+    // Renaming Wash by its id while a service named Wash is sent too: both mean the one service.
+    await refused(
+      'services',
+      { services: [svc('Bath', { id: wash.id }), svc('Wash')] },
+      /services\.1: the same service as services\.0/,
+    );
+    // The same with replace: the kept id is not given to two services.
+    await refused(
+      'services',
+      { replace: true, services: [svc('Bath', { id: wash.id }), svc('Wash')] },
+      /services\.1: the same service as services\.0/,
+    );
+    // Renaming onto another service's name would make two of one name.
+    await refused('services', { services: [svc('Clip', { id: wash.id })] }, /services\.0\.name: .*Clip/);
+    // A template entry is one service with the one sent under its name: renaming another onto it is refused.
+    await refused(
+      'services',
+      { useTemplate: true, services: [svc('Dog full groom', { id: clip.id })] },
+      /services\.0\.name: .*Dog full groom/,
+    );
+    // Renamed alone, it keeps its id; a new Wash is another service.
+    const renamed = await ok(step(as, id, 'services', { services: [svc('Bath', { id: wash.id })] }));
+    const again = await ok(step(as, id, 'services', { services: [svc('Wash')] }));
+    expect(again.services.map((s: Json) => [s.name, s.id === wash.id])).toEqual([
+      ['Bath', true],
+      ['Clip', false],
+      ['Wash', false],
+    ]);
+    unique(renamed.services);
+    unique(again.services);
+
+    const res = await ok(
+      step(as, id, 'resources', {
+        resources: [
+          { kind: 'VAN', name: 'Van A' },
+          { kind: 'VAN', name: 'Van B' },
+        ],
+      }),
+    );
+    const [vanA] = res.resources;
+    await refused(
+      'resources',
+      {
+        resources: [
+          { id: vanA.id, kind: 'VAN', name: 'Van C' },
+          { kind: 'VAN', name: 'Van A', slotStepMin: 15 },
+        ],
+      },
+      /resources\.1: the same resource as resources\.0/,
+    );
+    await refused(
+      'resources',
+      {
+        replace: true,
+        resources: [
+          { id: vanA.id, kind: 'VAN', name: 'Van C' },
+          { kind: 'VAN', name: 'Van A' },
+        ],
+      },
+      /resources\.1: the same resource as resources\.0/,
+    );
+    await refused(
+      'resources',
+      { resources: [{ id: vanA.id, kind: 'VAN', name: 'van b' }] },
+      /resources\.0\.name: .*Van B/,
+    );
+    unique((await stored(id))!.resources);
+
+    // Invitations: one person sent with the email of one invitation and the phone of another is
+    // both of them, kept once.
+    await ok(
+      step(as, id, 'staff', {
+        people: [
+          { email: 'lerato@example.com', role: 'crew' },
+          { phone: '+27 82 555 0101', role: 'crew' },
+        ],
+      }),
+    );
+    const merged = await ok(
+      step(as, id, 'staff', {
+        people: [{ email: 'Lerato@example.com', phone: '+27825550101', role: 'manager', jobTitle: 'Owner' }],
+      }),
+    );
+    expect(merged.staff).toEqual([
+      expect.objectContaining({ email: 'Lerato@example.com', phone: '+27825550101', role: 'manager' }),
+    ]);
+    // Two people in one request who are one invitation already: refused.
+    await ok(
+      step(as, id, 'staff', {
+        people: [{ email: 'sipho@example.com', phone: '+27 82 555 0202', role: 'crew' }],
+      }),
+    );
+    await refused(
+      'staff',
+      {
+        people: [
+          { email: 'sipho@example.com', role: 'crew' },
+          { phone: '+27825550202', role: 'manager' },
+        ],
+      },
+      /people\.1: the same person as people\.0/,
+    );
+  });
+
+  it('counts no area of the business an application became as an overlap of its own', async () => {
+    const as = await keyFor('own-overlap@example.com');
+    const id = await start(as, {
+      businessName: 'Overlap Of Its Own',
+      town: 'Paarl',
+      country: 'ZA',
+      categories: ['grooming'],
+    });
+    // Far from NogPets' areas: around Paarl, and a postal code.
+    const area = await ok(
+      step(as, id, 'area', { radiusKm: 3, center: { lat: -33.734, lng: 18.962 }, postalCodes: ['7646'] }),
+    );
+    expect(area.overlaps).toEqual([]);
+    // Approval copies the areas into the business's own, with their ids (as the operator's review does).
+    const sql = server.db.sql;
+    await sql`insert into businesses (id, name, country, currency, timezone, created_at)
+              values ('biz_own_overlap', 'Overlap Of Its Own', 'ZA', 'ZAR', 'Africa/Johannesburg', now())`;
+    for (const [i, a] of area.areas.entries())
+      await sql`insert into service_areas (business_id, id, name, postal_code, lat, lng, radius_km, town, status, sort)
+                values ('biz_own_overlap', ${a.id}, ${a.name}, ${a.postalCode}, ${a.center?.lat ?? null},
+                        ${a.center?.lng ?? null}, ${a.radiusKm}, 'Paarl', 'APPROVED', ${i})`;
+    await sql`update business_applications set status = 'APPROVED' where id = ${id}`;
+    const status = await server.get(`/v1/business/applications?applicationId=${id}`, { authorization: as });
+    expect(status.status).toBe(200);
+    expect(status.body.application.overlaps).toEqual([]);
+    // Another applicant there is told about it.
+    const other = await keyFor('own-overlap-neighbour@example.com');
+    const theirs = await start(other, {
+      businessName: 'Paarl Neighbour',
+      town: 'Paarl',
+      country: 'ZA',
+      categories: ['grooming'],
+    });
+    const near = await ok(step(other, theirs, 'area', { postalCodes: ['7646'] }));
+    expect(near.overlaps).toEqual([
+      { area: 'Postal code 7646', businesses: 1, with: ['Overlap Of Its Own (Postal code 7646)'] },
+    ]);
+  });
+
   it('replays a step sent twice with the same Idempotency-Key, and refuses the key with another body', async () => {
     const as = await keyFor('idem-steps@example.com');
     const id = await start(as, {

@@ -192,12 +192,16 @@ export interface ServedArea {
   radiusKm: number | null;
 }
 
-/** Every approved area of every business (the operator's included). */
-export async function approvedServiceAreas(sql: Sql): Promise<ServedArea[]> {
+/**
+ * Every approved area of every business (the operator's included) but the business an application
+ * became: the one holding any of `ownAreaIds` (approval copies the application's areas with their ids).
+ */
+export async function approvedServiceAreas(sql: Sql, ownAreaIds: string[] = []): Promise<ServedArea[]> {
   return sql<ServedArea[]>`
     select a.business_id as "businessId", b.name as "businessName", b.country, a.name, a.postal_code as "postalCode",
       a.lat, a.lng, a.radius_km::float as "radiusKm"
     from service_areas a join businesses b on b.id = a.business_id
     where a.status = 'APPROVED'
+      and a.business_id not in (select o.business_id from service_areas o where o.id = any(${ownAreaIds}::text[]))
     order by b.is_operator desc, b.name, a.sort, a.id`;
 }

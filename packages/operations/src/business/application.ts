@@ -41,11 +41,9 @@ const ChecklistItemSchema = z
   })
   .meta({ id: 'ChecklistItem', description: 'One part of an application and what it still needs.' });
 
-const WeekOutSchema = z
-  .record(z.string(), z.array(z.object({ start: z.string(), end: z.string() })))
-  .meta({
-    description: 'Days (mon to sun) to local HH:MM ranges in the application’s time zone; days off left out.',
-  });
+const WeekOutSchema = z.record(z.string(), z.array(z.object({ start: z.string(), end: z.string() }))).meta({
+  description: 'Days (mon to sun) to local HH:MM ranges in the application’s time zone; days off left out.',
+});
 
 const PartsShape = {
   services: z
@@ -283,6 +281,57 @@ export interface StoredArea {
   postalCode: string | null;
 }
 
+/** Two names of services or resources are one name in any case, around spaces. */
+export const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * Puts the items a step was sent (services, resources) into the application's list `base`: each
+ * replaces the item with its `id`, else the one with its name, else (with `replace`, when `base`
+ * started over) takes the id an item of `before` had under that name, else is added with a new id.
+ * Two sent items that mean one item, or an item renamed onto another's name, are problems (with
+ * the field to name), so no id and no name is ever held twice.
+ */
+export function placeByIdOrName<T extends { id: string; name: string }>(
+  base: T[],
+  before: T[],
+  sent: { id?: string | undefined; name: string }[],
+  make: (index: number, id: string) => T,
+  o: { field: string; noun: string; replace: boolean; newId: () => string },
+): { list: T[]; problems: { field: string; message: string }[] } {
+  const problems: { field: string; message: string }[] = [];
+  const claimed = new Map<string, number>();
+  let list = [...base];
+  const ids = sent.map((s, i) => {
+    const id =
+      s.id ??
+      base.find((b) => sameName(b.name, s.name))?.id ??
+      (o.replace ? before.find((b) => sameName(b.name, s.name))?.id : undefined);
+    const twin = sent.findIndex((t, j) => j < i && sameName(t.name, s.name));
+    const same = id === undefined ? undefined : claimed.get(id);
+    if (same !== undefined || twin >= 0)
+      problems.push({
+        field: `${o.field}.${i}`,
+        message: `the same ${o.noun} as ${o.field}.${same ?? twin}`,
+      });
+    if (id !== undefined && same === undefined) claimed.set(id, i);
+    return id ?? o.newId();
+  });
+  sent.forEach((_, i) => {
+    const item = make(i, ids[i]!);
+    const at = list.findIndex((b) => b.id === item.id);
+    list = at >= 0 ? list.map((b, j) => (j === at ? item : b)) : [...list, item];
+  });
+  sent.forEach((s, i) => {
+    const other = list.find((b) => b.id !== ids[i] && sameName(b.name, s.name));
+    if (other && !problems.some((p) => p.field === `${o.field}.${i}`))
+      problems.push({
+        field: `${o.field}.${i}.name`,
+        message: `another ${o.noun} (${other.id}) is already called ${other.name}: choose another name, or remove that one (removeIds)`,
+      });
+  });
+  return { list, problems };
+}
+
 /** A postal code compared as people mean it: "1000-001", "1000 001" and "1000001" are one. */
 export const postalKey = (code: string) => code.replace(/[\s-]/g, '').toUpperCase();
 
@@ -296,8 +345,8 @@ async function overlapsOf(sql: Queryable, row: ApplicationRow): Promise<Applicat
   const areas = (row.area as StoredArea[]).filter((a) => a && a.status !== 'REJECTED');
   if (areas.length === 0) return [];
   // Once approved, the application is a business with these areas: those are not "other businesses".
-  const own = (row as { businessId?: string | null }).businessId ?? null;
-  const served = (await approvedServiceAreas(sql)).filter((s) => s.businessId !== own);
+  const own = (row.area as StoredArea[]).filter((a) => a && typeof a.id === 'string').map((a) => a.id);
+  const served = await approvedServiceAreas(sql, own);
   const out: Application['overlaps'] = [];
   for (const area of areas) {
     const meets = served.filter((s) => meetsArea(area, s, row.country));

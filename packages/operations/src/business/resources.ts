@@ -10,6 +10,7 @@ import {
   applicationAnswer,
   badRequest,
   ownDraft,
+  placeByIdOrName,
   STEP_ERRORS,
 } from './application.js';
 import { type Week, WeekSchema } from './hours.js';
@@ -28,8 +29,6 @@ export interface StoredResource {
 export const MAX_RESOURCES = 100;
 export const DEFAULT_SLOT_STEP_MIN = 30;
 export const DEFAULT_VAN_BUFFER_MIN = 15;
-
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 const ResourceInputSchema = z
   .object({
@@ -121,30 +120,28 @@ export const addResources = defineOperation({
           problems.push({ field: `resources.${i}.id`, message: `no resource ${r.id} on this application` });
         if (r.id && removeIds.includes(r.id))
           problems.push({ field: `resources.${i}.id`, message: 'both changed and removed' });
-        const twin = given.findIndex(
-          (o, j) => j < i && ((r.id && o.id === r.id) || sameName(o.name, r.name)),
-        );
-        if (twin >= 0)
-          problems.push({ field: `resources.${i}`, message: `the same resource as resources.${twin}` });
       });
+      // By id, else by name; with replace, a name of before keeps its id (invitations may name it).
+      const placed = placeByIdOrName(
+        input.replace ? [] : before.filter((r) => !removeIds.includes(r.id)),
+        before,
+        given,
+        (i, id): StoredResource => {
+          const r = given[i]!;
+          return {
+            id,
+            kind: r.kind,
+            name: r.name,
+            week: (r.week as Week | undefined) ?? null,
+            slotStepMin: r.slotStepMin ?? DEFAULT_SLOT_STEP_MIN,
+            travelBufferMin: r.travelBufferMin ?? (r.kind === 'VAN' ? DEFAULT_VAN_BUFFER_MIN : null),
+          };
+        },
+        { field: 'resources', noun: 'resource', replace: !!input.replace, newId: () => newId('res') },
+      );
+      problems.push(...placed.problems);
       if (problems.length) throw badRequest(problems);
-
-      let list = input.replace ? [] : before.filter((r) => !removeIds.includes(r.id));
-      for (const r of given) {
-        // With replace, an id of before keeps that id (staff invitations may name it).
-        const old = before.find((o) => (r.id ? o.id === r.id : sameName(o.name, r.name)));
-        const item: StoredResource = {
-          id: old?.id ?? newId('res'),
-          kind: r.kind,
-          name: r.name,
-          week: (r.week as Week | undefined) ?? null,
-          slotStepMin: r.slotStepMin ?? DEFAULT_SLOT_STEP_MIN,
-          travelBufferMin: r.travelBufferMin ?? (r.kind === 'VAN' ? DEFAULT_VAN_BUFFER_MIN : null),
-        };
-        const at = list.findIndex((o) => o.id === item.id);
-        if (at >= 0) list[at] = item;
-        else list = [...list, item];
-      }
+      const list = placed.list;
       if (list.length > MAX_RESOURCES)
         throw badRequest([
           {

@@ -12,7 +12,9 @@ import {
   applicationAnswer,
   badRequest,
   ownDraft,
+  placeByIdOrName,
   STEP_ERRORS,
+  sameName,
 } from './application.js';
 
 /** A service as the application keeps it (the contract of business_applications.services). */
@@ -37,8 +39,6 @@ export const MAX_SERVICES = 100;
 /** The highest price: 10 000 000 minor units (R100 000, €100 000, ¥10 000 000). */
 export const MAX_PRICE = 10_000_000;
 export const MAX_TIERS = 24;
-
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 const price = z.int().min(0).max(MAX_PRICE);
 
@@ -210,20 +210,14 @@ export const addBusinessServices = defineOperation({
             field: `services.${i}.category`,
             message: `the business does not offer ${s.category} (it offers ${offered.join(', ')}): add it to categories with start_business_signup first`,
           });
-        const twin = given.findIndex(
-          (o, j) => j < i && ((s.id && o.id === s.id) || sameName(o.name, s.name)),
-        );
-        if (twin >= 0)
-          problems.push({ field: `services.${i}`, message: `the same service as services.${twin}` });
       });
-      if (problems.length) throw badRequest(problems);
 
       let list: StoredService[] = input.replace ? [] : before.filter((s) => !removeIds.includes(s.id));
-      /** Puts a service in: over the one with its id, or with its name, else at the end. */
-      const put = (item: Omit<StoredService, 'id'>, id?: string) => {
-        const old = id ? list.find((o) => o.id === id) : list.find((o) => sameName(o.name, item.name));
-        // With replace, a service of before named again keeps its id.
-        const keep = old?.id ?? id ?? before.find((o) => sameName(o.name, item.name))?.id ?? newId('svc');
+      /** Puts a template copy in: over the service with its name, else at the end. */
+      const put = (item: Omit<StoredService, 'id'>) => {
+        const old = list.find((o) => sameName(o.name, item.name));
+        // With replace (or after removeIds), a service of before named again keeps its id.
+        const keep = old?.id ?? before.find((o) => sameName(o.name, item.name))?.id ?? newId('svc');
         const stored: StoredService = { id: keep, ...item };
         list = old ? list.map((o) => (o.id === old.id ? stored : o)) : [...list, stored];
       };
@@ -256,9 +250,15 @@ export const addBusinessServices = defineOperation({
           });
         }
       }
-      for (const s of given) {
-        put(
-          {
+      // The services sent go over the copies: by id, else by name.
+      const placed = placeByIdOrName(
+        list,
+        before,
+        given,
+        (i, id): StoredService => {
+          const s = given[i]!;
+          return {
+            id,
             category: s.category,
             kind: s.kind,
             name: s.name,
@@ -268,10 +268,13 @@ export const addBusinessServices = defineOperation({
             durationMin: s.durationMin,
             groupSize: s.groupSize ?? 1,
             tiers: (s.tiers ?? []).map((t) => ({ ...t })),
-          },
-          s.id,
-        );
-      }
+          };
+        },
+        { field: 'services', noun: 'service', replace: !!input.replace, newId: () => newId('svc') },
+      );
+      problems.push(...placed.problems);
+      if (problems.length) throw badRequest(problems);
+      list = placed.list;
       if (list.length > MAX_SERVICES)
         throw badRequest([
           {

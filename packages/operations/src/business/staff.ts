@@ -147,24 +147,33 @@ export const inviteStaff = defineOperation({
               message: `no resource ${id} on this application (add it with add_resources first)`,
             });
         });
-        const twin = people.findIndex((o, j) => j < i && same(o, p));
+      });
+      let list = input.replace ? [] : before.filter((b) => !removeIds.includes(b.id));
+      // Each person replaces every invitation with their email or phone (one sent with the email
+      // of one and the phone of another is both); two people meaning one invitation are refused.
+      const matches = people.map((p) => list.filter((b) => same(b, p)).map((b) => b.id));
+      people.forEach((p, i) => {
+        const twin = people.findIndex(
+          (o, j) => j < i && (same(o, p) || matches[j]!.some((id) => matches[i]!.includes(id))),
+        );
         if (twin >= 0) problems.push({ field: `people.${i}`, message: `the same person as people.${twin}` });
       });
       if (problems.length) throw badRequest(problems);
 
-      let list = input.replace ? [] : before.filter((b) => !removeIds.includes(b.id));
-      for (const p of people) {
-        const old = list.find((b) => same(b, p));
+      people.forEach((p, i) => {
+        const [keep, ...gone] = matches[i]!;
         const item: StoredInvite = {
-          id: old?.id ?? newId('inv'),
+          id: keep ?? newId('inv'),
           email: p.email ?? null,
           phone: p.phone ?? null,
           role: p.role,
           jobTitle: p.jobTitle ?? null,
           resourceIds: p.resourceIds ?? [],
         };
-        list = old ? list.map((b) => (b.id === old.id ? item : b)) : [...list, item];
-      }
+        list = keep
+          ? list.filter((b) => !gone.includes(b.id)).map((b) => (b.id === keep ? item : b))
+          : [...list, item];
+      });
       if (list.length > MAX_INVITES)
         throw badRequest([
           {
