@@ -131,12 +131,27 @@ describe('business sign-up steps', () => {
     expect(item(services, 'services').status).toBe('DONE');
     expect(services.next).toMatch(/set_service_area/);
 
-    // A radius around Lisbon, and a Portuguese 7600 that is not Stellenbosch's 7600.
+    // A radius around Lisbon, and a Portuguese 7600 that is not Stellenbosch's 7600. Our towns go by
+    // their English names: "Lisboa" is not found, and a radius around nothing would cover nothing.
+    const unknown = await step(as, id, 'area', { radiusKm: 8, centerAddress: 'Lisboa' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.code).toBe('UNKNOWN_PLACE');
     const area = await ok(
-      step(as, id, 'area', { radiusKm: 8, centerAddress: 'Lisboa', postalCodes: ['1100-148', '7600'] }),
+      step(as, id, 'area', {
+        radiusKm: 8,
+        centerAddress: 'Lisbon',
+        centerName: 'Lisboa',
+        postalCodes: ['1100-148', '7600'],
+      }),
     );
     expect(area.areas).toEqual([
-      expect.objectContaining({ name: '8 km around Lisboa', kind: 'RADIUS', status: 'PENDING', radiusKm: 8 }),
+      expect.objectContaining({
+        name: '8 km around Lisboa',
+        kind: 'RADIUS',
+        status: 'PENDING',
+        radiusKm: 8,
+        center: { lat: expect.closeTo(38.72, 1), lng: expect.closeTo(-9.13, 1) },
+      }),
       expect.objectContaining({ name: 'Postal code 1100-148', kind: 'POSTAL_CODE', postalCode: '1100-148' }),
       expect.objectContaining({ name: 'Postal code 7600', kind: 'POSTAL_CODE', center: null }),
     ]);
@@ -1070,6 +1085,31 @@ describe('business sign-up steps', () => {
     expect(near.overlaps).toEqual([
       { area: 'Postal code 7646', businesses: 1, with: ['Overlap Of Its Own (Postal code 7646)'] },
     ]);
+  });
+
+  it('refuses a radius around a place it cannot find in the application’s country (422 UNKNOWN_PLACE), and one suburb written twice', async () => {
+    const as = await keyFor('unknown-centre@example.com');
+    const id = await start(as, {
+      businessName: 'Nowhere Grooming',
+      town: 'Stellenbosch',
+      country: 'ZA',
+      categories: ['grooming'],
+    });
+    await ok(step(as, id, 'area', { radiusKm: 5, centerAddress: 'Stellenbosch' }));
+    // Lisboa is not in South Africa, and no place is called "%%%": a radius around nothing covers nothing.
+    for (const centerAddress of ['Lisboa', '%%%']) {
+      const before = await stored(id);
+      const res = await step(as, id, 'area', { radiusKm: 5, centerAddress });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.error.code).toBe('UNKNOWN_PLACE');
+      expect(res.body.error.message).toMatch(/center/);
+      expect(res.body.error.details).toMatchObject({ field: 'centerAddress', country: 'ZA' });
+      expect(await stored(id)).toEqual(before);
+    }
+    // A suburb written twice with other spacing or accents is one suburb.
+    const res = await step(as, id, 'area', { suburbs: [{ name: 'Die Boord' }, { name: 'die  böord' }] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/suburbs\.1: .*listed twice/);
   });
 
   it('replays a step sent twice with the same Idempotency-Key, and refuses the key with another body', async () => {

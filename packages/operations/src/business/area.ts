@@ -7,6 +7,7 @@ import { auditChange } from '../audit.js';
 import type { OperationContext } from '../context.js';
 import { gazetteerFor } from '../coverage/gazetteer.js';
 import { defineOperation } from '../define.js';
+import { ServiceError } from '../errors.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
@@ -128,6 +129,12 @@ export const setServiceArea = defineOperation({
         'an address and a point), more than 50 suburbs or 100 postal codes, a postal code not 2 to 12 letters and ' +
         'digits, or no area at all.',
     },
+    {
+      status: 422,
+      description:
+        '`UNKNOWN_PLACE`: `centerAddress` names no place we can find in the application’s country; ask the person ' +
+        'for the town or suburb it is in, or send `center` {lat, lng}.',
+    },
     ...STEP_ERRORS,
   ],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -148,7 +155,8 @@ export const setServiceArea = defineOperation({
       });
     const seen = new Set<string>();
     (input.suburbs ?? []).forEach((s, i) => {
-      const key = s.name.toLowerCase();
+      // As places are compared: any case, spacing or accents ("Die  Böord" is Die Boord).
+      const key = normalizePlaceText(s.name);
       if (seen.has(key)) problems.push({ field: `suburbs.${i}`, message: `${s.name} is listed twice` });
       seen.add(key);
     });
@@ -160,6 +168,13 @@ export const setServiceArea = defineOperation({
       const area: StoredArea[] = [];
       if (input.radiusKm !== undefined) {
         const center = input.center ?? (await locate(ctx, input.centerAddress!, row.country));
+        // A radius around a place we cannot find covers nothing: ask for it rather than keep it.
+        if (!center)
+          throw new ServiceError(
+            'UNKNOWN_PLACE',
+            `We could not find "${input.centerAddress}"${row.country ? ` in ${row.country}` : ''}. Ask the person for the town or suburb the radius is around (centerAddress), or send the point as center {lat, lng}.`,
+            { field: 'centerAddress', centerAddress: input.centerAddress, country: row.country },
+          );
         const around =
           input.centerName ?? input.centerAddress ?? `${input.center!.lat}, ${input.center!.lng}`;
         area.push({
@@ -168,7 +183,7 @@ export const setServiceArea = defineOperation({
           status: 'PENDING',
           kind: 'RADIUS',
           radiusKm: input.radiusKm,
-          center: center ? { lat: center.lat, lng: center.lng } : null,
+          center: { lat: center.lat, lng: center.lng },
           centerAddress: input.centerAddress ?? null,
           postalCode: null,
         });
