@@ -1,7 +1,16 @@
 import path from 'node:path';
 import {
   acceptBooking,
+  type ApplicationForReview,
+  applicationsToReview,
+  approveApplication,
   type Booking,
+  CLI_REVIEWER,
+  decideArea,
+  grantOperatorAccess,
+  MAX_REVIEW_NOTE,
+  rejectApplication,
+  revokeOperatorAccess,
   chargesToRefund,
   closeLeadWithNote,
   createApiKey,
@@ -219,6 +228,122 @@ lead
     const closed = await withDatabase((db) => closeLeadWithNote(depsOf(db), id, OPERATOR, opts.note));
     process.stdout.write(`${closed.id}\t${closed.status}\t${closed.note ?? ''}\n`);
   });
+
+const operator = program
+  .command('operator')
+  .description('Operator accounts: who may use the operator console (/operator)');
+operator
+  .command('add')
+  .description('Grant the operator console to the account with this email (created if absent).')
+  .requiredOption('--email <email>', "the person's email")
+  .action(async (opts: { email: string }) => {
+    const done = await withDatabase((db) => grantOperatorAccess(depsOf(db), opts.email, CLI_REVIEWER));
+    process.stdout.write(
+      `${done.email} ${done.granted ? 'may now use' : 'could already use'} the operator console (/operator).\n`,
+    );
+  });
+operator
+  .command('remove')
+  .description('Take the operator console away from the account with this email.')
+  .requiredOption('--email <email>', "the person's email")
+  .action(async (opts: { email: string }) => {
+    const done = await withDatabase((db) => revokeOperatorAccess(depsOf(db), opts.email, CLI_REVIEWER));
+    process.stdout.write(
+      `${done.email} ${done.revoked ? 'may no longer use' : 'was not an operator of'} the operator console.\n`,
+    );
+  });
+
+const application = program
+  .command('application')
+  .description('Business applications: review, approve (which makes the business) or reject');
+application
+  .command('list')
+  .description(
+    'Applications, SUBMITTED first (longest waiting first), then the others, newest first: id, status, name, country, ' +
+      'town, ready to submit (yes/no), the checklist in short, applicant email, and the business id once approved.',
+  )
+  .option('--status <statuses>', 'only these, comma-separated: DRAFT, SUBMITTED, APPROVED, REJECTED')
+  .option('--limit <n>', 'at most this many (1 to 1000)', '200')
+  .option('--json', 'one JSON array, with each checklist item and area')
+  .action(async (opts: { status?: string; limit: string; json?: boolean }) => {
+    const limit = Number(opts.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw new ServiceError('BAD_REQUEST', '--limit: a whole number from 1 to 1000.', {});
+    const statuses = opts.status
+      ?.split(',')
+      .map((s) => s.trim().toUpperCase())
+      .filter(Boolean);
+    const known = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REJECTED'];
+    if (statuses?.some((s) => !known.includes(s)))
+      throw new ServiceError('BAD_REQUEST', `--status: any of ${known.join(', ')}.`, {});
+    const rows = await withDatabase((db) =>
+      applicationsToReview(depsOf(db), {
+        limit,
+        ...(statuses ? { statuses: statuses as ApplicationForReview['status'][] } : {}),
+      }),
+    );
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(
+      rows.length
+        ? `${rows
+            .map(
+              (a) =>
+                `${a.applicationId}\t${a.status}\t${a.name}\t${a.country ?? '-'}\t${a.town ?? '-'}\t` +
+                `ready ${a.readyToSubmit ? 'yes' : 'no'}\t${a.summary}\t${a.email}\t${a.businessId ?? ''}`,
+            )
+            .join('\n')}\n`
+        : 'No applications.\n',
+    );
+  });
+application
+  .command('approve')
+  .description(
+    'Approve a SUBMITTED application: the business is made (lines, services, resources, areas as they stand, the owner and ' +
+      'staff, its directory listing). Anything else is refused and nothing changes.',
+  )
+  .argument('<applicationId>')
+  .action(async (id: string) => {
+    const a = await withDatabase((db) => approveApplication(depsOf(db), id, CLI_REVIEWER));
+    const pending = a.areas.filter((x) => x.status === 'PENDING');
+    process.stdout.write(
+      `${a.applicationId}\tAPPROVED\tbusiness ${a.businessId}\tlisting ${a.listingId}${a.claimed ? ' (claimed)' : ' (new)'}\n` +
+        `lines ${a.lines.join(', ')}; ${a.services} services; ${a.resources} resources; ${a.areas.length} areas` +
+        `${pending.length ? ` (${pending.length} pending: pnpm cli area approve ${pending[0]!.id})` : ''}; ` +
+        `${a.members.length} members; ${a.invitations} invitations waiting for an account\n`,
+    );
+  });
+application
+  .command('reject')
+  .description('Reject a SUBMITTED application with a note saying why; the applicant sees it as reviewNote.')
+  .argument('<applicationId>')
+  .requiredOption('--note <text>', `why, for the applicant (1 to ${MAX_REVIEW_NOTE} characters)`)
+  .action(async (id: string, opts: { note: string }) => {
+    const a = await withDatabase((db) => rejectApplication(depsOf(db), id, CLI_REVIEWER, opts.note));
+    process.stdout.write(`${a.applicationId}\t${a.status}\t${a.reviewNote ?? ''}\n`);
+  });
+
+const area = program.command('area').description('Proposed service areas of business applications');
+for (const [verb, decision] of [
+  ['approve', 'APPROVED'],
+  ['reject', 'REJECTED'],
+] as const) {
+  area
+    .command(verb)
+    .description(
+      `${verb === 'approve' ? 'Approve' : 'Reject'} a PENDING area (area_…, from \`application list --json\`) of a submitted or approved ` +
+        'application; once the business exists, its service area changes too.',
+    )
+    .argument('<areaId>')
+    .action(async (id: string) => {
+      const a = await withDatabase((db) => decideArea(depsOf(db), id, decision, CLI_REVIEWER));
+      process.stdout.write(
+        `${a.areaId}\t${a.status}\t${a.name}\t${a.applicationId}\t${a.businessId ?? ''}\n`,
+      );
+    });
+}
 
 const mail = program.command('mail').description('Mail the service sends (sign-in links)');
 mail

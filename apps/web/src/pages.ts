@@ -36,6 +36,7 @@ import html from 'html-template-tag';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
+import { operatorRoutes } from './operator-console.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -96,6 +97,8 @@ const PAGE_PATHS = [
   '/business/applications',
   '/business/applications/*path',
   '/business/drafts/*path',
+  '/operator',
+  '/operator/*path',
 ];
 
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
@@ -118,6 +121,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     '/oauth/consent',
     '/account/*path',
     '/business/drafts/*path',
+    '/operator/*path',
   ];
   // Forms share the service's request limit; a refusal is a page, not JSON.
   router.post(FORM_PATHS, limitRequestsAsPage(runtime));
@@ -749,6 +753,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
 
   businessRoutes(router, { runtime, requireSession });
   draftRoutes(router, { runtime, requireSession, signedIn, preToken, refusedPresession });
+  operatorRoutes(router, { runtime, requireSession });
   careRoutes(router, {
     runtime,
     requireSession,

@@ -214,3 +214,22 @@ export { inviteStaff } from './business/staff.js';
 export { connectGateway } from './business/gateway.js';
 export { submitBusinessForReview, summaryOf } from './business/submit.js';
 export { type Application, ApplicationSchema } from './business/application.js';
+export {
+  type ApplicationForReview,
+  type Approval,
+  applicationsToReview,
+  approveApplication,
+  areasToReview,
+  CLI_REVIEWER,
+  consoleReviewer,
+  decideArea,
+  grantOperatorAccess,
+  isOperator,
+  MAX_REVIEW_NOTE,
+  markRefundDone,
+  type RefundOwed,
+  refundsOwed,
+  rejectApplication,
+  type Reviewer,
+  revokeOperatorAccess,
+} from './business/review.js';

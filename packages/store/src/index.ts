@@ -41,3 +41,4 @@ export * from './settings.js';
 export * from './mail.js';
 export * from './payment-notices.js';
 export * from './rate-limits.js';
+export * from './review.js';

@@ -1,0 +1,362 @@
+// The operator's review of business applications: operator accounts, `pnpm cli application list |
+// approve | reject` and `area approve`, what approval makes (the business, its lines, services,
+// resources, areas, people and listing, in one transaction), and every refusal changing nothing.
+import { hash } from '@node-rs/argon2';
+import { approveApplication, CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { findBusiness, findOrCreateUser, loadOffer, setPassword } from '@nogpets/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
+import { applicationForReview, HOURS, WALKER_WEEK } from './review-fixture.js';
+
+const PASSWORD = 'a long enough password';
+
+describe('the operator reviews business applications', () => {
+  let server: TestServer;
+  const run = (...args: string[]) => cli(server.db.url, args);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.stop());
+
+  /** Everything a refused decision must leave as it was. */
+  async function snapshot() {
+    const sql = server.db.sql;
+    const [counts] = await sql`
+      select (select count(*)::int from businesses) as businesses, (select count(*)::int from services) as services,
+        (select count(*)::int from service_areas) as areas, (select count(*)::int from business_members) as members,
+        (select count(*)::int from directory_listings) as listings,
+        (select count(*)::int from audit_log where action like 'application.%' or action like 'area.%') as audits`;
+    const apps =
+      await sql`select id, status, area, review_note, business_id, updated_at from business_applications order by id`;
+    return { counts, apps };
+  }
+
+  const status = async (fixture: { applicationId: string; auth: string }) =>
+    (
+      await server.get(`/v1/business/applications?applicationId=${fixture.applicationId}`, {
+        authorization: fixture.auth,
+      })
+    ).body.application;
+
+  it('grants and removes operator accounts from the CLI', async () => {
+    const added = await run('operator', 'add', '--email', 'Ops@Example.com');
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/Ops@Example\.com may now use the operator console/);
+    const again = await run('operator', 'add', '--email', 'ops@example.com');
+    expect(again.stdout).toMatch(/could already use/);
+    const [row] = await server.db.sql`
+      select o.granted_by from operators o join users u on u.id = o.user_id where lower(u.email) = 'ops@example.com'`;
+    expect(row!.granted_by).toBe('operator (CLI)');
+    const removed = await run('operator', 'remove', '--email', 'ops@example.com');
+    expect(removed.stdout).toMatch(/may no longer use/);
+    expect((await server.db.sql`select * from operators`).length).toBe(0);
+    const bad = await run('operator', 'add', '--email', 'not an email');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/email/);
+  });
+
+  it('approves a submitted application into a business with its catalogue, people and listing', async () => {
+    // The crew member has an account already; the manager has none yet.
+    await findOrCreateUser(server.db.sql, 'sipho.walker@example.com');
+    const app = await applicationForReview(server, 'thandi@example.com', {
+      name: 'Boland Bubbles',
+      staff: ['sipho.walker@example.com', 'head.groomer@example.com'],
+    });
+    const before = await status(app);
+    expect(before).toMatchObject({ status: 'SUBMITTED', readyToSubmit: true });
+
+    const listed = await run('application', 'list');
+    expect(listed.status, listed.stderr).toBe(0);
+    const first = listed.stdout.split('\n')[0]!;
+    expect(first).toContain(app.applicationId);
+    expect(first).toMatch(/SUBMITTED\tBoland Bubbles\tZA\tStellenbosch\tready yes/);
+    const json = JSON.parse((await run('application', 'list', '--json', '--status', 'SUBMITTED')).stdout);
+    expect(json[0]).toMatchObject({ applicationId: app.applicationId, readyToSubmit: true });
+    expect(json[0].checklist.map((i: { id: string }) => i.id)).toContain('services');
+
+    const approved = await run('application', 'approve', app.applicationId);
+    expect(approved.status, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(/APPROVED\tbusiness biz_/);
+    const sql = server.db.sql;
+    const [a] =
+      await sql`select status, business_id, reviewed_by, reviewed_at from business_applications where id = ${app.applicationId}`;
+    expect(a).toMatchObject({ status: 'APPROVED', reviewed_by: 'operator (CLI)' });
+    expect(a!.reviewed_at).toBeInstanceOf(Date);
+    const businessId = a!.business_id as string;
+
+    const [business] =
+      await sql`select name, country, currency, timezone, is_operator from businesses where id = ${businessId}`;
+    expect(business).toEqual({
+      name: 'Boland Bubbles',
+      country: 'ZA',
+      currency: 'ZAR',
+      timezone: 'Africa/Johannesburg',
+      is_operator: false,
+    });
+    const lines =
+      await sql`select id, label, duration_mode, repeats from service_lines where business_id = ${businessId} order by sort`;
+    expect(lines).toEqual([
+      { id: 'grooming', label: 'Mobile grooming', duration_mode: 'SUM', repeats: false },
+      { id: 'walking', label: 'Dog walking', duration_mode: 'MAX', repeats: true },
+    ]);
+    const services = await sql`
+      select id, line_id, kind, price_cents, group_size from services where business_id = ${businessId} order by sort`;
+    expect(services.map((s) => s.id)).toEqual(app.serviceIds);
+    expect(services.map((s) => [s.line_id, s.kind, s.price_cents, s.group_size])).toEqual([
+      ['grooming', 'PRIMARY', 45000, 1],
+      ['grooming', 'EXTRA', 6000, 1],
+      ['walking', 'PRIMARY', 14000, 4],
+    ]);
+    const resources = await sql`
+      select id, kind, week, slot_step_min, travel_buffer_min from resources where business_id = ${businessId} order by sort`;
+    expect(resources).toEqual([
+      { id: app.resourceIds.van, kind: 'VAN', week: HOURS, slot_step_min: 30, travel_buffer_min: 15 },
+      {
+        id: app.resourceIds.walker,
+        kind: 'WALKER',
+        week: WALKER_WEEK,
+        slot_step_min: 60,
+        travel_buffer_min: null,
+      },
+    ]);
+    const areas = await sql`
+      select id, status, lat, lng, radius_km::float as radius, postal_code, town from service_areas
+      where business_id = ${businessId} order by sort`;
+    expect(areas).toEqual([
+      {
+        id: app.areaIds.radius,
+        status: 'PENDING',
+        lat: -33.9346,
+        lng: 18.8668,
+        radius: 8,
+        postal_code: null,
+        town: 'Stellenbosch',
+      },
+      {
+        id: app.areaIds.postal,
+        status: 'PENDING',
+        lat: null,
+        lng: null,
+        radius: null,
+        postal_code: '7690',
+        town: 'Stellenbosch',
+      },
+    ]);
+    const lineAreas =
+      await sql`select line_id, area_id from line_areas where business_id = ${businessId} order by line_id, area_id`;
+    expect(lineAreas).toHaveLength(4);
+    const members = await sql`
+      select u.email, m.role, m.job_title, m.resource_ids from business_members m join users u on u.id = m.user_id
+      where m.business_id = ${businessId} order by m.role desc`;
+    expect(members).toEqual([
+      { email: 'thandi@example.com', role: 'owner', job_title: null, resource_ids: [] },
+      {
+        email: 'sipho.walker@example.com',
+        role: 'crew',
+        job_title: 'Walker',
+        resource_ids: [app.resourceIds.walker],
+      },
+    ]);
+    const invitations =
+      await sql`select email, role, resource_ids from business_invitations where business_id = ${businessId}`;
+    expect(invitations).toEqual([
+      { email: 'head.groomer@example.com', role: 'manager', resource_ids: [app.resourceIds.van] },
+    ]);
+
+    // The directory has it as a partner, under its town.
+    const found = await server.get('/v1/directory?town=stellenbosch&q=boland%20bubbles');
+    const listing = found.body.listings.find((l: { name: string }) => l.name === 'Boland Bubbles');
+    expect(listing).toMatchObject({
+      partner: true,
+      isNogPets: false,
+      categories: ['MOBILE_GROOMING', 'DOG_WALKING'],
+      services: ['Full groom', 'Group walk (60 min)'],
+      fictional: false,
+    });
+    // The applicant sees it approved.
+    expect(await status(app)).toMatchObject({ status: 'APPROVED', reviewNote: null });
+    const [audited] =
+      await sql`select client_name, details from audit_log where action = 'application.approve' and target = ${app.applicationId}`;
+    expect(audited).toMatchObject({ client_name: 'operator (CLI)', details: { businessId } });
+
+    // Approving it again is refused, and changes nothing.
+    const held = await snapshot();
+    const twice = await run('application', 'approve', app.applicationId);
+    expect(twice.status).not.toBe(0);
+    expect(twice.stderr).toMatch(/already approved/);
+    expect(await snapshot()).toEqual(held);
+
+    // Its pending areas: approved one by one, in the application and the business alike.
+    const area = await run('area', 'approve', app.areaIds.radius);
+    expect(area.status, area.stderr).toBe(0);
+    expect(area.stdout).toContain(`APPROVED\t${app.areaNames.radius}`);
+    const [areaRow] =
+      await sql`select status from service_areas where business_id = ${businessId} and id = ${app.areaIds.radius}`;
+    expect(areaRow!.status).toBe('APPROVED');
+    const [stored] = await sql`select area from business_applications where id = ${app.applicationId}`;
+    expect((stored!.area as { id: string; status: string }[]).map((x) => x.status)).toEqual([
+      'APPROVED',
+      'PENDING',
+    ]);
+    const heldArea = await snapshot();
+    const areaTwice = await run('area', 'approve', app.areaIds.radius);
+    expect(areaTwice.status).not.toBe(0);
+    expect(areaTwice.stderr).toMatch(/already approved/);
+    const noArea = await run('area', 'approve', 'area_nothere');
+    expect(noArea.status).not.toBe(0);
+    expect(noArea.stderr).toMatch(/No proposed area/);
+    expect(await snapshot()).toEqual(heldArea);
+    // A postal code without a centre may be approved, and the business's offer still loads: it holds
+    // the areas it can cover (a centre and a radius), not the one that has neither yet.
+    expect((await run('area', 'approve', app.areaIds.postal)).status).toBe(0);
+    const [row] =
+      await sql`select status from service_areas where business_id = ${businessId} and id = ${app.areaIds.postal}`;
+    expect(row!.status).toBe('APPROVED');
+    const offer = await loadOffer(sql, (await findBusiness(sql, businessId))!);
+    expect(offer.areas.map((x) => x.id)).toEqual([app.areaIds.radius]);
+    expect(offer.lines.map((l) => [l.id, l.areaIds])).toEqual([
+      ['grooming', [app.areaIds.radius]],
+      ['walking', [app.areaIds.radius]],
+    ]);
+  });
+
+  it('links the claimed directory listing instead of publishing another', async () => {
+    const claim = 'dir-eikestad-paws-mobile-grooming';
+    const app = await applicationForReview(server, 'eikestad@example.com', {
+      name: 'Eikestad Paws Mobile Grooming',
+      claimListingId: claim,
+    });
+    const listingsBefore = (await server.db.sql`select count(*)::int as n from directory_listings`)[0]!.n;
+    const approved = await run('application', 'approve', app.applicationId);
+    expect(approved.status, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(`listing ${claim} (claimed)`);
+    const [a] = await server.db
+      .sql`select business_id from business_applications where id = ${app.applicationId}`;
+    const [l] = await server.db.sql`select business_id from directory_listings where id = ${claim}`;
+    expect(l!.business_id).toBe(a!.business_id);
+    expect((await server.db.sql`select count(*)::int as n from directory_listings`)[0]!.n).toBe(
+      listingsBefore,
+    );
+    const found = await server.get('/v1/directory?q=eikestad%20paws');
+    expect(found.body.listings.find((x: { id: string }) => x.id === claim)).toMatchObject({ partner: true });
+    // An area rejected: in the application, and in the business it became.
+    const rejected = await run('area', 'reject', app.areaIds.postal);
+    expect(rejected.stdout).toContain(`REJECTED\t${app.areaNames.postal}`);
+    const [area] = await server.db.sql`
+      select status from service_areas where business_id = ${a!.business_id} and id = ${app.areaIds.postal}`;
+    expect(area!.status).toBe('REJECTED');
+  });
+
+  it('rejects with a note the applicant reads, and refuses what is not waiting for review', async () => {
+    const draft = await applicationForReview(server, 'drafty@example.com', {
+      name: 'Still Drafting',
+      submit: false,
+    });
+    const held = await snapshot();
+    const approveDraft = await run('application', 'approve', draft.applicationId);
+    expect(approveDraft.status).not.toBe(0);
+    expect(approveDraft.stderr).toMatch(/still a draft/);
+    const rejectDraft = await run('application', 'reject', draft.applicationId, '--note', 'no');
+    expect(rejectDraft.status).not.toBe(0);
+    const areaOfDraft = await run('area', 'approve', draft.areaIds.radius);
+    expect(areaOfDraft.status).not.toBe(0);
+    expect(areaOfDraft.stderr).toMatch(/still a draft/);
+    const missing = await run('application', 'approve', 'app_nothere');
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr).toMatch(/No application app_nothere/);
+    expect(await snapshot()).toEqual(held);
+
+    const app = await applicationForReview(server, 'refused@example.com', { name: 'Too Far Away Grooming' });
+    const held2 = await snapshot();
+    const noNote = await run('application', 'reject', app.applicationId);
+    expect(noNote.status).not.toBe(0);
+    const blank = await run('application', 'reject', app.applicationId, '--note', '   ');
+    expect(blank.status).not.toBe(0);
+    expect(blank.stderr).toMatch(/note/);
+    const long = await run('application', 'reject', app.applicationId, '--note', 'x'.repeat(1001));
+    expect(long.status).not.toBe(0);
+    expect(await snapshot()).toEqual(held2);
+
+    const note = 'x'.repeat(990) + ' PayFast?';
+    const rejected = await run('application', 'reject', app.applicationId, '--note', note);
+    expect(rejected.status, rejected.stderr).toBe(0);
+    expect(await status(app)).toMatchObject({ status: 'REJECTED', reviewNote: note });
+    const held3 = await snapshot();
+    const approveRejected = await run('application', 'approve', app.applicationId);
+    expect(approveRejected.status).not.toBe(0);
+    expect(approveRejected.stderr).toMatch(/already rejected/);
+    expect(await snapshot()).toEqual(held3);
+  });
+
+  it('refuses a submitted application that is not complete, naming what it needs', async () => {
+    const app = await applicationForReview(server, 'unpriced@example.com', {
+      name: 'No Price Yet',
+      unpriced: true,
+    });
+    const held = await snapshot();
+    const refused = await run('application', 'approve', app.applicationId);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/cannot be approved yet.*Full groom/);
+    expect(await snapshot()).toEqual(held);
+  });
+
+  it('makes one business when two approvals of one application run at once', async () => {
+    const app = await applicationForReview(server, 'twice@example.com', { name: 'Double Click Dogs' });
+    const deps = { sql: server.db.sql, clock: systemClock };
+    const outcomes = await Promise.allSettled([
+      approveApplication(deps, app.applicationId, CLI_REVIEWER),
+      approveApplication(deps, app.applicationId, CLI_REVIEWER),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const failed = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(failed.reason).toMatchObject({ code: 'NOT_ACTIVE' });
+    const made = await server.db
+      .sql`select count(*)::int as n from businesses where name = 'Double Click Dogs'`;
+    expect(made[0]!.n).toBe(1);
+  });
+
+  it('keeps the console to operators: sign in first, others get 403 and change nothing', async () => {
+    const app = await applicationForReview(server, 'waiting@example.com', { name: 'Waiting Whiskers' });
+    const anon = await fetch(`${server.url}/operator`, { redirect: 'manual' });
+    expect(anon.status).toBe(303);
+    expect(anon.headers.get('location')).toBe('/signin?next=%2Foperator');
+
+    const person = await findOrCreateUser(server.db.sql, 'not.an.operator@example.com');
+    await setPassword(server.db.sql, person.id, await hash(PASSWORD));
+    const form = await signedInForm(server, 'not.an.operator@example.com', PASSWORD);
+    const page = await fetch(`${server.url}/operator`, { headers: { cookie: form.cookie } });
+    expect(page.status).toBe(403);
+    expect(await page.text()).not.toContain('Waiting Whiskers');
+    const held = await snapshot();
+    const post = await postForm(server, `/operator/applications/${app.applicationId}/approve`, {}, form);
+    expect(post.status).toBe(403);
+    const area = await postForm(server, `/operator/areas/${app.areaIds.radius}/approve`, {}, form);
+    expect(area.status).toBe(403);
+    expect(await snapshot()).toEqual(held);
+
+    // Made an operator, the same person sees it; a form without its token is refused.
+    await run('operator', 'add', '--email', 'not.an.operator@example.com');
+    const now = await fetch(`${server.url}/operator`, { headers: { cookie: form.cookie } });
+    expect(now.status).toBe(200);
+    expect(await now.text()).toContain('Waiting Whiskers');
+    const forged = await postForm(
+      server,
+      `/operator/applications/${app.applicationId}/approve`,
+      {},
+      {
+        cookie: form.cookie,
+        csrf: 'forged',
+      },
+    );
+    expect(forged.status).toBe(403);
+    const reject = await postForm(
+      server,
+      `/operator/applications/${app.applicationId}/reject`,
+      { reviewNote: '' },
+      form,
+    );
+    expect(reject.status).toBe(400);
+    expect(await snapshot()).toEqual(held);
+  });
+});

@@ -1,0 +1,355 @@
+// The operator console (/operator), for operator accounts only (`pnpm cli operator add`):
+// applications to review with their checklist in words (approve, or reject with a note), proposed
+// service areas to approve, leads to follow up and refunds owed. Every change is one operator
+// function of @nogpets/operations, the same the CLI calls, audited with the operator's name.
+import {
+  type ApplicationForReview,
+  applicationsToReview,
+  approveApplication,
+  areasToReview,
+  closeLeadWithNote,
+  consoleReviewer,
+  decideArea,
+  isOperator,
+  leadsToFollowUp,
+  MAX_REVIEW_NOTE,
+  markRefundDone,
+  type RefundOwed,
+  refundsOwed,
+  rejectApplication,
+  ServiceError,
+} from '@nogpets/operations';
+import type { Runtime } from '@nogpets/runtime';
+import type { LeadRow, UserRow } from '@nogpets/store';
+import type { Request, Response, Router } from 'express';
+import html from 'html-template-tag';
+import { page } from './layout.js';
+
+type Session = { user: UserRow; csrf: string };
+
+/** What the operator just did, said at the top of the section it was done in. */
+interface Notice {
+  section: 'applications' | 'areas' | 'leads' | 'refunds';
+  text: string;
+  error?: boolean;
+}
+
+const STATUS_WORDS: Record<ApplicationForReview['status'], string> = {
+  DRAFT: 'Being filled in',
+  SUBMITTED: 'Waiting for review',
+  APPROVED: 'Approved',
+  REJECTED: 'Rejected',
+};
+
+const ITEM_WORDS: Record<ApplicationForReview['checklist'][number]['status'], string> = {
+  DONE: 'Done',
+  MISSING: 'Missing',
+  NEEDS_ATTENTION: 'Needs attention',
+  OPTIONAL: 'Optional',
+};
+
+/** Applications waiting shown at once (the longest waiting first). */
+const WAITING_SHOWN = 100;
+/** Applications decided or still drafts shown below the ones waiting. */
+const OTHERS_SHOWN = 20;
+const LEADS_SHOWN = 50;
+
+const hidden = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+
+const noticeHtml = (notice: Notice | undefined, section: Notice['section']) =>
+  notice?.section === section
+    ? html`<p class="${notice.error ? 'error' : 'notice'}" role="status">${notice.text}</p>`
+    : '';
+
+const stamp = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+function checklistTable(a: ApplicationForReview): string {
+  return html`<table class="checklist"><tr><th>Part</th><th>Status</th><th>What is missing</th></tr>
+    $${a.checklist
+      .map(
+        (i) =>
+          html`<tr><td><strong>${i.title}</strong></td><td data-label="Status">${ITEM_WORDS[i.status]}</td><td$${i.missing.length ? ' data-label="What is missing"' : ''}>$${
+            i.missing.length
+              ? html`<ul class="scopes">$${i.missing.map((m) => html`<li>${m}</li>`).join('')}</ul>`
+              : ''
+          }$${i.note ? html`<span class="muted">${i.note}</span>` : ''}</td></tr>`,
+      )
+      .join('')}</table>`;
+}
+
+function waitingApplication(a: ApplicationForReview, csrf: string): string {
+  const facts = [a.town, a.country, a.currency, a.timezone, a.categories.join(', ')]
+    .filter(Boolean)
+    .join(' · ');
+  return html`<section class="application" id="application-${a.applicationId}">
+    <h3>${a.name}</h3>
+    <p>${facts}<br><span class="muted">${a.email} · sent ${stamp(a.submittedAt)} · ${a.applicationId}</span></p>
+    <p><strong>${a.readyToSubmit ? 'Ready: every required part is done.' : 'Not ready: required parts are missing.'}</strong> ${a.summary}</p>
+    $${checklistTable(a)}
+    $${
+      a.areas.length
+        ? html`<p>Areas: $${a.areas.map((x) => html`${x.name} (${x.status.toLowerCase()})`).join('; ')}</p>`
+        : ''
+    }
+    <form method="post" action="/operator/applications/${a.applicationId}/approve">$${hidden(csrf)}
+      <button type="submit">Approve ${a.name}</button></form>
+    <form method="post" action="/operator/applications/${a.applicationId}/reject">$${hidden(csrf)}
+      <label for="note-${a.applicationId}">Why it is rejected (the applicant reads this)</label>
+      <textarea id="note-${a.applicationId}" name="reviewNote" maxlength="${String(MAX_REVIEW_NOTE)}" rows="2" required></textarea>
+      <button class="secondary" type="submit">Reject ${a.name}</button></form>
+  </section>`;
+}
+
+function applicationsSection(apps: ApplicationForReview[], csrf: string, notice?: Notice): string {
+  const waiting = apps.filter((a) => a.status === 'SUBMITTED');
+  const others = apps.filter((a) => a.status !== 'SUBMITTED').slice(0, OTHERS_SHOWN);
+  return html`<h2 id="applications">Applications to review</h2>
+    $${noticeHtml(notice, 'applications')}
+    $${waiting.length ? waiting.map((a) => waitingApplication(a, csrf)).join('') : html`<p>No application is waiting for review.</p>`}
+    $${
+      others.length
+        ? html`<h3>Other applications</h3><table id="other-applications"><tr><th>Business</th><th>Status</th><th>Outcome</th></tr>$${others
+            .map(
+              (a) =>
+                html`<tr><td><strong>${a.name}</strong><br><span class="muted">${a.email} · ${a.applicationId}</span></td><td data-label="Status">${STATUS_WORDS[a.status]}</td><td data-label="Outcome">${
+                  a.status === 'APPROVED'
+                    ? `Business ${a.businessId ?? ''}`
+                    : a.status === 'REJECTED'
+                      ? (a.reviewNote ?? '')
+                      : a.summary
+                }$${a.reviewedBy ? html`<br><span class="muted">by ${a.reviewedBy}</span>` : ''}</td></tr>`,
+            )
+            .join('')}</table>`
+        : ''
+    }`;
+}
+
+function areasSection(
+  areas: Awaited<ReturnType<typeof areasToReview>>,
+  csrf: string,
+  notice?: Notice,
+): string {
+  return html`<h2 id="areas">Proposed service areas</h2>
+    $${noticeHtml(notice, 'areas')}
+    $${
+      areas.length
+        ? html`<table id="area-list"><tr><th>Area</th><th>Business</th><th></th></tr>$${areas
+            .map(
+              (a) =>
+                html`<tr id="area-${a.areaId}"><td><strong>${a.name}</strong>$${a.postalCode ? html`<br><span class="muted">postal code ${a.postalCode}</span>` : ''}</td>
+                <td data-label="Business">${a.applicationName} <span class="muted">(${STATUS_WORDS[a.applicationStatus].toLowerCase()})</span></td>
+                <td><form method="post" action="/operator/areas/${a.areaId}/approve">$${hidden(csrf)}<button type="submit">Approve ${a.name}</button></form>
+                <form method="post" action="/operator/areas/${a.areaId}/reject">$${hidden(csrf)}<button class="secondary" type="submit">Reject ${a.name}</button></form></td></tr>`,
+            )
+            .join('')}</table>`
+        : html`<p>No proposed area is waiting.</p>`
+    }`;
+}
+
+function placeWords(p: Record<string, unknown> | null): string {
+  return p
+    ? [p.suburb, p.town, p.postalCode, p.country].filter((x) => typeof x === 'string' && x).join(', ')
+    : '';
+}
+
+function askedWords(q: Record<string, unknown>): string {
+  return Object.entries(q)
+    .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
+    .map(([k, v]) => `${k}: ${String(v)}`)
+    .join(' · ');
+}
+
+function leadsSection(leads: LeadRow[], csrf: string, notice?: Notice): string {
+  return html`<h2 id="leads">Leads to follow up</h2>
+    $${noticeHtml(notice, 'leads')}
+    $${
+      leads.length
+        ? html`<table id="lead-list"><tr><th>What was asked</th><th>Why not served</th><th>Follow up</th></tr>$${leads
+            .map(
+              (l) =>
+                html`<tr id="lead-${l.id}"><td><strong>${placeWords(l.place as Record<string, unknown> | null) || l.operation}</strong><br>${askedWords(l.query)}<br><span class="muted">${l.clientName ?? 'someone'} · asked ${String(l.asks)}× · last ${stamp(l.lastAskedAt)}</span></td>
+                <td data-label="Why not served">${l.reason}</td>
+                <td><form method="post" action="/operator/leads/${l.id}/done">$${hidden(csrf)}
+                  <label class="sr-only" for="lead-note-${l.id}">What was done</label><input id="lead-note-${l.id}" type="text" name="note" maxlength="500" placeholder="What was done">
+                  <button type="submit">Mark done</button></form></td></tr>`,
+            )
+            .join('')}</table>`
+        : html`<p>No open leads.</p>`
+    }`;
+}
+
+function refundsSection(refunds: RefundOwed[], csrf: string, notice?: Notice): string {
+  return html`<h2 id="refunds">Refunds owed</h2>
+    $${noticeHtml(notice, 'refunds')}
+    $${
+      refunds.length
+        ? html`<table id="refund-list"><tr><th>What</th><th>Amount</th><th>Refunded at the gateway</th></tr>$${refunds
+            .map(
+              (r) =>
+                html`<tr id="refund-${r.id}"><td><strong>${r.what}</strong><br><span class="muted">${r.id}${r.reference ? ` · ${r.reference}` : ''}</span></td>
+                <td data-label="Amount">${r.amount}</td>
+                <td><form method="post" action="/operator/refunds/${r.id}/done">$${hidden(csrf)}
+                  <label class="sr-only" for="refund-note-${r.id}">The gateway's refund reference</label><input id="refund-note-${r.id}" type="text" name="note" maxlength="500" placeholder="Refund reference">
+                  <button type="submit">Mark refunded</button></form></td></tr>`,
+            )
+            .join('')}</table>`
+        : html`<p>No refunds are owed.</p>`
+    }`;
+}
+
+/** A form's one text field, as typed (CRLF as one line break), or undefined when missing or sent twice. */
+function textField(req: Request, name: string): string | undefined {
+  const v = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof v === 'string' ? v.replace(/\r\n?/g, '\n') : undefined;
+}
+
+export interface OperatorConsoleDeps {
+  runtime: Runtime;
+  /** The signed-in person (and a matching form token on a POST), or null once answered. */
+  requireSession(req: Request, res: Response): Promise<Session | null>;
+}
+
+/** `/operator` and its forms. */
+export function operatorRoutes(router: Router, { runtime, requireSession }: OperatorConsoleDeps): void {
+  const deps = runtime.deps;
+
+  /** The signed-in operator, or null once answered (sign in, or 403 for anyone else). */
+  async function requireOperator(req: Request, res: Response): Promise<Session | null> {
+    const s = await requireSession(req, res);
+    if (!s) return null;
+    if (await isOperator(deps, s.user.id)) return s;
+    res
+      .status(403)
+      .type('html')
+      .send(
+        page(
+          'Operators only',
+          html`<p class="error">This page is for NogPets operators, and ${s.user.email} is not one.</p><p><a href="/account">Your account</a></p>`,
+          { email: s.user.email, csrf: s.csrf },
+        ),
+      );
+    return null;
+  }
+
+  async function showConsole(res: Response, s: Session, notice?: Notice, status = 200): Promise<void> {
+    const [waitingApps, otherApps, areas, leads, refunds] = await Promise.all([
+      applicationsToReview(deps, { statuses: ['SUBMITTED'], limit: WAITING_SHOWN }),
+      applicationsToReview(deps, { statuses: ['DRAFT', 'APPROVED', 'REJECTED'], limit: OTHERS_SHOWN }),
+      areasToReview(deps),
+      leadsToFollowUp(deps, LEADS_SHOWN),
+      refundsOwed(deps),
+    ]);
+    const apps = [...waitingApps, ...otherApps];
+    const waiting = waitingApps.length;
+    res
+      .status(status)
+      .type('html')
+      .send(
+        page(
+          'Operator console',
+          html`<nav class="sections"><a href="#applications">Applications (${String(waiting)})</a> ·
+            <a href="#areas">Areas (${String(areas.length)})</a> · <a href="#leads">Leads (${String(leads.length)})</a> ·
+            <a href="#refunds">Refunds (${String(refunds.length)})</a></nav>
+            $${applicationsSection(apps, s.csrf, notice)}
+            $${areasSection(areas, s.csrf, notice)}
+            $${leadsSection(leads, s.csrf, notice)}
+            $${refundsSection(refunds, s.csrf, notice)}`,
+          { email: s.user.email, csrf: s.csrf },
+        ),
+      );
+  }
+
+  router.get('/operator', async (req, res, next) => {
+    try {
+      const s = await requireOperator(req, res);
+      if (s) await showConsole(res, s);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  /** One form's change as the signed-in operator; a refusal is said in its section, with its status. */
+  const act =
+    (section: Notice['section'], run: (req: Request, s: Session) => Promise<string>) =>
+    async (req: Request, res: Response, next: (err?: unknown) => void) => {
+      try {
+        const s = await requireOperator(req, res);
+        if (!s) return;
+        let notice: Notice;
+        let status = 200;
+        try {
+          notice = { section, text: await run(req, s) };
+        } catch (err) {
+          if (!(err instanceof ServiceError) || err.status >= 500) throw err;
+          notice = { section, text: err.message, error: true };
+          status = err.status;
+        }
+        await showConsole(res, s, notice, status);
+      } catch (err) {
+        next(err);
+      }
+    };
+
+  router.post(
+    '/operator/applications/:id/approve',
+    act('applications', async (req, s) => {
+      const a = await approveApplication(deps, String(req.params.id), consoleReviewer(s.user));
+      const pending = a.areas.filter((x) => x.status === 'PENDING').length;
+      return `Approved: business ${a.businessId} is made, with ${a.services} services and ${a.resources} resources; ${
+        a.claimed ? 'its claimed directory listing is linked' : 'a directory listing is published'
+      }.${pending ? ` ${pending} of its areas wait for approval below.` : ''}`;
+    }),
+  );
+
+  router.post(
+    '/operator/applications/:id/reject',
+    act('applications', async (req, s) => {
+      const a = await rejectApplication(
+        deps,
+        String(req.params.id),
+        consoleReviewer(s.user),
+        textField(req, 'reviewNote'),
+      );
+      return `Rejected ${a.name}; the applicant sees your note.`;
+    }),
+  );
+
+  for (const [verb, decision] of [
+    ['approve', 'APPROVED'],
+    ['reject', 'REJECTED'],
+  ] as const) {
+    router.post(
+      `/operator/areas/:id/${verb}`,
+      act('areas', async (req, s) => {
+        const a = await decideArea(deps, String(req.params.id), decision, consoleReviewer(s.user));
+        return `${a.name}: ${a.status.toLowerCase()}.`;
+      }),
+    );
+  }
+
+  router.post(
+    '/operator/leads/:id/done',
+    act('leads', async (req, s) => {
+      const lead = await closeLeadWithNote(
+        deps,
+        String(req.params.id),
+        consoleReviewer(s.user).name,
+        textField(req, 'note'),
+      );
+      return `Lead ${lead.id} is closed.`;
+    }),
+  );
+
+  router.post(
+    '/operator/refunds/:id/done',
+    act('refunds', async (req, s) => {
+      const r = await markRefundDone(
+        deps,
+        String(req.params.id),
+        consoleReviewer(s.user),
+        textField(req, 'note'),
+      );
+      return `${r.id} is marked refunded.`;
+    }),
+  );
+}
