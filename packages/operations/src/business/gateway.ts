@@ -13,6 +13,9 @@ import {
   STEP_ERRORS,
 } from './application.js';
 
+/** Whether PayFast pays a business in this country: South Africa only. */
+export const payFastServes = (country: string | null) => country === 'ZA';
+
 /** PayFast merchant ids are numeric: 8 to 10 digits (the sandbox's is 10000100). */
 const MERCHANT_ID = /^\d{8,10}$/;
 
@@ -69,7 +72,7 @@ export const connectGateway = defineOperation({
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const row = await ownDraft(ctx, q, input.applicationId);
-      if (row.country !== 'ZA') {
+      if (!payFastServes(row.country)) {
         throw new ServiceError(
           'NOT_AVAILABLE_IN_COUNTRY',
           row.country

@@ -1,5 +1,6 @@
 // setOperatingHours: the business's working week (local wall-clock times in its time zone), for
 // every resource or for some. Also the week schema addResources shares.
+import { MAX_RANGES_PER_DAY } from '@nogpets/slot-engine';
 import { type Queryable, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
@@ -18,8 +19,8 @@ export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Day = (typeof DAYS)[number];
 export type Week = Partial<Record<Day, { start: string; end: string }[]>>;
 
-/** Working ranges a day may have (the spec's limit, the slot engine's too). */
-export const MAX_RANGES_PER_DAY = 6;
+/** Working ranges a day may have: the slot engine's limit (the spec's), taken from it so they stay one. */
+export { MAX_RANGES_PER_DAY };
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const END = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;

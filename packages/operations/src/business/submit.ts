@@ -12,6 +12,7 @@ import {
   applicationAnswer,
   ownDraft,
 } from './application.js';
+import { payFastServes } from './gateway.js';
 import { weekWords } from './hours.js';
 
 const KIND_WORDS = { VAN: 'van or salon table', WALKER: 'walker', SITTER: 'sitter' } as const;
@@ -37,7 +38,7 @@ export function summaryOf(row: ApplicationRow, answer: Application) {
   const preference = row.details.payoutPreference as { method?: string } | undefined;
   const payment = answer.gateway
     ? `card payments through PayFast, merchant ${answer.gateway.merchantId}`
-    : row.country === 'ZA'
+    : payFastServes(row.country)
       ? 'PayFast not connected yet (optional)'
       : preference?.method
         ? `paid by ${preference.method}`
