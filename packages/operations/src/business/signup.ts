@@ -14,6 +14,7 @@ import { auditChange } from '../audit.js';
 import { isEmailAddress } from '../auth.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
+import { payFastServes } from './gateway.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
@@ -175,7 +176,7 @@ export const startBusinessSignup = defineOperation({
       // Why there is no country, in the package's words: an unknown code, a shared calling code, none given.
       if (!defaults.country) problems.push({ field: 'country', message: defaults.reasons.country });
       const preference = input.payoutPreference;
-      if (preference && defaults.country === 'ZA')
+      if (preference && payFastServes(defaults.country))
         problems.push({
           field: 'payoutPreference',
           message: 'outside South Africa only: in South Africa, connect PayFast (connect_gateway)',
@@ -187,7 +188,7 @@ export const startBusinessSignup = defineOperation({
             'never bank details: no IBAN or account number (8 or more digits in a row), only a way of being paid',
         });
       // In South Africa the business is paid through PayFast: a preference from before goes.
-      if (defaults.country === 'ZA') delete details.payoutPreference;
+      if (payFastServes(defaults.country)) delete details.payoutPreference;
       if (problems.length) {
         throw new ServiceError('BAD_REQUEST', problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
           fields: problems,
@@ -208,7 +209,7 @@ export const startBusinessSignup = defineOperation({
         ? await updateApplicationDetails(q, current.id, fields, now)
         : await insertApplication(q, userId, fields, now);
       // PayFast serves South Africa only: a merchant id from before a move abroad goes.
-      if (row.gateway && row.country !== 'ZA')
+      if (row.gateway && !payFastServes(row.country))
         row = await updateApplicationParts(q, row.id, { gateway: null }, now);
       await auditChange(ctx, q, current ? 'application.update' : 'application.start', row.id, {
         name: row.name,
