@@ -42,3 +42,5 @@ export * from './mail.js';
 export * from './payment-notices.js';
 export * from './rate-limits.js';
 export * from './review.js';
+export * from './run.js';
+export * from './clients.js';

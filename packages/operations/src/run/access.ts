@@ -1,0 +1,139 @@
+/**
+ * Who may run which business (issue 15): the one rule every Run operation asks. Owners and
+ * managers read and change their business; crew read only their own day (their resources); a
+ * business the person is not on the staff of does not exist for them.
+ */
+import {
+  acceptInvitations,
+  type BusinessRow,
+  listMemberships,
+  listResources,
+  type MembershipRow,
+  type Queryable,
+  type RunRole,
+} from '@nogpets/store';
+import { z } from 'zod';
+import { auditChange } from '../audit.js';
+import type { OperationContext } from '../context.js';
+import { ServiceError } from '../errors.js';
+
+/** What a Run operation needs: a day's jobs (crew: their own), to read, to change, or to manage the staff. */
+export type RunNeed = 'day' | 'read' | 'change' | 'staff';
+
+export interface RunAccess {
+  business: BusinessRow;
+  role: RunRole;
+  /** The resources the person may see: crew their own, owners and managers every one of the business. */
+  resourceIds: string[];
+  /** Crew are held to `resourceIds`; owners and managers are not (null: all, including resources added later). */
+  onlyResources: string[] | null;
+}
+
+const ALLOWED: Record<RunNeed, readonly RunRole[]> = {
+  day: ['owner', 'manager', 'crew'],
+  read: ['owner', 'manager'],
+  change: ['owner', 'manager'],
+  staff: ['owner'],
+};
+
+const NEED_WORDS: Record<RunNeed, string> = {
+  day: 'see the day plan',
+  read: "see the business's bookings and clients",
+  change: 'change bookings, clients or prices',
+  staff: 'manage the staff',
+};
+
+/** The `businessId` every Run operation takes. */
+export const RunBusinessIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,128}$/, 'Letters, digits, _ and -, 1 to 128.')
+  .meta({
+    description:
+      'The business to run. Leave it out when the person is on the staff of one business; with several, the 400 ' +
+      'lists them (id and name): ask which.',
+    example: 'biz_boland_paws',
+  });
+
+export const RunBusinessIdShape = { businessId: RunBusinessIdSchema.optional() };
+
+/** The errors every Run operation may answer about who is asking. */
+export const RUN_ACCESS_ERRORS = [
+  {
+    status: 400,
+    description:
+      'Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed).',
+  },
+  { status: 401, description: 'No or an invalid credential.' },
+  {
+    status: 403,
+    description:
+      'The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this.',
+  },
+  { status: 404, description: 'No business of that id that the person is on the staff of.' },
+  { status: 429, description: 'Too many requests.' },
+];
+
+function notYours(businessId: string): ServiceError {
+  return new ServiceError('NOT_FOUND', `No business ${businessId} of yours.`, { businessId });
+}
+
+/**
+ * Decides whether the credential's person may do `need` at `businessId` (default: their only
+ * business), after accepting the invitations waiting for their verified email (in `q`, which
+ * should be the operation's transaction). Throws 403 (on no staff, or the role does not allow it),
+ * 404 (not a member: the same words as a business that does not exist) or 400 (several businesses
+ * and none named).
+ */
+export async function runAccess(
+  ctx: OperationContext,
+  q: Queryable,
+  businessId: string | undefined,
+  need: RunNeed,
+): Promise<RunAccess> {
+  const userId = ctx.auth!.userId;
+  const accepted = await acceptInvitations(q, userId, ctx.deps.clock.now());
+  for (const a of accepted)
+    await auditChange(ctx, q, 'business.invitation.accept', a.id, { businessId: a.businessId, role: a.role });
+  const memberships = await listMemberships(q, userId);
+  if (!memberships.length) {
+    // Whatever businessId was sent: no business is theirs, and saying so tells nothing of others.
+    throw new ServiceError(
+      'FORBIDDEN',
+      'You are not on the staff of any business on NogPets. An approved business’s owner adds staff (and an ' +
+        'invitation to your email is accepted once your email is verified); a new business signs up with ' +
+        'start_business_signup.',
+      { reason: 'no_business' },
+    );
+  }
+  let membership: MembershipRow | undefined;
+  if (businessId) {
+    membership = memberships.find((m) => m.business.id === businessId);
+    if (!membership) throw notYours(businessId);
+  } else if (memberships.length === 1) {
+    membership = memberships[0]!;
+  } else {
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `You are on the staff of ${memberships.length} businesses: say which with businessId.`,
+      {
+        fields: [{ field: 'businessId', message: 'Required: you are on the staff of several businesses.' }],
+        businesses: memberships.map((m) => ({
+          businessId: m.business.id,
+          name: m.business.name,
+          role: m.role,
+        })),
+      },
+    );
+  }
+  if (!ALLOWED[need].includes(membership.role)) {
+    const mayDo = membership.role === 'crew' ? ' Crew see their own day with get_day_plan.' : '';
+    throw new ServiceError(
+      'FORBIDDEN',
+      `As ${membership.role} at ${membership.business.name} you may not ${NEED_WORDS[need]}: only ${ALLOWED[need].join(' or ')} may.${mayDo}`,
+      { businessId: membership.business.id, role: membership.role, allowed: ALLOWED[need] },
+    );
+  }
+  const onlyResources = membership.role === 'crew' ? membership.resourceIds : null;
+  const resourceIds = onlyResources ?? (await listResources(q, membership.business.id)).map((r) => r.id);
+  return { business: membership.business, role: membership.role, resourceIds, onlyResources };
+}
