@@ -310,6 +310,9 @@ application
     const pending = a.areas.filter((x) => x.status === 'PENDING');
     process.stdout.write(
       `${a.applicationId}\tAPPROVED\tbusiness ${a.businessId}\tlisting ${a.listingId}${a.claimed ? ' (claimed)' : ' (new)'}\n` +
+        (a.claimTaken
+          ? `the claimed listing ${a.claimTaken} belongs to another business (or is gone): a new one is published\n`
+          : '') +
         `lines ${a.lines.join(', ')}; ${a.services} services; ${a.resources} resources; ${a.areas.length} areas` +
         `${pending.length ? ` (${pending.length} pending: pnpm cli area approve ${pending[0]!.id})` : ''}; ` +
         `${a.members.length} members; ${a.invitations} invitations waiting for an account\n`,

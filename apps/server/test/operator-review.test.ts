@@ -359,4 +359,44 @@ describe('the operator reviews business applications', () => {
     expect(reject.status).toBe(400);
     expect(await snapshot()).toEqual(held);
   });
+
+  it('says so when the claimed listing went to another business meanwhile, and publishes a new one', async () => {
+    const claim = 'dir-papegaai-pet-parlour';
+    const first = await applicationForReview(server, 'claim.one@example.com', {
+      name: 'Papegaai Pet Parlour',
+      claimListingId: claim,
+    });
+    const second = await applicationForReview(server, 'claim.two@example.com', {
+      name: 'Papegaai Pet Parlour Too',
+      claimListingId: claim,
+    });
+    expect((await run('application', 'approve', first.applicationId)).stdout).toMatch(
+      `listing ${claim} (claimed)`,
+    );
+    const approved = await run('application', 'approve', second.applicationId);
+    expect(approved.status, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(/listing dir_\S+ \(new\)/);
+    expect(approved.stdout).toContain(`the claimed listing ${claim} belongs to another business`);
+  });
+
+  it('leaves nothing behind when approval fails midway', async () => {
+    const app = await applicationForReview(server, 'midway@example.com', { name: 'Midway Mutts' });
+    // A stored row the business tables refuse (a later rule, a hand edit): the services insert fails.
+    await server.db.sql`
+      update business_applications set services = jsonb_set(services, '{2,durationMin}', '-5') where id = ${app.applicationId}`;
+    const held = await snapshot();
+    const failed = await run('application', 'approve', app.applicationId);
+    expect(failed.status).not.toBe(0);
+    expect(await snapshot()).toEqual(held);
+    expect((await server.db.sql`select 1 from businesses where name = 'Midway Mutts'`).length).toBe(0);
+    // Said as a refusal (the console shows it; never a 500), naming the application.
+    const refused = await approveApplication(
+      { sql: server.db.sql, clock: systemClock },
+      app.applicationId,
+      CLI_REVIEWER,
+    ).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'NOT_ACTIVE', status: 409 });
+    expect(String((refused as Error).message)).toContain(app.applicationId);
+    expect(await snapshot()).toEqual(held);
+  });
 });

@@ -4,8 +4,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
+import { hash } from '@node-rs/argon2';
+import { setPassword } from '@nogpets/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailedLink, startTestServer, type TestServer } from './harness.js';
+import { mailedLink, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
 
 const screens = '/tmp/screens';
 
@@ -205,5 +207,68 @@ describe('the sign-up draft page (continueUrl)', () => {
     // An unknown (or purged) draft is a plain 404 page.
     const other = await fetch(`${server.url}/business/drafts/drf_nosuchdraft0000000000`);
     expect(other.status).toBe(404);
+  });
+
+  /** A draft for `email` and its owner signed in (a password set for the test), as forms post. */
+  async function ownersForm(email: string, extra: Record<string, unknown> = {}) {
+    const made = await server.post('/v1/signup-drafts', {
+      businessName: 'Form Post Grooming',
+      email,
+      country: 'ZA',
+      town: 'Stellenbosch',
+      categories: ['grooming'],
+      services: [{ name: 'Full groom', price: 'R450' }],
+      consent: true,
+      ...extra,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const [user] = await server.db.sql`select id from users where email = ${email}`;
+    await setPassword(server.db.sql, user!.id, await hash('a long enough password'));
+    const form = await signedInForm(server, email, 'a long enough password');
+    const [app] = await server.db.sql`
+      select a.id from signup_drafts d join business_applications a on a.id = d.application_id where d.id = ${made.body.draftId}`;
+    return { draftId: made.body.draftId as string, applicationId: app!.id as string, form };
+  }
+  const visible = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+
+  it('refused hours add nobody: the vans are added only with hours that are saved', async () => {
+    const { draftId, applicationId, form } = await ownersForm('hours.refused@example.com');
+    const stored = async () =>
+      (
+        await server.db
+          .sql`select resources, business_hours from business_applications where id = ${applicationId}`
+      )[0]!;
+    const before = await stored();
+    const refused = await postForm(
+      server,
+      `/business/drafts/${draftId}/hours`,
+      { start_mon: '17:00', end_mon: '08:00', count_grooming: '2' },
+      form,
+    );
+    expect(refused.status).toBe(400);
+    expect(await stored()).toEqual(before);
+    // The same form with hours that make sense saves both.
+    const saved = await postForm(
+      server,
+      `/business/drafts/${draftId}/hours`,
+      { start_mon: '08:00', end_mon: '17:00', count_grooming: '2' },
+      form,
+    );
+    expect(saved.status).toBe(303);
+    const after = await stored();
+    expect((after.resources as { kind: string }[]).map((r) => r.kind)).toEqual(['VAN', 'VAN']);
+    expect(after.business_hours).toEqual({ mon: [{ start: '08:00', end: '17:00' }] });
+  });
+
+  it('says only its own notices, whatever `done` names', async () => {
+    const { draftId, form } = await ownersForm('notices@example.com');
+    for (const done of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const res = await fetch(`${server.url}/business/drafts/${draftId}?done=${done}`, {
+        headers: { cookie: form.cookie },
+      });
+      expect(res.status).toBe(200);
+      const text = visible(await res.text());
+      expect(text).not.toMatch(/native code|\[object Object\]|function /);
+    }
   });
 });

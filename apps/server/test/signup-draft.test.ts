@@ -1,6 +1,6 @@
 // prepareBusinessSignup / prepare_business_signup: a no-login sign-up draft over HTTP and MCP, its
 // bounds, consent, the per-caller and per-email limits, the account it is given, and the purge.
-import { createApiKey } from '@nogpets/operations';
+import { CLI_REVIEWER, createApiKey, grantOperatorAccess } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { jobs } from '@nogpets/worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -397,5 +397,91 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     // The draft's page is gone too.
     const page = await fetch(`${server.url}/business/drafts/${ids[0]}`);
     expect(page.status).toBe(404);
+  });
+
+  it('never purges an account a draft made once it became an operator or a member of a business', async () => {
+    const purge = jobs.find((j) => j.name === 'purge-signup-drafts')!;
+    const run = () => purge.run({ sql: server.db.sql, now: () => clock.now() });
+    clock.advance(31 * DAY);
+    await run();
+    const operator = await draft({ ...base, email: 'new.operator@example.com' });
+    const crew = await draft({ ...base, email: 'new.crew@example.com' });
+    const plain = await draft({ ...base, email: 'nothing.else@example.com' });
+    for (const r of [operator, crew, plain]) expect(r.status).toBe(201);
+    // Granted the console, and made crew of a business, before ever signing in.
+    await grantOperatorAccess({ sql: server.db.sql, clock }, 'new.operator@example.com', CLI_REVIEWER);
+    const [biz] = await server.db.sql`select id from businesses order by is_operator desc limit 1`;
+    const [crewUser] = await server.db.sql`select id from users where email = 'new.crew@example.com'`;
+    await server.db.sql`
+      insert into business_members (business_id, user_id, role, created_at)
+      values (${biz!.id}, ${crewUser!.id}, 'crew', ${clock.now()})`;
+    clock.advance(31 * DAY);
+    expect(await run()).toEqual({ drafts: 3, applications: 3, accounts: 1 });
+    const emails = (
+      await server.db.sql`
+        select email from users where email in ('new.operator@example.com', 'new.crew@example.com', 'nothing.else@example.com')
+        order by email`
+    ).map((r) => r.email);
+    expect(emails).toEqual(['new.crew@example.com', 'new.operator@example.com']);
+    expect(
+      (
+        await server.db
+          .sql`select 1 from operators o join users u on u.id = o.user_id where u.email = 'new.operator@example.com'`
+      ).length,
+    ).toBe(1);
+    expect((await server.db.sql`select 1 from business_members where user_id = ${crewUser!.id}`).length).toBe(
+      1,
+    );
+  });
+
+  it('keeps an account that any table refers to, also a table added later', async () => {
+    const purge = jobs.find((j) => j.name === 'purge-signup-drafts')!;
+    const run = () => purge.run({ sql: server.db.sql, now: () => clock.now() });
+    clock.advance(31 * DAY);
+    await run();
+    await server.db.sql`
+      create table if not exists later_feature (id serial primary key, user_id text references users(id) on delete set null)`;
+    const held = await draft({ ...base, email: 'held.later@example.com' });
+    expect(held.status).toBe(201);
+    await server.db.sql`
+      insert into later_feature (user_id) select id from users where email = 'held.later@example.com'`;
+    clock.advance(31 * DAY);
+    expect(await run()).toEqual({ drafts: 1, applications: 1, accounts: 0 });
+    expect((await server.db.sql`select 1 from users where email = 'held.later@example.com'`).length).toBe(1);
+    await server.db.sql`drop table later_feature`;
+  });
+
+  it('counts a caller by its address, not by a header it writes, and an IPv6 caller by its /64', async () => {
+    // Without a trusted proxy, X-Forwarded-For is the client's to write: it changes nothing.
+    for (let i = 0; i < 20; i++) {
+      const res = await server.post(
+        '/v1/signup-drafts',
+        { ...base, businessName: `Spoof ${i}` },
+        { 'x-forwarded-for': `198.51.100.${i + 1}` },
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const spoofed = await server.post('/v1/signup-drafts', base, { 'x-forwarded-for': '198.51.100.99' });
+    expect(spoofed.status).toBe(429);
+
+    // Behind a trusted proxy (loopback here), the address it forwards is the caller.
+    const behind = await startTestServer({ db: server.db, clock, env: { TRUST_PROXY: 'loopback' } });
+    try {
+      clock.advance(HOUR + 60_000);
+      const from = (address: string) =>
+        behind.post('/v1/signup-drafts', base, { 'x-forwarded-for': address });
+      for (let i = 0; i < 20; i++) {
+        const res = await from(`2001:db8:1:2::${(i + 1).toString(16)}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      }
+      // Another address of the same /64 is the same caller; another /64 is another.
+      expect((await from('2001:db8:1:2:ffff:ffff:ffff:1')).status).toBe(429);
+      expect((await from('2001:db8:1:3::1')).status).toBe(201);
+      // An IPv4 address written IPv4-mapped is that address.
+      for (let i = 0; i < 20; i++) expect((await from('203.0.113.7')).status).toBe(201);
+      expect((await from('::ffff:203.0.113.7')).status).toBe(429);
+    } finally {
+      await behind.stop();
+    }
   });
 });

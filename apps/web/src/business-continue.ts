@@ -237,7 +237,8 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
   ) {
     const ctx = ctxOf(req, s);
     const a = await applicationOf(ctx, d);
-    const notice = typeof req.query.done === 'string' ? NOTICES[req.query.done] : undefined;
+    const done = req.query.done;
+    const notice = typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
     const top = html`$${shown.error ? html`<p class="error" role="alert">${shown.error}</p>` : ''}$${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}`;
     if (a.status !== 'DRAFT') {
       res
@@ -517,10 +518,11 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
         throw new ServiceError('BAD_REQUEST', `${LINES[c].label}: a whole number from 1 to 50.`);
       for (let i = 1; i <= count; i++) resources.push({ kind: LINES[c].kind, name: `${LINES[c].name} ${i}` });
     }
-    // Who works first (they take the business hours), then the hours themselves.
+    // The hours first: refused, nothing is saved (no one added). Those who work them come after and
+    // take the business hours (a resource without a week does).
+    await runOperation(setOperatingHours, ctx, { applicationId: a.applicationId, week });
     if (resources.length)
       await runOperation(addResources, ctx, { applicationId: a.applicationId, resources });
-    await runOperation(setOperatingHours, ctx, { applicationId: a.applicationId, week });
   });
 
   change('submit', async (ctx, a) => {

@@ -296,7 +296,11 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
       const a = await approveApplication(deps, String(req.params.id), consoleReviewer(s.user));
       const pending = a.areas.filter((x) => x.status === 'PENDING').length;
       return `Approved: business ${a.businessId} is made, with ${a.services} services and ${a.resources} resources; ${
-        a.claimed ? 'its claimed directory listing is linked' : 'a directory listing is published'
+        a.claimed
+          ? 'its claimed directory listing is linked'
+          : a.claimTaken
+            ? `the listing it claimed (${a.claimTaken}) belongs to another business or is gone, so a new directory listing is published`
+            : 'a directory listing is published'
       }.${pending ? ` ${pending} of its areas wait for approval below.` : ''}`;
     }),
   );

@@ -1,6 +1,6 @@
 // Sign-up drafts: what an assistant sends without a login (prepareBusinessSignup), kept 30 days.
 import { newId } from './ids.js';
-import type { Queryable as Sql } from './sql.js';
+import type { Sql as Pool, Queryable as Sql } from './sql.js';
 
 export interface DraftRow {
   id: string;
@@ -100,41 +100,47 @@ export async function claimDraft(sql: Sql, id: string, userId: string, applicati
 
 /**
  * Removes the drafts that expired before `now`: each with its application while that is still a
- * DRAFT, and the account the draft made when nothing else came of it (never signed in: no verified
- * email, no password, no session, key or sign-in elsewhere; nothing owned; no other application or
- * live draft). A submitted application, and its account, stay. How many of each went.
+ * DRAFT, and the account the draft made when nothing else came of it: never signed in (no verified
+ * email, no password) and no row anywhere that refers to it (a session, key, sign-in elsewhere,
+ * pet, address, booking, payment, other application or live draft, operator grant, business
+ * membership, ...). The tables are read from the database's foreign keys to users, so a table
+ * added later holds its accounts too. A submitted application, and its account, stay. One
+ * transaction: a failure midway leaves every draft to the next run. How many of each went.
  */
 export async function purgeExpiredDrafts(
-  sql: Sql,
+  sql: Pool,
   now: Date,
 ): Promise<{ drafts: number; applications: number; accounts: number }> {
-  const gone = await sql<{ applicationId: string | null; userId: string | null; userCreated: boolean }[]>`
-    delete from signup_drafts where id in (
-      select id from signup_drafts where expires_at <= ${now} order by expires_at limit 1000 for update skip locked)
-    returning application_id as "applicationId", user_id as "userId", user_created as "userCreated"`;
-  const applicationIds = gone.map((g) => g.applicationId).filter((id): id is string => id !== null);
-  const applications = applicationIds.length
-    ? (await sql`delete from business_applications where id in ${sql(applicationIds)} and status = 'DRAFT'`)
-        .count
-    : 0;
-  const made = [...new Set(gone.filter((g) => g.userCreated && g.userId).map((g) => g.userId!))];
-  const accounts = made.length
-    ? (
-        await sql`
-          delete from users u where u.id in ${sql(made)}
-            and not u.email_verified and u.password_hash is null
-            and not exists (select 1 from signup_drafts d where d.user_id = u.id)
-            and not exists (select 1 from business_applications a where a.user_id = u.id)
-            and not exists (select 1 from sessions s where s.user_id = u.id)
-            and not exists (select 1 from credentials c where c.user_id = u.id)
-            and not exists (select 1 from user_identities i where i.user_id = u.id)
-            and not exists (select 1 from oauth_codes o where o.user_id = u.id)
-            and not exists (select 1 from pets p where p.user_id = u.id)
-            and not exists (select 1 from addresses ad where ad.user_id = u.id)
-            and not exists (select 1 from bookings b where b.user_id = u.id)
-            and not exists (select 1 from booking_series bs where bs.user_id = u.id)
-            and not exists (select 1 from payments pm where pm.user_id = u.id)`
-      ).count
-    : 0;
-  return { drafts: gone.length, applications, accounts };
+  return sql.begin(async (tx) => {
+    const q = tx as unknown as Sql;
+    const gone = await q<{ applicationId: string | null; userId: string | null; userCreated: boolean }[]>`
+      delete from signup_drafts where id in (
+        select id from signup_drafts where expires_at <= ${now} order by expires_at limit 1000 for update skip locked)
+      returning application_id as "applicationId", user_id as "userId", user_created as "userCreated"`;
+    const applicationIds = gone.map((g) => g.applicationId).filter((id): id is string => id !== null);
+    const applications = applicationIds.length
+      ? (await q`delete from business_applications where id in ${q(applicationIds)} and status = 'DRAFT'`)
+          .count
+      : 0;
+    const made = [...new Set(gone.filter((g) => g.userCreated && g.userId).map((g) => g.userId!))];
+    // Every column that refers to an account (names quoted by PostgreSQL itself).
+    const refs = made.length
+      ? await q<{ tableName: string; columnName: string }[]>`
+          select c.conrelid::regclass::text as "tableName", quote_ident(a.attname) as "columnName"
+          from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+          where c.contype = 'f' and c.confrelid = 'users'::regclass and cardinality(c.conkey) = 1
+          order by 1, 2`
+      : [];
+    const holds = refs
+      .map((r) => `and not exists (select 1 from ${r.tableName} x where x.${r.columnName} = u.id)`)
+      .join(' ');
+    const accounts = made.length
+      ? (
+          await q`
+            delete from users u where u.id in ${q(made)}
+              and not u.email_verified and u.password_hash is null ${q.unsafe(holds)}`
+        ).count
+      : 0;
+    return { drafts: gone.length, applications, accounts };
+  }) as Promise<{ drafts: number; applications: number; accounts: number }>;
 }

@@ -20,6 +20,7 @@ import {
   newId,
   type Queryable,
 } from '@nogpets/store';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { ACCOUNT_PAGE } from '../account/own-account.js';
 import { isEmailAddress } from '../auth.js';
@@ -296,9 +297,24 @@ export const DraftAnswerSchema = z
   })
   .meta({ id: 'SignupDraft', description: 'A no-login business sign-up draft.' });
 
+/**
+ * The key of a client address for the per-caller limit: an IPv4 address as it is (also when written
+ * IPv4-mapped, `::ffff:a.b.c.d`), an IPv6 address by its /64 (one subscriber's network holds 2^64
+ * addresses: counted one by one, the limit would mean nothing).
+ */
+export function callerAddressKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
+}
+
 /** The caller a draft is counted against: the client address, else the assistant by the name it gave. */
 function callerOf(ctx: OperationContext): string {
-  if (ctx.callerAddress) return `ip:${ctx.callerAddress}`;
+  if (ctx.callerAddress) return `ip:${callerAddressKey(ctx.callerAddress)}`;
   return `client:${(ctx.clientName ?? '').trim().toLowerCase() || 'anonymous'}`;
 }
 

@@ -489,6 +489,11 @@ export interface Approval {
   listingId: string;
   /** True when the claimed listing was linked; false when a new one was published. */
   claimed: boolean;
+  /**
+   * The listing the application claimed when another business took it meanwhile (or it is gone):
+   * a new listing was published instead, and the operator is told so. Null otherwise.
+   */
+  claimTaken: string | null;
   lines: string[];
   services: number;
   resources: number;
@@ -504,6 +509,23 @@ export interface Approval {
  * listing (the claimed one linked, else a new one). Anything else is refused and changes nothing.
  */
 export async function approveApplication(deps: ReviewDeps, id: string, by: Reviewer): Promise<Approval> {
+  try {
+    return await approveInOne(deps, id, by);
+  } catch (err) {
+    // A stored application the business tables refuse (a value a later rule forbids, a hand edit):
+    // the transaction wrote nothing; a refusal naming it, never a failure of the console.
+    const code = (err as { code?: unknown }).code;
+    if (!(err instanceof ServiceError) && typeof code === 'string' && code.startsWith('23'))
+      throw new ServiceError(
+        'NOT_ACTIVE',
+        `Application ${id} cannot be approved: what it holds does not fit a business (${(err as Error).message}); nothing was changed. Reject it with a note, or have it corrected.`,
+        { applicationId: id },
+      );
+    throw err;
+  }
+}
+
+async function approveInOne(deps: ReviewDeps, id: string, by: Reviewer): Promise<Approval> {
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
@@ -532,6 +554,7 @@ export async function approveApplication(deps: ReviewDeps, id: string, by: Revie
       businessId,
       listingId: listingId!,
       claimed,
+      claimTaken: row.claimListingId && !claimed ? row.claimListingId : null,
       lines: plan.lines.map((l) => l.id),
       services: plan.services.length,
       resources: plan.resources.length,
