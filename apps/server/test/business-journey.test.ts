@@ -96,6 +96,9 @@ describe('from sign-up to a booking with the new business', () => {
     const theirs = await server.get(`/v1/services?businessId=${businessId}`);
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
     expect(theirs.body.lines.map((l: { id: string }) => l.id)).toEqual(['grooming']);
+    // Paid by card through the operator's gateway, at the operator's card fee.
+    expect(theirs.body.serviceFeeCents).toBe(own.body.serviceFeeCents);
+    expect(own.body.serviceFeeCents).toBe(1000);
     const ownBath = own.body.lines[0].services.find(
       (s: { name: string }) => s.name === 'Dog bath, blow-dry & brush-out',
     );
@@ -129,6 +132,9 @@ describe('from sign-up to a booking with the new business', () => {
       as,
     );
     expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const quote = await server.post('/v1/quote', request, as);
+    expect(quote.body).toMatchObject({ cardFeeCents: 1000 });
+    expect(booked.body.totalCents).toBe(quote.body.subtotalCents + 1000);
     const [row] = await server.db.sql`select business_id from bookings where id = ${booked.body.bookingId}`;
     expect(row!.business_id).toBe(businessId);
   });

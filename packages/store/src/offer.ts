@@ -1,10 +1,10 @@
-import type { Sql } from './sql.js';
+import type { Queryable, Sql } from './sql.js';
 import type { AreaRow, BusinessRow, LineRow, NearbyTownRow, Offer, ServiceRow } from './types.js';
 
 const BUSINESS_COLUMNS = `id, name, country, currency, timezone, service_fee_cents as "serviceFeeCents",
            accepts_cash as "acceptsCash", is_operator as "isOperator"`;
 
-export async function findOperator(sql: Sql): Promise<BusinessRow | null> {
+export async function findOperator(sql: Queryable): Promise<BusinessRow | null> {
   const rows = await sql<
     BusinessRow[]
   >`select ${sql.unsafe(BUSINESS_COLUMNS)} from businesses where is_operator`;

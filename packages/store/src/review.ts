@@ -133,7 +133,15 @@ export async function setServiceAreaStatus(
 // What an approved application becomes
 
 export interface NewBusiness {
-  business: { id: string; name: string; country: string; currency: string; timezone: string };
+  business: {
+    id: string;
+    name: string;
+    country: string;
+    currency: string;
+    timezone: string;
+    /** The card fee added to a booking paid by card, in minor units. */
+    serviceFeeCents: number;
+  };
   lines: {
     id: 'grooming' | 'walking' | 'sitting';
     label: string;
@@ -192,8 +200,8 @@ export interface NewBusiness {
 export async function insertBusiness(sql: Sql, b: NewBusiness, now: Date): Promise<void> {
   const biz = b.business;
   await sql`
-    insert into businesses (id, name, country, currency, timezone, is_operator, created_at)
-    values (${biz.id}, ${biz.name}, ${biz.country}, ${biz.currency}, ${biz.timezone}, false, ${now})`;
+    insert into businesses (id, name, country, currency, timezone, service_fee_cents, is_operator, created_at)
+    values (${biz.id}, ${biz.name}, ${biz.country}, ${biz.currency}, ${biz.timezone}, ${biz.serviceFeeCents}, false, ${now})`;
   for (const [i, l] of b.lines.entries()) {
     await sql`
       insert into service_lines (business_id, id, label, blurb, duration_mode, repeats, sort)

@@ -13,6 +13,7 @@ import {
   appendAudit,
   findApplicationByArea,
   findApplicationForReview,
+  findOperator,
   findOrCreateUser,
   findPossibleListings,
   findUserByEmail,
@@ -414,6 +415,9 @@ async function businessFrom(
     if (user) members.push({ userId: user.id, ...fields });
     else invitations.push({ email, phone: v.phone?.trim() || null, ...fields });
   }
+  // Card payments of a partner go through the operator's gateway at the operator's card fee (in its
+  // currency; a business in another currency is not bookable here, so it has none).
+  const operator = await findOperator(q);
   return {
     business: {
       id: businessId,
@@ -421,6 +425,7 @@ async function businessFrom(
       country: row.country!,
       currency: row.currency!,
       timezone: row.timezone!,
+      serviceFeeCents: operator && operator.currency === row.currency ? operator.serviceFeeCents : 0,
     },
     lines,
     services: services.map((s) => ({
