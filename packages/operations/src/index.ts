@@ -233,3 +233,6 @@ export {
   type Reviewer,
   revokeOperatorAccess,
 } from './business/review.js';
+export { getDayPlan } from './run/day-plan.js';
+export { listBusinessBookings } from './run/bookings.js';
+export { type RunAccess, type RunNeed, runAccess } from './run/access.js';

@@ -25,6 +25,8 @@ import { addResources } from './business/resources.js';
 import { addBusinessServices } from './business/services.js';
 import { inviteStaff } from './business/staff.js';
 import { submitBusinessForReview } from './business/submit.js';
+import { getDayPlan } from './run/day-plan.js';
+import { listBusinessBookings } from './run/bookings.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -55,4 +57,6 @@ export const operations: readonly Operation[] = [
   inviteStaff,
   connectGateway,
   submitBusinessForReview,
+  getDayPlan,
+  listBusinessBookings,
 ] as unknown as Operation[];

@@ -1,0 +1,205 @@
+/**
+ * A booking as the people of its business see it (a job): when in the business's zone, the client,
+ * pets with what the crew needs, services, address with access notes, and money. Shared by the day
+ * plan and the list of the business's bookings.
+ */
+import { formatMoney } from '@nogpets/pricing-tiers';
+import { findPetFacts, type JobRow, type PetFactsRow, type Queryable, serviceNames } from '@nogpets/store';
+import { z } from 'zod';
+import { paymentWords, statusWords } from '../booking/booking-model.js';
+import { localTime, whenText } from '../booking/local-time.js';
+import { ServiceError } from '../errors.js';
+
+/** What a booking's details say of its pets: saved pets by id; a pet by value carries its facts. */
+interface DetailPet {
+  petId?: string;
+  name?: string;
+  serviceIds?: string[];
+  type?: 'DOG' | 'CAT';
+  breed?: string | null;
+  weightKg?: number;
+  coat?: 'SHORT' | 'MEDIUM' | 'LONG';
+  notes?: string | null;
+}
+
+const MINUTE = 60_000;
+
+export const JobPetSchema = z.object({
+  petId: z.string().nullable(),
+  name: z.string(),
+  type: z.enum(['DOG', 'CAT']).nullable(),
+  breed: z.string().nullable(),
+  weightKg: z.number().nullable(),
+  coat: z.enum(['SHORT', 'MEDIUM', 'LONG']).nullable(),
+  notes: z.string().nullable().meta({ description: "The owner's notes on the pet (temperament, health)." }),
+  services: z.array(z.string()).meta({ description: 'Service names for this pet.' }),
+});
+
+export const JobClientSchema = z
+  .object({
+    clientId: z.string(),
+    name: z.string(),
+    phone: z.string().nullable(),
+    email: z.string().nullable(),
+  })
+  .nullable()
+  .meta({
+    description: "The business's client; null for a booking made before clients were kept (no account).",
+  });
+
+export const JobSchema = z.object({
+  bookingId: z.string(),
+  status: z.enum(['PENDING', 'ACCEPTED', 'CANCELLED', 'EXPIRED', 'DONE']),
+  statusWords: z.string(),
+  category: z.string(),
+  resourceId: z.string(),
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  startLocal: z.string().meta({ description: 'HH:MM in the business’s time zone.', example: '08:30' }),
+  endLocal: z.string().meta({ example: '10:00' }),
+  when: z.string().meta({ description: 'Local date and times in words.' }),
+  client: JobClientSchema,
+  pets: z.array(JobPetSchema),
+  services: z.array(z.string()).meta({ description: 'Every service of the booking, by name.' }),
+  address: z.string(),
+  accessNotes: z
+    .string()
+    .nullable()
+    .meta({ description: 'How to get in (gate codes, keys, parking): the address’s notes.' }),
+  notes: z.string().meta({ description: 'What the client wrote on the booking.' }),
+  totalCents: z.int(),
+  total: z.string(),
+  paymentMethod: z.enum(['CARD', 'CASH']),
+  paymentStatus: z.enum(['PENDING', 'PAID', 'CASH_DUE', 'REFUND_REQUESTED', 'REFUNDED', 'VOID']),
+  paymentWords: z.string(),
+  cashToCollect: z
+    .string()
+    .nullable()
+    .meta({
+      description: 'Cash the crew collects on the day (CASH_DUE), in the business’s currency; else null.',
+    }),
+  unpaidCard: z
+    .object({
+      amount: z.string(),
+      linkOpenUntil: z.iso
+        .datetime()
+        .nullable()
+        .meta({ description: 'When the pay link sent to the client stops working; null when none is open.' }),
+    })
+    .nullable()
+    .meta({ description: 'A card booking whose payment is still awaited (PENDING); else null.' }),
+});
+
+export type Job = z.infer<typeof JobSchema>;
+
+/** The jobs of these rows, pets read once for all, in the business's currency and zone. */
+export async function toJobs(
+  q: Queryable,
+  businessId: string,
+  business: { currency: string; timezone: string },
+  rows: JobRow[],
+): Promise<Job[]> {
+  const petIds = new Set<string>();
+  for (const r of rows) for (const p of petsOf(r)) if (p.petId) petIds.add(p.petId);
+  const [facts, names] = await Promise.all([findPetFacts(q, [...petIds]), serviceNames(q, businessId)]);
+  const byId = new Map<string, PetFactsRow>(facts.map((p) => [p.id, p]));
+  const tz = business.timezone;
+  const money = (cents: number) => formatMoney(cents, business.currency);
+  return rows.map((r) => {
+    const details = r.details as { address?: string; accessNotes?: string | null };
+    const pets = petsOf(r).map((p) => {
+      const saved = p.petId ? byId.get(p.petId) : undefined;
+      return {
+        petId: p.petId || null,
+        name: saved?.name ?? p.name ?? '',
+        type: saved?.type ?? p.type ?? null,
+        breed: saved?.breed ?? p.breed ?? null,
+        weightKg: saved?.weightKg ?? p.weightKg ?? null,
+        coat: saved?.coat ?? p.coat ?? null,
+        notes: saved?.notes ?? p.notes ?? null,
+        services: (p.serviceIds ?? []).map((id) => names.get(id) ?? id),
+      };
+    });
+    const a = r.address;
+    const unpaid = r.paymentMethod === 'CARD' && r.paymentStatus === 'PENDING';
+    return {
+      bookingId: r.id,
+      status: r.status,
+      statusWords: statusWords(r),
+      category: r.lineId,
+      resourceId: r.resourceId,
+      start: r.start.toISOString(),
+      end: r.end.toISOString(),
+      startLocal: localTime(r.start, tz),
+      endLocal: localTime(r.end, tz),
+      when: whenText(r.start, r.end, tz),
+      client: r.clientId
+        ? { clientId: r.clientId, name: r.clientName ?? '', phone: r.clientPhone, email: r.clientEmail }
+        : null,
+      pets,
+      services: [...new Set(pets.flatMap((p) => p.services))],
+      address: a
+        ? [a.line1, a.suburb, a.postalCode, a.city].filter(Boolean).join(', ')
+        : (details.address ?? ''),
+      accessNotes: a ? (a.notes ?? null) : (details.accessNotes ?? null),
+      notes: r.notes,
+      totalCents: r.totalCents,
+      total: money(r.totalCents),
+      paymentMethod: r.paymentMethod,
+      paymentStatus: r.paymentStatus,
+      paymentWords: paymentWords(r),
+      cashToCollect: r.paymentStatus === 'CASH_DUE' ? money(r.totalCents) : null,
+      unpaidCard: unpaid
+        ? {
+            amount: money(r.totalCents),
+            linkOpenUntil: r.openLinkUntil ? new Date(r.openLinkUntil).toISOString() : null,
+          }
+        : null,
+    };
+  });
+}
+
+function petsOf(r: JobRow): DetailPet[] {
+  const pets = (r.details as { pets?: unknown }).pets;
+  return Array.isArray(pets) ? (pets as DetailPet[]) : [];
+}
+
+/** Minutes between two instants. */
+export const minutesBetween = (a: Date, b: Date) => Math.round((b.getTime() - a.getTime()) / MINUTE);
+
+/** The UTC instant a local date begins in a zone (DST-aware: the offset at that moment). */
+export function localMidnight(date: string, timeZone: string): Date {
+  const asUtc = Date.parse(`${date}T00:00:00Z`);
+  let t = asUtc - offsetMs(asUtc, timeZone);
+  t = asUtc - offsetMs(t, timeZone);
+  return new Date(t);
+}
+
+function offsetMs(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return (
+    Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) -
+    Math.floor(at / 1000) * 1000
+  );
+}
+
+/** A resource the person may not see: crew are told their role; others were asked for no such resource. */
+export function resourceRefused(resourceId: string, role: string, businessName: string): ServiceError {
+  if (role === 'crew')
+    return new ServiceError(
+      'FORBIDDEN',
+      `As crew at ${businessName} you see only your own day: ${resourceId} is not yours. Leave out resourceId.`,
+      { resourceId, role },
+    );
+  return new ServiceError('NOT_FOUND', `No resource ${resourceId} at ${businessName}.`, { resourceId });
+}
