@@ -19,6 +19,8 @@ const DAY = '2026-11-25'; // a Wednesday
 describe('from sign-up to a booking with the new business', () => {
   let server: TestServer;
   const run = (...args: string[]) => cli(server.db.url, args);
+  /** The summary each application's submit showed before its confirm. */
+  const summaries = new Map<string, string>();
 
   beforeAll(async () => {
     const clock = fixedClock('2026-11-23T04:00:00Z'); // Monday 06:00 in Johannesburg
@@ -30,7 +32,13 @@ describe('from sign-up to a booking with the new business', () => {
   async function signUpOverMcp(
     email: string,
     details: Record<string, unknown>,
-    steps: { area: Record<string, unknown>; services: Record<string, unknown>; gateway?: string },
+    steps: {
+      area: Record<string, unknown>;
+      services: Record<string, unknown>;
+      gateway?: string;
+      resource?: Record<string, unknown>;
+      staff?: Record<string, unknown>[];
+    },
   ) {
     const { key } = await createApiKey(server.db.sql, { email, scopes: ['business:write'] });
     const client = await server.mcpAs(key);
@@ -43,11 +51,21 @@ describe('from sign-up to a booking with the new business', () => {
     expect(services.services.length, JSON.stringify(services)).toBeGreaterThan(0);
     const area = await call('set_service_area', { applicationId, ...steps.area });
     expect(area.areas, JSON.stringify(area)).toHaveLength(1);
-    await call('add_resources', { applicationId, resources: [{ kind: 'VAN', name: 'Van 1' }] });
+    // Business hours first: set without resourceIds they become every resource's week, so a walker
+    // added after keeps a week of its own.
     await call('set_operating_hours', { applicationId, week: HOURS });
+    await call('add_resources', {
+      applicationId,
+      resources: [steps.resource ?? { kind: 'VAN', name: 'Van 1' }],
+    });
+    if (steps.staff) {
+      const invited = await call('invite_staff', { applicationId, people: steps.staff });
+      expect(invited.staff, JSON.stringify(invited)).toHaveLength(steps.staff.length);
+    }
     if (steps.gateway) await call('connect_gateway', { applicationId, merchantId: steps.gateway });
     const unconfirmed = await call('submit_business_for_review', { applicationId });
     expect(unconfirmed.error?.code, JSON.stringify(unconfirmed)).toBe('CONFIRM_REQUIRED');
+    summaries.set(applicationId, String(unconfirmed.error.details.summary));
     const sent = await call('submit_business_for_review', { applicationId, confirm: true });
     expect(sent.status, JSON.stringify(sent)).toBe('SUBMITTED');
     return { applicationId, areaId: area.areas[0].id as string, key, call };
@@ -196,5 +214,56 @@ describe('from sign-up to a booking with the new business', () => {
     // Its listing says so too (no businessId to book it by), and how to reach it instead.
     expect(listing.businessId).toBeNull();
     expect(listing.bookWith).toMatch(/NOT_AVAILABLE_IN_COUNTRY|directly|not bookable/i);
+  });
+
+  it('a Tokyo walker signs up over MCP in yen with a walker of its own week and a crew member, and is not bookable here', async () => {
+    const { applicationId, areaId, call } = await signUpOverMcp(
+      'shibuya-walks@example.com',
+      { businessName: 'Shibuya Walks', town: 'Tokyo', phone: '+81 3-1234-5678', categories: ['walking'] },
+      {
+        services: {
+          services: [
+            {
+              category: 'walking',
+              kind: 'PRIMARY',
+              name: 'Sanpo 60',
+              petTypes: ['DOG'],
+              priceCents: 1500,
+              durationMin: 60,
+            },
+          ],
+        },
+        area: { postalCodes: ['150-0002'] },
+        resource: {
+          kind: 'WALKER',
+          name: 'Aiko',
+          week: { mon: [{ start: '07:00', end: '10:00' }], sat: [{ start: '08:00', end: '12:00' }] },
+        },
+        staff: [{ email: 'aiko@example.com', role: 'crew', jobTitle: 'Walker' }],
+      },
+    );
+    // Yen have no minor units: 1500 is ¥1,500, said so in the summary the person agreed to.
+    expect(summaries.get(applicationId)).toMatch(/Sanpo 60 ¥1,500/);
+    const status = await call('get_signup_status', { applicationId });
+    expect(status.application).toMatchObject({ country: 'JP', currency: 'JPY', timezone: 'Asia/Tokyo' });
+    expect((await run('application', 'approve', applicationId)).status).toBe(0);
+    expect((await run('area', 'approve', areaId)).status).toBe(0);
+    const [business] = await server.db.sql`
+      select b.id, b.currency, b.timezone from businesses b join business_applications a on a.business_id = b.id
+      where a.id = ${applicationId}`;
+    expect(business).toMatchObject({ currency: 'JPY', timezone: 'Asia/Tokyo' });
+    const [walker] = await server.db.sql`select week from resources where business_id = ${business!.id}`;
+    expect(walker!.week).toMatchObject({ mon: [{ start: '07:00', end: '10:00' }] });
+    const invited = await server.db.sql`
+      select role, job_title from business_invitations where business_id = ${business!.id}`;
+    expect(invited).toEqual([{ role: 'crew', job_title: 'Walker' }]);
+    const times = await server.post('/v1/availability', {
+      businessId: business!.id,
+      category: 'walking',
+      address: 'Shibuya, Tokyo',
+      pets: [{ name: 'Hachi', type: 'DOG', weightKg: 20, coat: 'SHORT', serviceIds: ['x'] }],
+    });
+    expect(times.status, JSON.stringify(times.body)).toBe(409);
+    expect(times.body.error).toMatchObject({ code: 'NOT_AVAILABLE_IN_COUNTRY', details: { country: 'JP' } });
   });
 });
