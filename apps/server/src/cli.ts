@@ -9,15 +9,14 @@ import {
   decideArea,
   grantOperatorAccess,
   MAX_REVIEW_NOTE,
+  markRefundDone,
+  noticeAmount,
   rejectApplication,
   revokeOperatorAccess,
   chargesToRefund,
   closeLeadWithNote,
   createApiKey,
   leadsToFollowUp,
-  markNoticeRefunded,
-  markPaymentRefunded,
-  markRefunded,
   paymentProblems,
   paymentsToRefund,
   refundsDue,
@@ -127,7 +126,7 @@ refund
       ),
       ...charges.map(
         (n) =>
-          `${n.id}\t${n.state}\t${noticeMoney(n)}\t${n.gateway} ${n.gatewayRef ?? ''}\t${n.outcome ?? ''}`,
+          `${n.id}\t${n.state}\t${noticeAmount(n)}\t${n.gateway} ${n.gatewayRef ?? ''}\t${n.outcome ?? ''}`,
       ),
     ];
     process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'No refunds are owed.\n');
@@ -140,22 +139,11 @@ refund
   .argument('<id>', 'a booking id from `refund list`, a payment id or a notification id')
   .option('--note <note>', "the gateway's refund reference or a note")
   .action(async (id: string, opts: { note?: string }) => {
-    if (id.startsWith('pay_')) {
-      const p = await withDatabase((db) => markPaymentRefunded(depsOf(db), id, OPERATOR, opts.note));
-      process.stdout.write(`${p.id}\t${p.status}\t${formatMoney(p.amountCents, p.currency)}\n`);
-      return;
-    }
-    if (id.startsWith('ntc_')) {
-      const n = await withDatabase((db) => markNoticeRefunded(depsOf(db), id, OPERATOR, opts.note));
-      process.stdout.write(`${n.id}\t${n.state}\t${noticeMoney(n)}\n`);
-      return;
-    }
-    const done = await withDatabase((db) => markRefunded(depsOf(db), id, OPERATOR, opts.note));
-    process.stdout.write(`${line(done)}\n`);
+    const done = await withDatabase((db) => markRefundDone(depsOf(db), id, CLI_REVIEWER, opts.note));
+    process.stdout.write(
+      `${done.booking ? line(done.booking) : `${done.id}\t${done.status}\t${done.amount}`}\n`,
+    );
   });
-
-const noticeMoney = (n: PaymentNoticeRow) =>
-  n.amountCents === null ? '?' : formatMoney(n.amountCents, 'ZAR');
 
 const payments = program
   .command('payments')
@@ -174,7 +162,7 @@ payments
       n.state === 'RECEIVED' ? `not checked${n.error ? `: ${n.error}` : ''}` : (n.outcome ?? '');
     const lines = rows.map(
       (n) =>
-        `${n.id}\t${n.receivedAt.toISOString()}\t${n.sourceIp}\t${n.paymentId ?? '-'}\t${n.gateway} ${n.gatewayRef ?? '-'}\t${noticeMoney(n)}\t${why(n)}`,
+        `${n.id}\t${n.receivedAt.toISOString()}\t${n.sourceIp}\t${n.paymentId ?? '-'}\t${n.gateway} ${n.gatewayRef ?? '-'}\t${noticeAmount(n)}\t${why(n)}`,
     );
     process.stdout.write(lines.length ? `${lines.join('\n')}\n` : 'No payment problems.\n');
   });

@@ -227,6 +227,7 @@ export {
   isOperator,
   MAX_REVIEW_NOTE,
   markRefundDone,
+  noticeAmount,
   type RefundOwed,
   refundsOwed,
   rejectApplication,

@@ -42,6 +42,7 @@ import { townSlug } from '../directory/find-pet-businesses.js';
 import { ServiceError } from '../errors.js';
 import { findUnstorableText } from '../text.js';
 import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
+import type { Booking } from '../booking/booking-model.js';
 import { applicationData } from './application.js';
 
 /** The operator's moves need only the database and the clock. */
@@ -670,7 +671,7 @@ export async function refundsOwed(deps: ReviewDeps): Promise<RefundOwed[]> {
     ...charges.map((n) => ({
       id: n.id,
       kind: 'notice' as const,
-      amount: n.amountCents === null ? '?' : formatMoney(n.amountCents, 'ZAR'),
+      amount: noticeAmount(n),
       what: n.outcome ?? 'money no booking takes',
       reference: n.gatewayRef ? `${n.gateway} ${n.gatewayRef}` : n.gateway,
     })),
@@ -683,16 +684,20 @@ export async function markRefundDone(
   id: string,
   by: Reviewer,
   note?: string,
-): Promise<{ id: string; kind: RefundOwed['kind']; status: string }> {
+): Promise<{ id: string; kind: RefundOwed['kind']; status: string; amount: string; booking?: Booking }> {
   const text = note?.trim() || undefined;
   if (id.startsWith('pay_')) {
     const p = await markPaymentRefunded(deps, id, by.name, text);
-    return { id: p.id, kind: 'payment', status: p.status };
+    return { id: p.id, kind: 'payment', status: p.status, amount: formatMoney(p.amountCents, p.currency) };
   }
   if (id.startsWith('ntc_')) {
     const n = await markNoticeRefunded(deps, id, by.name, text);
-    return { id: n.id, kind: 'notice', status: n.state };
+    return { id: n.id, kind: 'notice', status: n.state, amount: noticeAmount(n) };
   }
   const b = await markRefunded(deps, id, by.name, text);
-  return { id: b.id, kind: 'booking', status: b.paymentStatus };
+  return { id: b.id, kind: 'booking', status: b.paymentStatus, amount: b.total, booking: b };
 }
+
+/** A gateway notification's amount in words ('?' when it named none); notifications are PayFast's, in rand. */
+export const noticeAmount = (n: { amountCents: number | null }) =>
+  n.amountCents === null ? '?' : formatMoney(n.amountCents, 'ZAR');
