@@ -426,13 +426,21 @@ describe('business sign-up steps', () => {
       postalCode: '7600',
       center: { lat: -33.9477, lng: 18.8502 },
     });
+    // NogPets and the demo partner Boland Paws (issue 15) both work there.
     expect(area.overlaps).toEqual([
       {
         area: '5 km around Stellenbosch',
-        businesses: 1,
-        with: [expect.stringMatching(/^NogPets \(.*Die Boord/)],
+        businesses: 2,
+        with: [
+          expect.stringMatching(/^NogPets \(.*Die Boord/),
+          expect.stringMatching(/^Boland Paws \(.*Die Boord/),
+        ],
       },
-      { area: 'Die Boord (7600)', businesses: 1, with: [expect.stringMatching(/^NogPets \(/)] },
+      {
+        area: 'Die Boord (7600)',
+        businesses: 2,
+        with: [expect.stringMatching(/^NogPets \(/), expect.stringMatching(/^Boland Paws \(/)],
+      },
     ]);
     // A point far away (Cape Point) meets none of our areas.
     const far = await ok(step(as, id, 'area', { radiusKm: 2, center: { lat: -34.357, lng: 18.497 } }));

@@ -30,16 +30,23 @@ describe('findPetBusinesses / find_pet_businesses', () => {
     const res = await find();
     expect(res.status).toBe(200);
     const listings = res.body.listings as Listing[];
-    expect(listings).toHaveLength(18);
+    // 17 invented listings, NogPets and the demo partner Boland Paws (issue 15).
+    expect(listings).toHaveLength(19);
     expect(res.body.next).toBeNull();
-    expect(listings[0]).toMatchObject({
+    expect(listings[1]).toMatchObject({
       name: 'NogPets',
       partner: true,
       isNogPets: true,
       town: 'stellenbosch',
     });
-    expect(listings[0]!.bookWith).toMatch(/list_services, check_coverage, get_quote, find_times, then book/);
-    const rest = listings.slice(1);
+    expect(listings[1]!.bookWith).toMatch(/list_services, check_coverage, get_quote, find_times, then book/);
+    expect(listings[0]).toMatchObject({
+      name: 'Boland Paws',
+      partner: true,
+      isNogPets: false,
+      businessId: 'biz_boland_paws',
+    });
+    const rest = listings.slice(2);
     expect(rest.every((l) => !l.partner && !l.isNogPets && l.bookWith === null)).toBe(true);
     expect(rest.map((l) => l.name)).toEqual(
       [...rest.map((l) => l.name)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
@@ -54,10 +61,11 @@ describe('findPetBusinesses / find_pet_businesses', () => {
     expect(franschhoek.map((l) => l.name)).toEqual(['Franschhoek Valley Pet Taxi']);
     const vets = (await find({ category: 'VET' })).body.listings as Listing[];
     expect(vets.map((l) => l.name)).toEqual(['Krigeville Critter Clinic', 'Mostertsdrift Veterinary Rooms']);
-    // NogPets walks dogs too: it is a partner, so it leads the walkers.
+    // NogPets and the demo partner walk dogs too: partners lead the walkers.
     const walkers = (await find({ category: 'DOG_WALKING', town: 'stellenbosch' })).body
       .listings as Listing[];
     expect(walkers.map((l) => l.name)).toEqual([
+      'Boland Paws',
       'NogPets',
       'Boord & Bark Dog Walkers',
       'Jonkershoek Trail Dogs',
@@ -86,7 +94,7 @@ describe('findPetBusinesses / find_pet_businesses', () => {
       pages++;
     } while (cursor && pages < 10);
     expect(pages).toBe(4);
-    expect(new Set(seen).size).toBe(18);
+    expect(new Set(seen).size).toBe(19);
     expect(seen).toEqual(((await find({ limit: 50 })).body.listings as Listing[]).map((l) => l.id));
     expect((await find({ limit: 1 })).body.listings).toHaveLength(1);
     for (const [query, field] of [
