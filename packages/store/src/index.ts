@@ -44,3 +44,4 @@ export * from './rate-limits.js';
 export * from './review.js';
 export * from './run.js';
 export * from './clients.js';
+export * from './booking-messages.js';

@@ -199,3 +199,12 @@ export async function serviceNames(sql: Queryable, businessId: string): Promise<
     select id, name from services where business_id = ${businessId}`;
   return new Map(rows.map((r) => [r.id, r.name]));
 }
+
+/** These bookings of one business as jobs (another business's ids find nothing), by (start, id). */
+export async function findJobs(sql: Queryable, businessId: string, ids: string[]): Promise<JobRow[]> {
+  if (!ids.length) return [];
+  return sql<JobRow[]>`
+    ${sql.unsafe(JOB_SELECT)}
+    where b.business_id = ${businessId} and b.id = any(${ids}::text[])
+    order by b.starts_at, b.id`;
+}
