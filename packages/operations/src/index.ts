@@ -236,4 +236,5 @@ export {
 } from './business/review.js';
 export { getDayPlan } from './run/day-plan.js';
 export { listBusinessBookings } from './run/bookings.js';
+export { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
 export { type RunAccess, type RunNeed, runAccess } from './run/access.js';

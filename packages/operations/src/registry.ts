@@ -27,6 +27,7 @@ import { inviteStaff } from './business/staff.js';
 import { submitBusinessForReview } from './business/submit.js';
 import { getDayPlan } from './run/day-plan.js';
 import { listBusinessBookings } from './run/bookings.js';
+import { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -59,4 +60,7 @@ export const operations: readonly Operation[] = [
   submitBusinessForReview,
   getDayPlan,
   listBusinessBookings,
+  findBusinessTimes,
+  bookForClient,
+  rebookBooking,
 ] as unknown as Operation[];

@@ -185,7 +185,7 @@ async function idempotent<I extends z.ZodObject, O extends z.ZodType>(
  * A transaction that handlers can use as they use the pool: its `begin` opens a savepoint, so
  * their transactions nest inside the one that also records the answer.
  */
-function transactionAsPool(tx: unknown): Sql {
+export function transactionAsPool(tx: unknown): Sql {
   const t = tx as { savepoint(fn: (sql: unknown) => unknown): Promise<unknown> };
   return new Proxy(tx as object, {
     get(target, prop, receiver) {

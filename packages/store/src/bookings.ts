@@ -42,6 +42,11 @@ export type NewBooking = Omit<BookingRow, 'id' | 'createdAt'> & {
   id?: string;
   /** The person's saved pets it names (their address is `addressId`): held while it is written. */
   savedPetIds?: string[];
+  /**
+   * The business's client it is for; left out, the database links the account's client (migration
+   * 0023). A client without an account (a walk-in booked by the business) is named here.
+   */
+  businessClientId?: string | null;
 };
 
 /** A saved pet or address the booking names was removed while it was being made (bookings_hold_saved). */
@@ -58,13 +63,13 @@ export function isSlotConflict(err: unknown): boolean {
 function bookingInsert(sql: Queryable, id: string, b: NewBooking, now: Date) {
   return sql`
     insert into bookings (id, business_id, user_id, resource_id, line_id, status, payment_method, payment_status, starts_at, ends_at,
-      group_key, share_key, group_size, total_cents, details, client_name, client_id, address_id, series_id, notes, hold_until, created_at, updated_at)
+      group_key, share_key, group_size, total_cents, details, client_name, client_id, address_id, series_id, notes, hold_until, business_client_id, created_at, updated_at)
     values (
       -- Holds the saved pets and address it names, or fails NPGON when one was removed.
       case when bookings_hold_saved(${b.userId}, ${b.savedPetIds ?? []}::text[], ${b.addressId}) then ${id}::text end,
       ${b.businessId}, ${b.userId}, ${b.resourceId}, ${b.lineId}, ${b.status}, ${b.paymentMethod}, ${b.paymentStatus}, ${b.start}, ${b.end},
       ${b.groupKey}, ${b.groupKey ? shareKey(b.groupKey, b.start, b.end) : null}, ${b.groupSize}, ${b.totalCents}, ${sql.json(b.details as never)},
-      ${b.clientName}, ${b.clientId}, ${b.addressId}, ${b.seriesId}, ${b.notes}, ${b.holdUntil}, ${now}, ${now})
+      ${b.clientName}, ${b.clientId}, ${b.addressId}, ${b.seriesId}, ${b.notes}, ${b.holdUntil}, ${b.businessClientId ?? null}, ${now}, ${now})
     returning ${sql.unsafe(COLUMNS)}`;
 }
 

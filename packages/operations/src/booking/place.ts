@@ -49,6 +49,11 @@ export interface PlaceOptions {
   notes: string;
   /** Card bookings about to get a pay link expiring then: each holds its time until then or its start. */
   heldForLink?: Date | undefined;
+  /**
+   * A business booking for its client (bookForClient, rebookBooking): the booking is the client's
+   * (their account, or none for a client without one), not the caller's.
+   */
+  forClient?: { userId: string | null; businessClientId: string } | undefined;
 }
 
 /**
@@ -126,7 +131,8 @@ function newBookingOf(
   return {
     id: newId('bkg'),
     businessId: options.priced.offer.business.id,
-    userId: ctx.auth!.userId,
+    userId: options.forClient ? options.forClient.userId : ctx.auth!.userId,
+    businessClientId: options.forClient?.businessClientId ?? null,
     resourceId: p.resourceId,
     lineId: options.priced.line.id,
     status: 'PENDING',

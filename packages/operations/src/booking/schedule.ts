@@ -198,7 +198,8 @@ export async function openDays(
 /**
  * Checks that `start` on `resourceId` is a slot open now, against that resource's bookings and time
  * off around that day alone: SLOT_TAKEN when it is a slot but booked (taken since it was offered),
- * 400 when it never was one (not from find_times, or in the past).
+ * 400 when it never was one (not from find_times, or in the past). `minNoticeMin`: the notice a
+ * business booking for its client asks (the slot engine's default otherwise).
  */
 export async function checkSlot(
   ctx: OperationContext,
@@ -206,6 +207,7 @@ export async function checkSlot(
   start: Date,
   resourceId: string,
   except: string[] = [],
+  minNoticeMin?: number,
 ): Promise<void> {
   const at = start.getTime();
   // Two days either side: the whole local day, whatever the zone and its DST, and any travel buffer.
@@ -219,6 +221,7 @@ export async function checkSlot(
       now: ctx.deps.clock.now().toISOString(),
       durationMin: priced.quote.durationMin,
       ...(group ? { group } : {}),
+      ...(minNoticeMin !== undefined ? { minNoticeMin } : {}),
       start,
       resourceId,
     }).status;
