@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type Booking,
   checkNotification,
+  type PayLink,
   type createSandboxGateway,
   findPayLink,
   receiveNotification,
@@ -129,8 +130,11 @@ export function paymentsRouter(runtime: Runtime): Router {
           html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`,
         ),
       );
-  const summary = (bookings: Booking[]) =>
-    html`<table id="bookings">$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}$${b.where ? html`<br>${b.where}` : ''}</td><td>${b.total}</td></tr>`).join('')}</table>`;
+  // An invoice link (a business's amount and description) shows those; a booking's link its bookings.
+  const summary = ({ bookings, invoice }: Pick<PayLink, 'bookings' | 'invoice'>) =>
+    invoice
+      ? html`<table id="invoice"><tr><td>${invoice.businessName}</td><td>${invoice.description}$${invoice.dueDate ? html`<br>Due ${invoice.dueDate}` : ''}</td><td>${formatMoney(invoice.amountCents, invoice.currency)}</td></tr></table>`
+      : html`<table id="bookings">$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}$${b.where ? html`<br>${b.where}` : ''}</td><td>${b.total}</td></tr>`).join('')}</table>`;
   // The card fee is part of the total the person pays: say so, and how much of it is.
   const feeNote = (bookings: Booking[]) => {
     const fee = bookings.reduce((sum, b) => sum + b.cardFeeCents, 0);
@@ -139,7 +143,9 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   // Onward from paying: the booking on the person's account page (sign-in first when needed).
   const onward = (bookings: Booking[]) =>
-    html`<p><a id="onward" href="/account#$${bookings.length === 1 ? html`booking-${bookings[0]!.id}` : 'bookings'}">See your ${bookings.length === 1 ? 'booking' : 'bookings'} on your account page</a></p>`;
+    bookings.length === 0
+      ? ''
+      : html`<p><a id="onward" href="/account#$${bookings.length === 1 ? html`booking-${bookings[0]!.id}` : 'bookings'}">See your ${bookings.length === 1 ? 'booking' : 'bookings'} on your account page</a></p>`;
 
   router.get('/pay/:token', async (req, res, next) => {
     try {
@@ -151,7 +157,9 @@ export function paymentsRouter(runtime: Runtime): Router {
       const { payment, bookings, state } = found;
       if (state !== 'open') {
         const text = {
-          paid: 'This is paid. Thank you: the booking is confirmed.',
+          paid: found.invoice
+            ? 'This is paid. Thank you.'
+            : 'This is paid. Thank you: the booking is confirmed.',
           expired:
             'This pay link has expired or was replaced by a newer one. Ask your assistant for a new link.',
           nothing: 'Nothing is left to pay on this link.',
@@ -159,7 +167,7 @@ export function paymentsRouter(runtime: Runtime): Router {
         res
           .status(state === 'paid' ? 200 : 410)
           .type('html')
-          .send(page('Pay', html`<p>${text}</p>$${summary(bookings)}$${onward(bookings)}`));
+          .send(page('Pay', html`<p>${text}</p>$${summary(found)}$${onward(bookings)}`));
         return;
       }
       if (gateway.name === 'sandbox') {
@@ -167,7 +175,7 @@ export function paymentsRouter(runtime: Runtime): Router {
           page(
             'TEST payment',
             html`<p class="test-banner"><strong>TEST — no money moves.</strong> This is the NogPets sandbox gateway, for trying bookings end to end.</p>
-            $${summary(bookings)}
+            $${summary(found)}
             <p>Total: <strong id="amount">${money(payment.amountCents)}</strong>$${feeNote(bookings)}.</p>
             <form method="post" action="/pay/${req.params.token}/sandbox">
               <button type="submit" name="decision" value="pay">Pay ${money(payment.amountCents)} (test)</button>
@@ -182,7 +190,9 @@ export function paymentsRouter(runtime: Runtime): Router {
         paymentId: payment.id,
         amountCents: payment.amountCents,
         currency: payment.currency,
-        itemName: `NogPets: ${bookings.map((b) => `${b.what} ${b.when}`).join('; ')}`,
+        itemName: found.invoice
+          ? `${found.invoice.businessName}: ${found.invoice.description}`
+          : `NogPets: ${bookings.map((b) => `${b.what} ${b.when}`).join('; ')}`,
         returnUrl: `${base}/pay/${req.params.token}/done`,
         cancelUrl: `${base}/pay/${req.params.token}`,
         notifyUrl: `${base}/payments/${gateway.name}/notify`,
@@ -193,7 +203,7 @@ export function paymentsRouter(runtime: Runtime): Router {
       res.type('html').send(
         page(
           gateway.test ? 'Pay (PayFast sandbox)' : 'Pay',
-          html`$${summary(bookings)}<p>Total: <strong>${money(payment.amountCents)}</strong>$${feeNote(bookings)}. You pay on PayFast's own page; NogPets never sees your card.</p>
+          html`$${summary(found)}<p>Total: <strong>${money(payment.amountCents)}</strong>$${feeNote(bookings)}. You pay on PayFast's own page; NogPets never sees your card.</p>
           <form method="post" action="$${html`${checkout.action}`}">
             $${checkout.fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`).join('')}
             <button type="submit">Continue to PayFast</button>
@@ -260,7 +270,9 @@ export function paymentsRouter(runtime: Runtime): Router {
       const waiting = found.awaitingConfirmation;
       if (waiting) res.setHeader('Refresh', '5');
       const text = paid
-        ? 'Payment received: your booking is confirmed.'
+        ? found.invoice
+          ? 'Payment received. Thank you.'
+          : 'Payment received: your booking is confirmed.'
         : waiting
           ? "Thank you. PayFast's confirmation has not reached us yet; this page checks again every few seconds. Please do not pay again."
           : 'The payment has not come through. If you declined it, you can try again from the same link while it is valid.';
@@ -268,7 +280,7 @@ export function paymentsRouter(runtime: Runtime): Router {
         page(
           paid ? 'Paid' : waiting ? 'Waiting for PayFast' : 'Not paid yet',
           html`<p id="outcome">${text}</p>
-          $${summary(found.bookings)}
+          $${summary(found)}
           $${paid || waiting ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}
           $${onward(found.bookings)}`,
         ),

@@ -237,4 +237,5 @@ export {
 export { getDayPlan } from './run/day-plan.js';
 export { listBusinessBookings } from './run/bookings.js';
 export { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
+export { addClientNote, getClient, listClients } from './run/clients.js';
 export { type RunAccess, type RunNeed, runAccess } from './run/access.js';

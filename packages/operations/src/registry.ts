@@ -28,6 +28,7 @@ import { submitBusinessForReview } from './business/submit.js';
 import { getDayPlan } from './run/day-plan.js';
 import { listBusinessBookings } from './run/bookings.js';
 import { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
+import { addClientNote, getClient, listClients } from './run/clients.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -63,4 +64,7 @@ export const operations: readonly Operation[] = [
   findBusinessTimes,
   bookForClient,
   rebookBooking,
+  listClients,
+  getClient,
+  addClientNote,
 ] as unknown as Operation[];

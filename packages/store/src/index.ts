@@ -36,6 +36,7 @@ export * from './applications.js';
 export * from './drafts.js';
 export * from './series.js';
 export * from './payments.js';
+export * from './invoices.js';
 export * from './idempotency.js';
 export * from './settings.js';
 export * from './mail.js';

@@ -587,6 +587,46 @@ export const cancelBooking = defineOperation({
   },
 });
 
+/**
+ * The booking a fresh pay link may be made for: its open links locked first, then the booking
+ * (`load`, which locks it and answers 404 for a booking not the caller's), in the order a
+ * notification settling one locks them; 409 NOTHING_TO_PAY when paid, cash or no longer active.
+ * pay_booking's rule, also the business's send_payment_link's.
+ */
+export async function payableBooking(
+  ctx: OperationContext,
+  q: Queryable,
+  bookingId: string,
+  load: (bookingId: string) => Promise<BookingRow>,
+): Promise<BookingRow> {
+  await lockOpenPayLinks(q, [bookingId]);
+  const row = await load(bookingId);
+  const ok = payLink(stateOf(row), ctx.deps.clock.now());
+  if (!ok.ok) refused(ok, { bookingId: row.id, paymentStatus: row.paymentStatus });
+  return row;
+}
+
+/**
+ * A fresh 48-hour pay link for one booking from `payableBooking`, audited (`booking.paylink`);
+ * `others` says when a link shared with other bookings still works for them.
+ */
+export async function freshPayLink(
+  ctx: OperationContext,
+  q: Queryable,
+  row: BookingRow,
+): Promise<{ link: Awaited<ReturnType<typeof makePayLink>>; currency: string; others: string }> {
+  const currency = (row.details as unknown as BookingDetails).currency ?? 'ZAR';
+  const link = await makePayLink(ctx, q, [row], currency);
+  await auditChange(ctx, q, 'booking.paylink', row.id, {
+    paymentId: link.paymentId,
+    ...(link.narrowed.length ? { narrowed: link.narrowed } : {}),
+  });
+  const others = link.narrowed.length
+    ? ` The link the person already has for the other ${link.narrowed.reduce((n, l) => n + l.bookingIds.length, 0) === 1 ? 'booking' : 'bookings'} still works for them and no longer includes this one.`
+    : '';
+  return { link, currency, others };
+}
+
 export const payBooking = defineOperation({
   operationId: 'payBooking',
   toolName: 'pay_booking',
@@ -624,23 +664,10 @@ export const payBooking = defineOperation({
   ],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
-    const now = ctx.deps.clock.now();
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
-      // The booking's open links first, then the booking: the order a notification settling one locks them in.
-      await lockOpenPayLinks(q, [input.bookingId]);
-      const row = await ownBooking(ctx, q, input.bookingId, true);
-      const ok = payLink(stateOf(row), now);
-      if (!ok.ok) refused(ok, { bookingId: row.id, paymentStatus: row.paymentStatus });
-      const currency = (row.details as unknown as BookingDetails).currency ?? 'ZAR';
-      const link = await makePayLink(ctx, q, [row], currency);
-      await auditChange(ctx, q, 'booking.paylink', row.id, {
-        paymentId: link.paymentId,
-        ...(link.narrowed.length ? { narrowed: link.narrowed } : {}),
-      });
-      const others = link.narrowed.length
-        ? ` The link the person already has for the other ${link.narrowed.reduce((n, l) => n + l.bookingIds.length, 0) === 1 ? 'booking' : 'bookings'} still works for them and no longer includes this one.`
-        : '';
+      const row = await payableBooking(ctx, q, input.bookingId, (id) => ownBooking(ctx, q, id, true));
+      const { link, currency, others } = await freshPayLink(ctx, q, row);
       return {
         bookingId: row.id,
         totalCents: row.totalCents,

@@ -245,7 +245,8 @@ export async function placeOneBooking(
   };
 }
 
-function payUrlOf(ctx: OperationContext, token: string): string {
+/** The address of a pay link (`/pay/{token}` on the service's public URL): bookings' and invoices'. */
+export function payUrlOf(ctx: OperationContext, token: string): string {
   return `${ctx.deps.payments.publicUrl()}/pay/${token}`;
 }
 

@@ -1,4 +1,10 @@
-import { findBookings, findPaymentByLink, type PaymentRow } from '@nogpets/store';
+import {
+  findBookings,
+  findInvoiceOfPayment,
+  findPaymentByLink,
+  type InvoiceRow,
+  type PaymentRow,
+} from '@nogpets/store';
 import { hashSecret } from '../auth.js';
 import { type Booking, toBooking } from '../booking/booking-model.js';
 import type { Deps } from '../context.js';
@@ -10,6 +16,8 @@ export type PayLinkState = 'paid' | 'expired' | 'nothing' | 'open';
 export interface PayLink {
   payment: PaymentRow;
   bookings: Booking[];
+  /** The invoice the link is for (a business's invoice link: no bookings), or null. */
+  invoice: InvoiceRow | null;
   state: PayLinkState;
   /**
    * A payment may have been made at the gateway and its confirmation be on its way: PayFast sends
@@ -28,22 +36,32 @@ export async function findPayLink(
 ): Promise<PayLink | null> {
   const payment = await findPaymentByLink(deps.sql, hashSecret(token));
   if (!payment) return null;
-  const bookings = (await findBookings(deps.sql, payment.bookingIds)).map(toBooking);
+  const [bookings, invoice] = await Promise.all([
+    findBookings(deps.sql, payment.bookingIds).then((rows) => rows.map(toBooking)),
+    findInvoiceOfPayment(deps.sql, payment.id),
+  ]);
   const now = deps.clock.now();
   const live = payment.expiresAt > now;
   return {
     payment,
     bookings,
-    state: payLinkState(payment, bookings, now),
+    invoice,
+    state: payLinkState(payment, bookings, invoice, now),
     awaitingConfirmation: payment.status === 'OPEN' && live && deps.payments.gateway.name !== 'sandbox',
   };
 }
 
-function payLinkState(payment: PaymentRow, bookings: Booking[], now: Date): PayLinkState {
+function payLinkState(
+  payment: PaymentRow,
+  bookings: Booking[],
+  invoice: InvoiceRow | null,
+  now: Date,
+): PayLinkState {
   if (payment.status === 'PAID') return 'paid';
   // A declined attempt (FAILED) may be tried again on the same link while it is valid.
   if ((payment.status !== 'OPEN' && payment.status !== 'FAILED') || payment.expiresAt <= now)
     return 'expired';
+  if (invoice) return invoice.status === 'OPEN' ? 'open' : 'nothing';
   if (!bookings.some((b) => b.canPay)) return 'nothing';
   return 'open';
 }

@@ -2,10 +2,12 @@ import { transition } from '@nogpets/booking-rules';
 import {
   appendAudit,
   findBookings,
+  findInvoiceOfPayment,
   findPayment,
   finishPaymentNotice,
   insertRefundDue,
   lockGatewayRef,
+  markInvoicePaid,
   type Queryable,
   recordNotification,
   refundNoticeExists,
@@ -179,6 +181,18 @@ async function apply(
       reason: `charged again for ${payment.id} (first ${payment.gatewayRef ?? 'reference unknown'})`,
       notice: 'REFUND_DUE',
     };
+  }
+  // A business's invoice link (no bookings): the invoice is paid, once (the payment, locked above, was open).
+  const invoice = await findInvoiceOfPayment(q, payment.id, { forUpdate: true });
+  if (invoice) {
+    await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
+    await markInvoicePaid(q, invoice.id, now);
+    await audit('invoice.paid', invoice.id, null, {
+      paymentId: payment.id,
+      gatewayRef: verified.gatewayRef,
+      amountCents: payment.amountCents,
+    });
+    return { outcome: 'APPLIED', bookingIds: [], notice: 'DONE' };
   }
   const bookings: BookingRow[] = await findBookings(q, payment.bookingIds, { forUpdate: true });
   // Bookings another payment had paid already (an older link paid after a newer one, a series'
