@@ -802,19 +802,24 @@ export const rebookBooking = defineOperation({
         );
       const client = await clientOf(q, access, job.clientId);
       const details = row.details as { pets?: StoredPet[]; address?: string; accessNotes?: string | null };
-      const pets: PetInput[] = (details.pets ?? []).map((p) =>
-        p.petId && client.userId
-          ? { petId: p.petId, serviceIds: p.serviceIds ?? [] }
-          : {
-              name: p.name ?? 'Pet',
-              type: p.type ?? 'DOG',
-              weightKg: p.weightKg ?? 10,
-              coat: p.coat ?? 'SHORT',
-              ...(p.notes ? { notes: p.notes } : {}),
-              serviceIds: p.serviceIds ?? [],
-            },
-      );
-      if (!pets.length || pets.some((p) => !p.serviceIds.length))
+      const stored = details.pets ?? [];
+      const pets: PetInput[] = stored.flatMap((p): PetInput[] => {
+        const serviceIds = p.serviceIds ?? [];
+        if (p.petId && client.userId) return [{ petId: p.petId, serviceIds }];
+        // A described pet is booked again as described; one whose facts are not on record is not guessed.
+        if (!p.name || !p.type || p.weightKg === undefined || !p.coat) return [];
+        return [
+          {
+            name: p.name,
+            type: p.type,
+            weightKg: p.weightKg,
+            coat: p.coat,
+            ...(p.notes ? { notes: p.notes } : {}),
+            serviceIds,
+          },
+        ];
+      });
+      if (!pets.length || pets.length !== stored.length || pets.some((p) => !p.serviceIds.length))
         throw new ServiceError(
           'BAD_REQUEST',
           `Booking ${row.id} does not say its pets and services; use book_for_client.`,
