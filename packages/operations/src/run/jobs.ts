@@ -72,12 +72,9 @@ export const JobSchema = z.object({
   paymentMethod: z.enum(['CARD', 'CASH']),
   paymentStatus: z.enum(['PENDING', 'PAID', 'CASH_DUE', 'REFUND_REQUESTED', 'REFUNDED', 'VOID']),
   paymentWords: z.string(),
-  cashToCollect: z
-    .string()
-    .nullable()
-    .meta({
-      description: 'Cash the crew collects on the day (CASH_DUE), in the business’s currency; else null.',
-    }),
+  cashToCollect: z.string().nullable().meta({
+    description: 'Cash the crew collects on the day (CASH_DUE), in the business’s currency; else null.',
+  }),
   unpaidCard: z
     .object({
       amount: z.string(),
