@@ -67,11 +67,17 @@ function bookingActions(b: AccountBooking, csrf: string): string {
   return pay + cancels;
 }
 
+/** The latest thing the business told the person about the booking (it accepted, declined, moved or cancelled it). */
+function fromBusiness(b: AccountBooking): string {
+  const latest = b.fromBusiness?.[0];
+  return latest ? html`<p class="from-business">${latest.text}</p>` : '';
+}
+
 function bookingRows(bookings: AccountBooking[], csrf: string, upcoming: boolean): string {
   return bookings
     .map(
       (b) => html`<tr id="booking-${b.id}">
-        <td><strong>${b.what}</strong><br>${b.when}<br><span class="muted">${b.where}</span></td>
+        <td><strong>${b.what}</strong><br>${b.when}<br><span class="muted">${b.where}</span>$${fromBusiness(b)}</td>
         <td data-label="Status">${statusWords(b)}</td>
         <td data-label="Payment">${paymentWords(b)}</td>
         <td data-label="Total">${b.total}$${b.cardFeeCents && b.paymentStatus !== 'VOID' ? html`<br><span class="muted">with the card fee</span>` : ''}</td>

@@ -27,6 +27,7 @@ import { inviteStaff } from './business/staff.js';
 import { submitBusinessForReview } from './business/submit.js';
 import { getDayPlan } from './run/day-plan.js';
 import { listBusinessBookings } from './run/bookings.js';
+import { acceptBusinessBooking, cancelBusinessBooking, declineBooking, moveBooking } from './run/manage.js';
 import { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
 import { addClientNote, getClient, listClients } from './run/clients.js';
 
@@ -61,9 +62,13 @@ export const operations: readonly Operation[] = [
   submitBusinessForReview,
   getDayPlan,
   listBusinessBookings,
+  acceptBusinessBooking,
+  declineBooking,
   findBusinessTimes,
   bookForClient,
   rebookBooking,
+  moveBooking,
+  cancelBusinessBooking,
   listClients,
   getClient,
   addClientNote,

@@ -10,7 +10,7 @@ import {
 import type { z } from 'zod';
 import { auditChange } from '../audit.js';
 import type { Scope } from '../auth.js';
-import { type Booking, toBooking } from '../booking/booking-model.js';
+import { type Booking, toBooking, withMessages } from '../booking/booking-model.js';
 import { momentText } from '../booking/local-time.js';
 import { listBookings } from '../booking/manage.js';
 import type { Deps, Logger, OperationContext } from '../context.js';
@@ -91,7 +91,9 @@ export async function accountBookings(
       cancellable: transition(state, { type: 'CANCEL', confirm: true }, now).ok,
     };
   };
-  return { upcoming: (bookings as Booking[]).map(shown), earlier: rows.map(toBooking).map(shown) };
+  // Earlier ones too show what the business told the person (a decline, a cancel).
+  const over = await withMessages(ctx.deps.sql, rows.map(toBooking));
+  return { upcoming: (bookings as Booking[]).map(shown), earlier: over.map(shown) };
 }
 
 /** The notes a pet or an address may carry: add_pet's and add_address's own schemas. */

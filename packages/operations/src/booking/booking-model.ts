@@ -1,6 +1,6 @@
 import { type BookingState, canPay, type Refusal, rescheduleDeadline } from '@nogpets/booking-rules';
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
-import { type BookingRow, findBooking, type Queryable } from '@nogpets/store';
+import { type BookingRow, findBooking, listBookingMessages, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -37,6 +37,15 @@ export const PaymentStatusSchema = z
       'PENDING: card payment awaited (see canPay); PAID; CASH_DUE: cash to the crew on the day; REFUND_REQUESTED: the operator refunds in 5 to 7 working days; REFUNDED; VOID: nothing is owed.',
   });
 
+/** One thing the business told the person about a booking. */
+export const BusinessMessageSchema = z
+  .object({
+    at: z.iso.datetime(),
+    kind: z.enum(['ACCEPTED', 'DECLINED', 'MOVED', 'CANCELLED']),
+    text: z.string().meta({ description: 'The message in words, with the reason the business gave.' }),
+  })
+  .meta({ id: 'BusinessMessage', description: 'What the business told the person about the booking.' });
+
 export const BookingSchema = z
   .object({
     id: z.string(),
@@ -71,6 +80,14 @@ export const BookingSchema = z
         'The person may move it with reschedule_booking until then (12 hours before the start); later they phone the operator. Null once it is no longer active.',
     }),
     createdAt: z.iso.datetime(),
+    fromBusiness: z
+      .array(BusinessMessageSchema)
+      .optional()
+      .meta({
+        description:
+          'What the business told the person about this booking (it accepted, declined, moved or cancelled it), the ' +
+          'latest 5, newest first; on get_booking and list_bookings. Tell the person what it says.',
+      }),
   })
   .meta({
     id: 'Booking',
@@ -124,6 +141,20 @@ export function toBooking(row: BookingRow): Booking {
     movableUntil: rescheduleDeadline(state)?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The bookings with what their businesses told the person (`fromBusiness`, the latest first; empty when nothing). */
+export async function withMessages(q: Queryable, bookings: Booking[]): Promise<Booking[]> {
+  const rows = await listBookingMessages(
+    q,
+    bookings.map((b) => b.id),
+  );
+  return bookings.map((b) => ({
+    ...b,
+    fromBusiness: rows
+      .filter((m) => m.bookingId === b.id)
+      .map((m) => ({ at: m.at.toISOString(), kind: m.kind, text: m.text })),
+  }));
 }
 
 /** A booking's status in words for the person: an unpaid card booking waits for its payment. */

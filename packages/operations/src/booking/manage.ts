@@ -32,6 +32,7 @@ import {
   refused,
   stateOf,
   toBooking,
+  withMessages,
 } from './booking-model.js';
 import { addDays, DAY_MS, localDate, localTime, whenText } from './local-time.js';
 import { makePayLink } from './place.js';
@@ -208,7 +209,7 @@ export const listBookings = defineOperation({
       ctx.deps.clock.now(),
       input.limit,
     );
-    return { bookings: rows.map(toBooking) };
+    return { bookings: await withMessages(ctx.deps.sql, rows.map(toBooking)) };
   },
 });
 
@@ -227,14 +228,18 @@ export const getBooking = defineOperation({
     'booking, or to check it before moving, cancelling or paying it. Show what, when, where and the total, with the ' +
     'status in words (PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed; CASH_DUE: cash ' +
     'to the crew on the day). When `canPay` is true the card booking still waits for payment: offer pay_booking for a ' +
-    "fresh link. Another person's booking answers 404.",
+    'fresh link. `fromBusiness` says what the business told the person (it accepted, declined, moved or cancelled ' +
+    "it, with its reason): tell them. Another person's booking answers 404.",
   input: z.object(BookingIdShape).strict(),
   output: BookingSchema,
   successStatus: 200,
   errors: [auth401, { status: 403, description: 'The credential lacks bookings:read.' }, notFound, tooMany],
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return toBooking(await ownBooking(ctx, ctx.deps.sql, input.bookingId));
+    const [booking] = await withMessages(ctx.deps.sql, [
+      toBooking(await ownBooking(ctx, ctx.deps.sql, input.bookingId)),
+    ]);
+    return booking!;
   },
 });
 
@@ -411,78 +416,23 @@ export const rescheduleBooking = defineOperation({
     const before = await ownBooking(ctx, ctx.deps.sql, input.bookingId);
     const allowed = rescheduleAllowed(stateOf(before), now);
     if (!allowed.ok) refused(allowed, { bookingId: before.id });
-    const priced = await pricedFor(ctx, before);
-    const stay = stayOf(before, priced.offer.business.timezone);
-    let resourceId: string;
-    let end: Date;
-    if (stay) {
-      // A stay moves whole: re-planned on the new dates, every night checked.
-      ({ resourceId, end } = await movedStay(ctx, priced, before, stay, start, input.resourceId));
-    } else {
-      resourceId =
-        input.resourceId ??
-        (await freeResourceAt(ctx, priced, start, before.resourceId, [before.id])) ??
-        before.resourceId;
-      await checkSlot(ctx, priced, start, resourceId, [before.id]);
-      end = new Date(start.getTime() + (before.end.getTime() - before.start.getTime()));
-    }
-    const group = groupOf(priced);
+    const slot = await moveTarget(ctx, before, start, input.resourceId);
     const row = await ctx.deps.sql
       .begin(async (tx) => {
         const q = tx as unknown as Queryable;
         const current = await ownBooking(ctx, q, input.bookingId, true);
-        await lockResource(q, current.businessId, resourceId);
-        if (group && current.groupKey) {
-          // A group walk takes a place in the walk at the new time, within its capacity.
-          const already = await lockGroupWalk(
-            q,
-            current.businessId,
-            resourceId,
-            shareKey(current.groupKey, start, end),
-          );
-          if (already + current.groupSize > group.capacity)
-            throw new ServiceError(
-              'SLOT_TAKEN',
-              'That group walk just filled up. Call find_reschedule_times again.',
-              { start: input.start },
-            );
-        }
-        const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end }, now);
+        const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end: slot.end }, now);
         if (!next.ok) refused(next, { bookingId: current.id });
-        // An unpaid card booking stays held until its link expires, never past its (new) start;
-        // one without a live link (a series' later week) is held until it starts.
-        const link = current.holdUntil ? await openLinkExpiry(q, current.id) : null;
-        const hold = current.holdUntil ? holdUntil(link ?? start, start) : null;
-        await updateBooking(
-          q,
-          current.id,
-          { status: next.state.status, start, end, resourceId, holdUntil: hold },
-          now,
-        );
+        const moved = await writeMove(q, current, slot, next.state.status, now);
         await auditChange(ctx, q, 'booking.reschedule', current.id, {
           from: current.start.toISOString(),
           to: start.toISOString(),
-          resourceId,
+          resourceId: slot.resourceId,
         });
-        return {
-          ...current,
-          status: next.state.status,
-          paymentStatus: next.state.paymentStatus,
-          start,
-          end,
-          resourceId,
-        };
+        return moved;
       })
-      .catch((err: unknown) => {
-        if (isSlotConflict(err) || isWriteConflict(err))
-          throw new ServiceError(
-            'SLOT_TAKEN',
-            'That time was just taken. Call find_reschedule_times again.',
-            { start: input.start },
-          );
-        throw err;
-      });
-    const tz = (row.details as unknown as BookingDetails).timeZone ?? priced.offer.business.timezone;
+      .catch(slotTakenOnConflict(input.start, 'find_reschedule_times'));
+    const tz = (row.details as unknown as BookingDetails).timeZone ?? slot.priced.offer.business.timezone;
     return {
       bookingId: row.id,
       start: row.start.toISOString(),
@@ -493,6 +443,86 @@ export const rescheduleBooking = defineOperation({
     };
   },
 });
+
+/** Where a booking moved to start at `start` goes, checked against the schedule now: its priced request, resource and end. */
+export interface MoveTarget {
+  priced: PricedRequest;
+  start: Date;
+  end: Date;
+  resourceId: string;
+}
+
+/**
+ * Where a booking moved to `start` goes: a stay re-planned whole on the new dates (every night
+ * checked), anything else on `resourceId`, else its own resource when free then, else any free
+ * one, the slot checked as book checks it (SLOT_TAKEN, or 400 when it is not an open time). The
+ * person's reschedule_booking and the business's move_booking both ask it.
+ */
+export async function moveTarget(
+  ctx: OperationContext,
+  before: BookingRow,
+  start: Date,
+  resourceId: string | undefined,
+): Promise<MoveTarget> {
+  const priced = await pricedFor(ctx, before);
+  const stay = stayOf(before, priced.offer.business.timezone);
+  if (stay) return { priced, start, ...(await movedStay(ctx, priced, before, stay, start, resourceId)) };
+  const on =
+    resourceId ??
+    (await freeResourceAt(ctx, priced, start, before.resourceId, [before.id])) ??
+    before.resourceId;
+  await checkSlot(ctx, priced, start, on, [before.id]);
+  return {
+    priced,
+    start,
+    resourceId: on,
+    end: new Date(start.getTime() + (before.end.getTime() - before.start.getTime())),
+  };
+}
+
+/**
+ * Writes a locked booking's move to `target` with `status`, under the resource's lock: a group walk
+ * takes a place in the walk at the new time within its capacity (else SLOT_TAKEN); an unpaid card
+ * booking stays held until its link expires, never past its new start (one without a live link
+ * until it starts). The database's exclusion constraint still decides a race: see
+ * `slotTakenOnConflict`. Answers the booking as moved.
+ */
+export async function writeMove(
+  q: Queryable,
+  current: BookingRow,
+  target: MoveTarget,
+  status: BookingRow['status'],
+  now: Date,
+): Promise<BookingRow> {
+  const { start, end, resourceId } = target;
+  await lockResource(q, current.businessId, resourceId);
+  const group = groupOf(target.priced);
+  if (group && current.groupKey) {
+    const already = await lockGroupWalk(
+      q,
+      current.businessId,
+      resourceId,
+      shareKey(current.groupKey, start, end),
+    );
+    if (already + current.groupSize > group.capacity)
+      throw new ServiceError('SLOT_TAKEN', 'That group walk just filled up: choose another time.', {
+        start: start.toISOString(),
+      });
+  }
+  const link = current.holdUntil ? await openLinkExpiry(q, current.id) : null;
+  const hold = current.holdUntil ? holdUntil(link ?? start, start) : null;
+  await updateBooking(q, current.id, { status, start, end, resourceId, holdUntil: hold }, now);
+  return { ...current, status, start, end, resourceId, holdUntil: hold };
+}
+
+/** A move that lost a race for its time (the exclusion constraint, or a deadlock) as 409 SLOT_TAKEN, naming the tool that finds times again. */
+export function slotTakenOnConflict(start: string, findTool: string) {
+  return (err: unknown): never => {
+    if (isSlotConflict(err) || isWriteConflict(err))
+      throw new ServiceError('SLOT_TAKEN', `That time was just taken. Call ${findTool} again.`, { start });
+    throw err;
+  };
+}
 
 export const cancelBooking = defineOperation({
   operationId: 'cancelBooking',
@@ -547,45 +577,81 @@ export const cancelBooking = defineOperation({
   ],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
-    const now = ctx.deps.clock.now();
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const row = await ownBooking(ctx, q, input.bookingId, true);
-      const later = input.series && row.seriesId ? await listSeriesBookings(q, row.seriesId, row.start) : [];
-      const rows = [row, ...later.filter((b) => b.id !== row.id)];
-      const tz = (row.details as unknown as BookingDetails).timeZone ?? 'Africa/Johannesburg';
-      const summary = `Cancel ${rows.length === 1 ? 'the booking' : `${rows.length} bookings`} of ${whenText(row.start, row.end, tz)}${rows.length > 1 ? ' and the later weeks' : ''}${row.paymentStatus === 'PAID' ? '; the payment is refunded in 5 to 7 working days' : ''}.`;
-      const cancelled: string[] = [];
-      const refundRequested: string[] = [];
-      // Whether it can be cancelled at all comes before asking for confirmation.
-      const possible = transition(stateOf(row), { type: 'CANCEL', confirm: true }, now);
-      if (!possible.ok) refused(possible, { bookingId: row.id });
-      for (const b of rows) {
-        const next = transition(stateOf(b), { type: 'CANCEL', confirm: input.confirm === true }, now);
-        if (!next.ok) {
-          // The booking asked for must be cancellable; later weeks that are not are left as they are.
-          if (b.id === row.id) refused(next, { bookingId: b.id, summary });
-          continue;
-        }
-        await updateBooking(
-          q,
-          b.id,
-          { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null },
-          now,
-        );
-        await auditChange(ctx, q, 'booking.cancel', b.id, { paymentStatus: next.state.paymentStatus });
-        cancelled.push(b.id);
-        if (next.state.paymentStatus === 'REFUND_REQUESTED') refundRequested.push(b.id);
-      }
-      if (input.series && row.seriesId) await cancelSeries(q, row.seriesId, now);
-      // A link for several bookings would now ask for money for a cancelled one: it stops working,
-      // and the bookings still unpaid get their own link from pay_booking.
-      if (cancelled.length) await supersedePayments(q, cancelled);
+      const { cancelled, refundRequested } = await cancelWithRefunds(ctx, q, row, {
+        series: input.series,
+        confirm: input.confirm === true,
+        action: 'booking.cancel',
+        summary: (rows) => {
+          const tz = (row.details as unknown as BookingDetails).timeZone ?? 'Africa/Johannesburg';
+          return `Cancel ${rows.length === 1 ? 'the booking' : `${rows.length} bookings`} of ${whenText(row.start, row.end, tz)}${rows.length > 1 ? ' and the later weeks' : ''}${row.paymentStatus === 'PAID' ? '; the payment is refunded in 5 to 7 working days' : ''}.`;
+        },
+      });
       const message = `Cancelled ${cancelled.length === 1 ? 'the booking' : `${cancelled.length} bookings`}.${refundRequested.length ? ' The payment is refunded to the card in 5 to 7 working days.' : ''}`;
       return { cancelled, refundRequested, message };
     });
   },
 });
+
+/**
+ * Cancels a locked booking by the refund rules (booking-rules' CANCEL: paid becomes
+ * REFUND_REQUESTED, unpaid and cash VOID), and with `series` the later weeks of its weekly repeat
+ * (those that can no longer be cancelled are left as they are) and the repeat itself; each
+ * audited as `action`. Links asking for money for a cancelled booking stop working. Whether it can
+ * be cancelled at all is answered before the confirmation: without `confirm`, 409
+ * CONFIRM_REQUIRED with `details.summary` (`summary` of the bookings it would cancel) and nothing
+ * changed. The person's cancel_booking and the business's cancel and decline share it.
+ */
+export async function cancelWithRefunds(
+  ctx: OperationContext,
+  q: Queryable,
+  row: BookingRow,
+  options: {
+    series: boolean;
+    confirm: boolean;
+    action: string;
+    summary: (rows: BookingRow[]) => string;
+    /** Recorded with each booking's audit entry. */
+    details?: Record<string, unknown>;
+  },
+): Promise<{ rows: BookingRow[]; cancelled: string[]; refundRequested: string[] }> {
+  const now = ctx.deps.clock.now();
+  const later = options.series && row.seriesId ? await listSeriesBookings(q, row.seriesId, row.start) : [];
+  const rows = [row, ...later.filter((b) => b.id !== row.id)];
+  const summary = options.summary(rows);
+  const cancelled: string[] = [];
+  const refundRequested: string[] = [];
+  // Whether it can be cancelled at all comes before asking for confirmation.
+  const possible = transition(stateOf(row), { type: 'CANCEL', confirm: true }, now);
+  if (!possible.ok) refused(possible, { bookingId: row.id });
+  for (const b of rows) {
+    const next = transition(stateOf(b), { type: 'CANCEL', confirm: options.confirm }, now);
+    if (!next.ok) {
+      // The booking asked for must be cancellable; later weeks that are not are left as they are.
+      if (b.id === row.id) refused(next, { bookingId: b.id, summary });
+      continue;
+    }
+    await updateBooking(
+      q,
+      b.id,
+      { status: next.state.status, paymentStatus: next.state.paymentStatus, holdUntil: null },
+      now,
+    );
+    await auditChange(ctx, q, options.action, b.id, {
+      ...options.details,
+      paymentStatus: next.state.paymentStatus,
+    });
+    cancelled.push(b.id);
+    if (next.state.paymentStatus === 'REFUND_REQUESTED') refundRequested.push(b.id);
+  }
+  if (options.series && row.seriesId) await cancelSeries(q, row.seriesId, now);
+  // A link for several bookings would now ask for money for a cancelled one: it stops working,
+  // and the bookings still unpaid get their own link from pay_booking.
+  if (cancelled.length) await supersedePayments(q, cancelled);
+  return { rows, cancelled, refundRequested };
+}
 
 /**
  * The booking a fresh pay link may be made for: its open links locked first, then the booking

@@ -39,19 +39,7 @@ async function operatorMove(
     const q = tx as unknown as Queryable;
     const row = await findBooking(q, bookingId, { forUpdate: true });
     if (!row) throw new ServiceError('NOT_FOUND', `No booking ${bookingId}.`, { bookingId });
-    const next = transition(stateOf(row), trigger, now);
-    if (!next.ok)
-      throw new ServiceError(next.code, next.message, {
-        bookingId,
-        status: row.status,
-        paymentStatus: row.paymentStatus,
-      });
-    await updateBooking(
-      q,
-      row.id,
-      { status: next.state.status, paymentStatus: next.state.paymentStatus },
-      now,
-    );
+    const next = await applyTransition(q, row, trigger, now);
     await appendAudit(
       q,
       {
@@ -63,17 +51,35 @@ async function operatorMove(
         details: {
           ...(note ? { note } : {}),
           from: [row.status, row.paymentStatus],
-          to: [next.state.status, next.state.paymentStatus],
+          to: [next.status, next.paymentStatus],
         },
       },
       now,
     );
-    return toBooking({
-      ...row,
-      status: next.state.status,
-      paymentStatus: next.state.paymentStatus,
-    } as BookingRow);
+    return toBooking(next);
   });
+}
+
+/**
+ * A booking-rules move on a booking row locked in `q`, written (status and payment status), or its
+ * refusal as the service's error with nothing changed. The one rule the operator's CLI and the
+ * business's Run operations (accept_booking) share. Answers the booking as it now is.
+ */
+export async function applyTransition(
+  q: Queryable,
+  row: BookingRow,
+  trigger: Trigger,
+  now: Date,
+): Promise<BookingRow> {
+  const next = transition(stateOf(row), trigger, now);
+  if (!next.ok)
+    throw new ServiceError(next.code, next.message, {
+      bookingId: row.id,
+      status: row.status,
+      paymentStatus: row.paymentStatus,
+    });
+  await updateBooking(q, row.id, { status: next.state.status, paymentStatus: next.state.paymentStatus }, now);
+  return { ...row, status: next.state.status, paymentStatus: next.state.paymentStatus };
 }
 
 /** The business accepts a PENDING booking (a new one, or one moved to a new time). */
