@@ -4,13 +4,18 @@
 // invoice paid on the sandbox's TEST page in Chromium.
 import { createApiKey } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifySandbox, signSandboxNotice, startTestServer, type TestServer, toolJson } from './harness.js';
 import { insertPartner, LISBON_PARTNER, STELLENBOSCH_PARTNER } from './partner-fixture.js';
 
 type Json = any;
+
+// jsqr is CommonJS typed as an ES module: its function is the module itself and its `default`.
+const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as (
+  typeof import('jsqr')
+)['default'];
 
 const BIZ = 'biz_boland_paws';
 const OTHER = STELLENBOSCH_PARTNER.id;

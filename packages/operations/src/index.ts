@@ -238,5 +238,6 @@ export { getDayPlan } from './run/day-plan.js';
 export { listBusinessBookings } from './run/bookings.js';
 export { acceptBusinessBooking, cancelBusinessBooking, declineBooking, moveBooking } from './run/manage.js';
 export { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
+export { createInvoiceLink, sendPaymentLink } from './run/money.js';
 export { addClientNote, getClient, listClients } from './run/clients.js';
 export { type RunAccess, type RunNeed, runAccess } from './run/access.js';

@@ -29,6 +29,7 @@ import { getDayPlan } from './run/day-plan.js';
 import { listBusinessBookings } from './run/bookings.js';
 import { acceptBusinessBooking, cancelBusinessBooking, declineBooking, moveBooking } from './run/manage.js';
 import { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
+import { createInvoiceLink, sendPaymentLink } from './run/money.js';
 import { addClientNote, getClient, listClients } from './run/clients.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
@@ -72,4 +73,6 @@ export const operations: readonly Operation[] = [
   listClients,
   getClient,
   addClientNote,
+  sendPaymentLink,
+  createInvoiceLink,
 ] as unknown as Operation[];
