@@ -3,6 +3,7 @@ import {
   type OperationContext,
   runOperation,
   ServiceError,
+  statedClientName,
   toServiceError,
 } from '@nogpets/operations';
 import { bearerAuth, type Runtime } from '@nogpets/runtime';
@@ -10,15 +11,12 @@ import { createHash } from 'node:crypto';
 import { type Request, Router } from 'express';
 import { bodyInput, queryInput } from './input.js';
 
-const CLIENT_NAME = /^[\p{L}\p{N} ._()/-]{1,80}$/u;
-
 /** The operation context for an HTTP request. */
 export async function httpContext(runtime: Runtime, req: Request): Promise<OperationContext> {
-  const header = req.get('x-client-name');
   return {
     deps: runtime.deps,
     requestId: String(req.id),
-    clientName: header && CLIENT_NAME.test(header) ? header : null,
+    clientName: statedClientName(req.get('x-client-name')),
     auth: await bearerAuth(runtime, req.get('authorization'), 'v1'),
     log: req.log,
     idempotencyKey: req.get('idempotency-key'),

@@ -14,6 +14,7 @@ import {
   type OperationContext,
   runOperation,
   ServiceError,
+  statedClientName,
   toServiceError,
 } from '@nogpets/operations';
 import { bearerAuth, isJsonText, jsonBody, type Runtime, sendError } from '@nogpets/runtime';
@@ -95,7 +96,9 @@ async function mcpContext(
   return {
     deps: runtime.deps,
     requestId: String(req.id),
-    clientName: null,
+    // Stateless: the initialize's clientInfo is not seen again, so a call names its assistant the
+    // way an API call does.
+    clientName: statedClientName(req.get('x-client-name')),
     auth: await credential(),
     log: req.log,
     idempotencyKey: req.get('idempotency-key'),

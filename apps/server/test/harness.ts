@@ -26,7 +26,8 @@ export interface TestServer {
     body: unknown,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: any; headers: Headers }>;
-  mcp(): Promise<Client>;
+  /** An anonymous MCP client; `headers` go with every request (such as `x-client-name`). */
+  mcp(headers?: Record<string, string>): Promise<Client>;
   /** An MCP client sending a Bearer credential. */
   mcpAs(token: string): Promise<Client>;
   stop(): Promise<void>;
@@ -84,9 +85,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     db,
     get: (path, headers) => request('GET', path, undefined, headers),
     post: (path, body, headers) => request('POST', path, body, headers),
-    async mcp() {
+    async mcp(headers) {
       const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`)));
+      await client.connect(
+        new StreamableHTTPClientTransport(
+          new URL(`${service.url}/mcp`),
+          headers ? { requestInit: { headers } } : undefined,
+        ),
+      );
       clients.push(client);
       return client;
     },

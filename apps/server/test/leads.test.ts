@@ -37,6 +37,11 @@ describe('leads for places we do not serve', () => {
     const overMcp = toolJson(await client.callTool({ name: 'get_quote', arguments: paarl }));
     const otherIds = [other.body.error.details.leadId, overMcp.error.details.leadId];
     expect(new Set([...ids, ...otherIds]).size).toBe(3);
+    // The same assistant over MCP names itself as over HTTP (stateless MCP sees no clientInfo later).
+    const claudeOverMcp = await server.mcp(claude);
+    const again = toolJson(await claudeOverMcp.callTool({ name: 'get_quote', arguments: paarl }));
+    expect(again.error.details.leadId).toBe(ids[0]);
+    expect(await leadsOf([ids[0]])).toEqual([{ id: ids[0], asks: 5, reason: 'NO_COVERAGE' }]);
 
     // A signed-in person is the caller whatever assistant they use.
     const owner = await newPetOwner(server, {
@@ -71,7 +76,7 @@ describe('leads for places we do not serve', () => {
     clock.advance(24 * 3_600_000);
     const tomorrow = await server.post('/v1/quote', paarl, claude);
     expect(tomorrow.body.error.details.leadId).not.toBe(ids[0]);
-    expect(await leadsOf([ids[0]])).toEqual([{ id: ids[0], asks: 4, reason: 'NO_COVERAGE' }]);
+    expect(await leadsOf([ids[0]])).toEqual([{ id: ids[0], asks: 5, reason: 'NO_COVERAGE' }]);
   });
 
   it('lists open leads for the operator with their asks, and closes one with a note', async () => {

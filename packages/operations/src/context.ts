@@ -62,6 +62,16 @@ export interface OperationContext {
   callerAddress?: string | undefined;
 }
 
+const CLIENT_NAME = /^[\p{L}\p{N} ._()/-]{1,80}$/u;
+
+/**
+ * The assistant's name as a caller states it in `X-Client-Name` (HTTP and MCP alike), or null when
+ * absent or not a plain name (letters, digits, spaces and `._()/-`, up to 80).
+ */
+export function statedClientName(header: string | undefined): string | null {
+  return header && CLIENT_NAME.test(header) ? header : null;
+}
+
 /** The name to put on records a change touches: the connected assistant, else what the caller said. */
 export function actorName(ctx: OperationContext): string | null {
   return ctx.auth?.clientName ?? ctx.clientName;

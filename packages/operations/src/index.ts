@@ -59,7 +59,7 @@ export {
   SCOPES,
   type Scope,
 } from './auth.js';
-export { actorName } from './context.js';
+export { actorName, statedClientName } from './context.js';
 export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
 export {
   type Booking,
