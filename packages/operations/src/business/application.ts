@@ -218,6 +218,7 @@ const textOr = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
 /** The stored parts as the answer shows them, every field present. */
 function partsOf(row: ApplicationRow) {
+  // biome-ignore lint/suspicious/noExplicitAny: JSON the sign-up steps wrote in the contract's shape; read field by field.
   type S = Record<string, any>;
   return {
     services: arr<S>(row.services).map((s) => ({

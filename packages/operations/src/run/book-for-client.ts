@@ -132,14 +132,12 @@ async function lineOf(ctx: OperationContext, access: RunAccess, pets: PetInput[]
   // The business's offer, as the booking tools read it: outside South Africa, 409 NOT_AVAILABLE_IN_COUNTRY.
   const offer = await bookableOffer(ctx.deps, access.business.id);
   const lineOfService = new Map(offer.lines.flatMap((l) => l.services.map((s) => [s.id, l.id] as const)));
-  pets.forEach((p, i) =>
-    p.serviceIds.forEach((id, j) => {
+  for (const [i, p] of pets.entries())
+    for (const [j, id] of p.serviceIds.entries())
       if (!lineOfService.has(id))
         throw new ServiceError('BAD_REQUEST', `${access.business.name} has no service ${id}.`, {
           fields: [{ field: `pets.${i}.serviceIds.${j}`, message: 'Not a service of the business.' }],
         });
-    }),
-  );
   return lineOfService.get(pets[0]!.serviceIds[0]!) as 'grooming' | 'walking' | 'sitting';
 }
 
