@@ -373,6 +373,25 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
     expect(msg!.byName).toBe('Marelize Botha (Boland Paws)');
   });
 
+  it('moves a walk to within the two hours of notice only with ignoreNotice', async () => {
+    const [w] = await server.db.sql<{ id: string }[]>`
+      select id from bookings where business_id = ${BIZ} and resource_id = 'bp-walker' and status = 'ACCEPTED'
+        and starts_at > ${new Date(clock.now().getTime() + DAY)} and id <> all(${[...used, '']}::text[])
+      order by starts_at limit 1`;
+    used.add(w!.id);
+    const input = {
+      bookingId: w!.id,
+      start: '2026-03-11T07:00:00+02:00',
+      resourceId: 'bp-walker',
+      confirm: true,
+    };
+    const soon = await http('move_booking', keys.owner, w!.id, input);
+    expect(soon.status, JSON.stringify(soon.body)).toBe(400);
+    const res = await http('move_booking', keys.owner, w!.id, { ...input, ignoreNotice: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.booking.startLocal).toBe('07:00');
+  });
+
   it('cancels a paid booking with the refund rules; a started one is too late', async () => {
     const b = await take('paid');
     const res = await http('cancel_business_booking', keys.owner, b.id, {

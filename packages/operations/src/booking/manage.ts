@@ -455,7 +455,8 @@ export interface MoveTarget {
 /**
  * Where a booking moved to `start` goes: a stay re-planned whole on the new dates (every night
  * checked), anything else on `resourceId`, else its own resource when free then, else any free
- * one, the slot checked as book checks it (SLOT_TAKEN, or 400 when it is not an open time). The
+ * one, the slot checked as book checks it (SLOT_TAKEN, or 400 when it is not an open time), with
+ * the slot engine's notice unless `minNoticeMin` says otherwise (the business may waive it). The
  * person's reschedule_booking and the business's move_booking both ask it.
  */
 export async function moveTarget(
@@ -463,6 +464,7 @@ export async function moveTarget(
   before: BookingRow,
   start: Date,
   resourceId: string | undefined,
+  minNoticeMin?: number,
 ): Promise<MoveTarget> {
   const priced = await pricedFor(ctx, before);
   const stay = stayOf(before, priced.offer.business.timezone);
@@ -471,7 +473,7 @@ export async function moveTarget(
     resourceId ??
     (await freeResourceAt(ctx, priced, start, before.resourceId, [before.id])) ??
     before.resourceId;
-  await checkSlot(ctx, priced, start, on, [before.id]);
+  await checkSlot(ctx, priced, start, on, [before.id], minNoticeMin);
   return {
     priced,
     start,

@@ -32,14 +32,10 @@ import { type Job, JobSchema, toJobs } from './jobs.js';
 const CHANGES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
 const BookingIdShape = {
-  bookingId: z
-    .string()
-    .min(1)
-    .max(128)
-    .meta({
-      description: 'From list_business_bookings or get_day_plan.',
-      example: 'bkg_ftp8sjc07qhmzr6hv5kv',
-    }),
+  bookingId: z.string().min(1).max(128).meta({
+    description: 'From list_business_bookings or get_day_plan.',
+    example: 'bkg_ftp8sjc07qhmzr6hv5kv',
+  }),
 };
 
 const ConfirmShape = {
@@ -68,18 +64,12 @@ const ResultSchema = z
           'What the client now reads on their booking (get_booking, list_bookings, the account page); null when ' +
           'nothing changed.',
       }),
-    cancelled: z
-      .array(z.string())
-      .optional()
-      .meta({
-        description: 'Decline and cancel: the bookings cancelled (with `series`, the later weeks too).',
-      }),
-    refundRequested: z
-      .array(z.string())
-      .optional()
-      .meta({
-        description: 'Paid bookings among them: the operator refunds the card in 5 to 7 working days.',
-      }),
+    cancelled: z.array(z.string()).optional().meta({
+      description: 'Decline and cancel: the bookings cancelled (with `series`, the later weeks too).',
+    }),
+    refundRequested: z.array(z.string()).optional().meta({
+      description: 'Paid bookings among them: the operator refunds the card in 5 to 7 working days.',
+    }),
   })
   .meta({
     id: 'RunBookingResult',
@@ -335,6 +325,14 @@ export const moveBooking = defineOperation({
           "The slot's resourceId. Left out: the booking's own resource if free then, else any free one.",
       }),
       reason: ReasonSchema.optional(),
+      ignoreNotice: z
+        .boolean()
+        .optional()
+        .meta({
+          description:
+            'true: waive the two hours of notice before the new start (as find_business_times with ignoreNotice); ' +
+            'the time is still from now on, in working hours and clear of other jobs.',
+        }),
       ...ConfirmShape,
     })
     .strict()
@@ -373,7 +371,7 @@ export const moveBooking = defineOperation({
       movable(row, access.business, now);
       return row;
     });
-    const target = await moveTarget(ctx, before, start, input.resourceId);
+    const target = await moveTarget(ctx, before, start, input.resourceId, input.ignoreNotice ? 0 : undefined);
     return ctx.deps.sql
       .begin(async (tx): Promise<Result> => {
         const q = tx as unknown as Queryable;
