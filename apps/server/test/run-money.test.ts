@@ -13,9 +13,8 @@ import { insertPartner, LISBON_PARTNER, STELLENBOSCH_PARTNER } from './partner-f
 type Json = any;
 
 // jsqr is CommonJS typed as an ES module: its function is the module itself and its `default`.
-const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as (
-  typeof import('jsqr')
-)['default'];
+const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ??
+  jsQRModule) as unknown as typeof import('jsqr')['default'];
 
 const BIZ = 'biz_boland_paws';
 const OTHER = STELLENBOSCH_PARTNER.id;
