@@ -3,8 +3,10 @@
 // confirm step, another business's booking, the refund rules, the slot checks (a taken slot; no
 // 12-hour cut-off for the business), what the client reads on get_booking, a Lisbon business, and
 // the audit trail with the assistant's name.
+import { hash } from '@node-rs/argon2';
 import { createApiKey } from '@nogpets/operations';
-import { fixedClock } from '@nogpets/test-utils';
+import { setPassword } from '@nogpets/store';
+import { fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 import { insertPartner, LISBON_PARTNER, STELLENBOSCH_PARTNER } from './partner-fixture.js';
@@ -39,6 +41,8 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
   const key = async (email: string, scopes = ['business:manage']) =>
     (await createApiKey(server.db.sql, { email, scopes })).key;
   const used = new Set<string>();
+  /** The booking declined with its client's email and the reason, for the account page. */
+  let declined: { id: string; email: string; reason: string } | undefined;
   /** Weekdays 20 days on and later, where the demo has no bookings: free targets for moves. */
   let freeDay = 0;
   const nextFreeStart = () => {
@@ -266,6 +270,7 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
     expect(seen.body.fromBusiness[0].kind).toBe('DECLINED');
     expect(seen.body.fromBusiness[0].text).toContain(reason);
     expect(seen.body.fromBusiness[0].text).toMatch(/refunded to your card in 5 to 7 working days/);
+    declined = { id: b.id, email, reason };
     // A confirmed booking is not declined: it is cancelled.
     const accepted = await take('any');
     const refused = await http('decline_booking', keys.owner, accepted.id, {
@@ -448,6 +453,28 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
       expect((await messages(id)).map((m) => m.kind)).toEqual(['CANCELLED']);
     }
   });
+
+  it("the client's account page shows why the business declined (Chromium)", async () => {
+    expect(declined).toBeDefined();
+    const { id, email, reason } = declined!;
+    const [user] = await server.db.sql<{ id: string }[]>`select id from users where email = ${email}`;
+    await setPassword(server.db.sql, user!.id, await hash('a long enough password'));
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/signin?next=%2Faccount`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${server.url}/account`);
+      const row = await page.locator(`#booking-${id}`).innerText();
+      expect(row).toContain(`Boland Paws declined your booking of`);
+      expect(row).toContain(reason);
+      expect(row).toContain('Cancelled');
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('a Lisbon business: moving is NOT_AVAILABLE_IN_COUNTRY, accepting and cancelling work in euro', async () => {
     const moved = await http('move_booking', keys.lisbon, 'bkg_lisboa_1', {
