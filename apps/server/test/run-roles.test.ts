@@ -1,0 +1,151 @@
+// Issue 15's table test: every Run operation in the registry × every role (owner, manager, crew, a
+// member of another business, a person on no business's staff), over HTTP and MCP. Owners and
+// managers get through; crew only to their day; the other business's member gets 404 for Boland
+// Paws, and 404 for Boland Paws' bookings and clients from inside their own business; a person on
+// no staff gets 403. A Run operation added to the registry without a row here fails the test.
+import { createApiKey, type Operation, operations } from '@nogpets/operations';
+import { fixedClock } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, toolJson } from './harness.js';
+import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
+
+const BIZ = 'biz_boland_paws';
+const clock = fixedClock('2026-03-11T04:00:00Z'); // Wednesday 06:00 in Johannesburg
+const run = operations.filter((op) => op.tag === 'Run') as Operation[];
+
+type Role = 'owner' | 'manager' | 'crew' | 'other' | 'nobody';
+type Ids = { bookingId: string; clientId: string; start: string };
+
+/** A well-formed call of each Run operation at Boland Paws, without `confirm` (nothing is changed). */
+const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
+  get_day_plan: () => ({ date: '2026-03-11' }),
+  list_business_bookings: () => ({}),
+  accept_booking: ({ bookingId }) => ({ bookingId }),
+  decline_booking: ({ bookingId }) => ({ bookingId, reason: 'The van is in for repairs.' }),
+  find_business_times: () => ({
+    pets: [{ name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['bp-groom-bath'] }],
+  }),
+  book_for_client: ({ start }) => ({
+    client: { name: 'Walk-in Wendy', phone: '082 555 0100' },
+    pets: [{ name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['bp-groom-bath'] }],
+    start,
+    resourceId: 'bp-van-1',
+    address: { line1: '3 Rustenburg Road', suburb: 'Die Boord' },
+    paymentMethod: 'CASH',
+  }),
+  rebook_booking: ({ bookingId, start }) => ({ bookingId, start }),
+  move_booking: ({ bookingId, start }) => ({ bookingId, start }),
+  cancel_business_booking: ({ bookingId }) => ({ bookingId, reason: 'The van is in for repairs.' }),
+  list_clients: () => ({}),
+  get_client: ({ clientId }) => ({ clientId }),
+  add_client_note: ({ clientId }) => ({ clientId, text: 'Nervous of clippers.' }),
+  send_payment_link: ({ bookingId }) => ({ bookingId }),
+  create_invoice_link: () => ({ amountCents: 25000, description: 'Flea treatment' }),
+};
+
+/** Crew reach only their own day. */
+const CREW_MAY = new Set(['get_day_plan']);
+
+function expected(role: Role, tool: string): 'through' | 403 | 404 {
+  if (role === 'owner' || role === 'manager') return 'through';
+  if (role === 'crew') return CREW_MAY.has(tool) ? 'through' : 403;
+  return role === 'other' ? 404 : 403;
+}
+
+describe('every Run operation × every role', () => {
+  let server: TestServer;
+  let ids: Ids;
+  const keys = {} as Record<Role, string>;
+
+  /** The operation called over HTTP as its definition says: path parameters, query or body. */
+  async function http(op: Operation, key: string, args: Record<string, unknown>) {
+    let path = op.path;
+    const rest: Record<string, unknown> = { ...args };
+    for (const [, name] of op.path.matchAll(/:(\w+)/g)) {
+      path = path.replace(`:${name}`, encodeURIComponent(String(rest[name!])));
+      delete rest[name!];
+    }
+    const auth = { authorization: `Bearer ${key}` };
+    if (op.method === 'GET') {
+      const qs = new URLSearchParams(rest as Record<string, string>).toString();
+      return server.get(`${path}${qs ? `?${qs}` : ''}`, auth);
+    }
+    return server.post(path, rest, auth);
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
+    await insertPartner(server.db.sql, STELLENBOSCH_PARTNER);
+    const key = async (email: string) =>
+      (await createApiKey(server.db.sql, { email, scopes: ['business:manage'] })).key;
+    keys.owner = await key('owner@partner.example');
+    keys.manager = await key('manager@partner.example');
+    keys.crew = await key('crew@partner.example');
+    keys.other = await key('other-business@example.com');
+    keys.nobody = await key('no-business@example.com');
+    await server.db.sql`
+      insert into business_members (business_id, user_id, role, created_at)
+      select ${STELLENBOSCH_PARTNER.id}, id, 'owner', now() from users where email = 'other-business@example.com'`;
+    const [booking] = await server.db.sql`
+      select id from bookings where business_id = ${BIZ} and status in ('PENDING', 'ACCEPTED')
+        and payment_status = 'PENDING' and starts_at > ${clock.now()} order by starts_at limit 1`;
+    const [client] = await server.db.sql`select id from business_clients where business_id = ${BIZ} limit 1`;
+    ids = {
+      bookingId: booking!.id,
+      clientId: client!.id,
+      start: '2026-03-16T07:00:00Z', // Monday 09:00 in Johannesburg, a week on
+    };
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('has a row for every Run operation in the registry', () => {
+    expect(run.length).toBeGreaterThanOrEqual(14);
+    expect(run.map((op) => op.toolName).filter((t) => !CALLS[t])).toEqual([]);
+  });
+
+  for (const role of ['owner', 'manager', 'crew', 'other', 'nobody'] as Role[]) {
+    it(`${role}: each Run operation at Boland Paws answers as the role allows, on HTTP and MCP alike`, async () => {
+      const client = await server.mcpAs(keys[role]);
+      for (const op of run) {
+        const args = { businessId: BIZ, ...CALLS[op.toolName]!(ids) };
+        const res = await http(op, keys[role], args);
+        const overMcp = toolJson(await client.callTool({ name: op.toolName, arguments: args }));
+        const want = expected(role, op.toolName);
+        const label = `${op.toolName} as ${role}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+        if (want === 'through') {
+          // Through the door: an answer, or the operation's own refusal (CONFIRM_REQUIRED, ...).
+          expect(res.status, label).toBeLessThan(500);
+          expect([401, 403, 404], label).not.toContain(res.status);
+          expect(['FORBIDDEN', 'NOT_FOUND', 'UNAUTHORIZED'], label).not.toContain(overMcp.error?.code);
+        } else {
+          expect(res.status, label).toBe(want);
+          expect(res.body.error.code, label).toBe(want === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
+          expect(overMcp.error?.code, label).toBe(res.body.error.code);
+        }
+        // Never Boland Paws' client names or notes in a refusal.
+        if (want !== 'through') expect(JSON.stringify(res.body), label).not.toMatch(/Walk-in|Nervous/);
+      }
+    });
+  }
+
+  it("another business's owner, in their own business, finds none of Boland Paws' bookings or clients", async () => {
+    const client = await server.mcpAs(keys.other);
+    for (const op of run.filter((o) => /:(bookingId|clientId)/.test(o.path))) {
+      const args = CALLS[op.toolName]!(ids); // no businessId: their own business
+      const res = await http(op, keys.other, args);
+      const label = `${op.toolName}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
+      expect(res.status, label).toBe(404);
+      expect(res.body.error.code, label).toBe('NOT_FOUND');
+      const overMcp = toolJson(await client.callTool({ name: op.toolName, arguments: args }));
+      expect(overMcp.error?.code, label).toBe('NOT_FOUND');
+    }
+    // Nothing changed at Boland Paws: no note added, the booking as it was.
+    const notes = await server.db.sql`select 1 from client_notes where text = 'Nervous of clippers.'`;
+    const owners = await server.db
+      .sql`select 1 from client_notes n join business_clients c on c.id = n.client_id
+      where c.business_id = ${BIZ} and n.text = 'Nervous of clippers.'`;
+    // Owner and manager added one each in the table above; the other business none.
+    expect(owners.length).toBe(notes.length);
+    expect(notes.length).toBe(4); // owner and manager, each over HTTP and MCP
+  });
+});
