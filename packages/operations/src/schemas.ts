@@ -128,7 +128,11 @@ const NoCoverageDetails = z
 
 const NoAvailabilityDetails = z
   .looseObject({
-    reason: z.string().meta({ description: '`OUTSIDE_HOURS`, `CLOSED_DAY` or `FULLY_BOOKED`.' }),
+    reason: z
+      .string()
+      .meta({
+        description: '`OUTSIDE_HOURS`, `CLOSED_DAY`, `FULLY_BOOKED` or `PAST` (too soon: inside the notice).',
+      }),
     message: z.string().meta({ description: 'For the person, word for word.' }),
     alternatives: z
       .array(

@@ -27,6 +27,11 @@ function at(date: string, time: string): string {
   return `${date}T${time}:00${JOHANNESBURG}`;
 }
 
+/** The Johannesburg wall-clock time HH:MM of an instant. */
+function localHhmm(instant: string): string {
+  return new Date(Date.parse(instant) + 2 * 3600_000).toISOString().slice(11, 16);
+}
+
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T12:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
@@ -292,8 +297,6 @@ export function partnerBookings(demo: PartnerDemo, today: string, now: Date): Pa
     const weekday = WEEKDAY_KEYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
     for (const [j, job] of demo.jobs.entries()) {
       const resource = demo.resources.find((r) => r.id === job.resourceId)!;
-      const works = (resource.week[weekday] ?? []).some((r) => r.start <= job.from && job.to <= r.end);
-      if (!works || (d * 3 + j) % 5 === 0) continue;
       const n = demo.clients.length;
       let client = demo.clients[(((d + j) % n) + n) % n]!;
       if (job.lineId === 'walking') {
@@ -317,8 +320,19 @@ export function partnerBookings(demo: PartnerDemo, today: string, now: Date): Pa
                 ? [job.to.slice(3) === job.from.slice(3) ? 'bp-walk-60' : 'bp-walk-30']
                 : ['bp-sit-visit'],
         }));
+      // As long as the services take, as the tools quote them (pricing-tiers' quote): a line that
+      // sums its pets' times (a groom) or takes the longest (a walk, a visit). The jobs' starts
+      // leave each resource's travel buffer after the longest of them.
+      const perPet = pets.map((p) =>
+        p.serviceIds.reduce((m, id) => m + (services.get(id)?.durationMin ?? 0), 0),
+      );
+      const sums = demo.lines.find((l) => l.id === job.lineId)?.durationMode === 'SUM';
+      const minutes = sums ? perPet.reduce((a, b) => a + b, 0) : Math.max(...perPet);
       const start = at(date, job.from);
-      const end = at(date, job.to);
+      const end = new Date(Date.parse(start) + minutes * 60_000).toISOString();
+      const until = localHhmm(end);
+      const works = (resource.week[weekday] ?? []).some((r) => r.start <= job.from && until <= r.end);
+      if (!works || (d * 3 + j) % 5 === 0) continue;
       const ended = Date.parse(end) <= now.getTime();
       const pay = (((d + j) % 7) + 7) % 7;
       const paymentMethod = pay === 0 || pay === 3 ? 'CASH' : 'CARD';

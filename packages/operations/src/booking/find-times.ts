@@ -1,4 +1,4 @@
-import { type DayResult, dayLabel, findSlots, nextOpenSlots, type SittingPlan } from '@nogpets/slot-engine';
+import { type DayResult, dayLabel, findSlots, type SittingPlan } from '@nogpets/slot-engine';
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ import {
 import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
 import { documentRules } from '../schemas.js';
 import { BUSINESS_ERRORS } from '../offer-cache.js';
-import { askedRange, engineError, planSittingFor, slotInputFor, WHY_CLOSED } from './schedule.js';
+import { askedRange, engineError, nothingOpen, planSittingFor, slotInputFor } from './schedule.js';
 import { localDate } from './local-time.js';
 import { DATE, DaySchema, HHMM, StaySchema, VisitsSchema } from './time-schemas.js';
 
@@ -180,21 +180,10 @@ export const findTimes = defineOperation({
 
     // Nothing open: say why, offer the next open times (any hour, from the first day asked), and
     // keep a lead only when nothing is open within 14 days.
-    const whys = new Set(days.map((d) => d.why));
-    const reason = whys.has('FULLY_BOOKED')
-      ? 'FULLY_BOOKED'
-      : whys.has('OUTSIDE_HOURS')
-        ? 'OUTSIDE_HOURS'
-        : 'CLOSED_DAY';
-    const { windowStart: _ws, windowEnd: _we, to: _to, ...open } = slotInput;
-    const alternatives = nextOpenSlots({ ...open, from: days[0]!.date }, 5);
-    const range = days.length === 1 ? days[0]!.date : `${days[0]!.date} and ${days.at(-1)!.date}`;
+    const { reason, alternatives, ...said } = nothingOpen(priced.line.label, days, slotInput);
     let leadId: string | undefined;
-    let message = `${priced.line.label} is ${WHY_CLOSED[reason]} ${days.length === 1 ? 'on' : 'between'} ${range}.`;
-    if (alternatives.length > 0) {
-      const first = alternatives[0]!;
-      message += ` The next open time is ${first.date} at ${first.time}.`;
-    } else {
+    let message = said.message;
+    if (alternatives.length === 0) {
       leadId = await insertLead(
         ctx.deps.sql,
         {

@@ -10,8 +10,10 @@ import {
   DEFAULT_DAYS,
   type DayResult,
   type EmptyReason,
+  type FindSlotsInput,
   findSlots,
   LOOKAHEAD_DAYS,
+  nextOpenSlots,
   planStay,
   planVisits,
   rangeFromToday,
@@ -41,6 +43,33 @@ export const WHY_CLOSED: Record<EmptyReason, string> = {
   FULLY_BOOKED: 'fully booked',
   PAST: 'too soon to book',
 };
+
+/**
+ * Why nothing is open on the days asked for, and the next open times (any hour, from the first day
+ * asked, on the same resources and notice): find_times and find_business_times both say it so.
+ * `message` ends before what the caller adds when there are no alternatives.
+ */
+export function nothingOpen(
+  label: string,
+  days: DayResult[],
+  input: FindSlotsInput,
+): { reason: EmptyReason; message: string; alternatives: ReturnType<typeof nextOpenSlots> } {
+  const whys = new Set(days.map((d) => d.why));
+  const reason: EmptyReason = whys.has('FULLY_BOOKED')
+    ? 'FULLY_BOOKED'
+    : whys.has('OUTSIDE_HOURS')
+      ? 'OUTSIDE_HOURS'
+      : whys.has('PAST')
+        ? 'PAST'
+        : 'CLOSED_DAY';
+  const { windowStart: _ws, windowEnd: _we, to: _to, ...open } = input;
+  const alternatives = nextOpenSlots({ ...open, from: days[0]!.date }, 5);
+  const range = days.length === 1 ? days[0]!.date : `${days[0]!.date} and ${days.at(-1)!.date}`;
+  let message = `${label} is ${WHY_CLOSED[reason]} ${days.length === 1 ? 'on' : 'between'} ${range}.`;
+  if (alternatives[0])
+    message += ` The next open time is ${alternatives[0].date} at ${alternatives[0].time}.`;
+  return { reason, message, alternatives };
+}
 
 /** A slot-engine refusal of its input as the service's 400 (`details.reason` is the engine's code). */
 export function engineError(err: unknown): never {

@@ -7,7 +7,7 @@
  */
 import { initialState, payLinkExpiresAt } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { DEFAULT_MIN_NOTICE_MIN, type DayResult, findSlots, nextOpenSlots } from '@nogpets/slot-engine';
+import { DEFAULT_MIN_NOTICE_MIN, type DayResult, findSlots } from '@nogpets/slot-engine';
 import {
   type AddressRow,
   type BookingRow,
@@ -40,8 +40,8 @@ import {
   endOf,
   engineError,
   groupOf,
+  nothingOpen,
   slotInputFor,
-  WHY_CLOSED,
 } from '../booking/schedule.js';
 import { DATE, HHMM } from '../booking/time-schemas.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
@@ -338,23 +338,11 @@ export const findBusinessTimes = defineOperation({
           quote,
           days: days.map(({ why: _why, ...d }) => d),
         };
-      // Nothing open: why, and the next open times (as find_times says it, without a lead).
-      const whys = new Set(days.map((d) => d.why));
-      const reason = whys.has('FULLY_BOOKED')
-        ? 'FULLY_BOOKED'
-        : whys.has('OUTSIDE_HOURS')
-          ? 'OUTSIDE_HOURS'
-          : whys.has('PAST')
-            ? 'PAST'
-            : 'CLOSED_DAY';
-      const { windowStart: _ws, windowEnd: _we, to: _to, ...open } = engineInput;
-      const alternatives = nextOpenSlots({ ...open, from: days[0]!.date }, 5);
-      const range = days.length === 1 ? days[0]!.date : `${days[0]!.date} and ${days.at(-1)!.date}`;
-      const message =
-        `${priced.line.label} is ${WHY_CLOSED[reason]} ${days.length === 1 ? 'on' : 'between'} ${range}.` +
-        (alternatives[0]
-          ? ` The next open time is ${alternatives[0].date} at ${alternatives[0].time}.`
-          : ' Nothing is open in the next 14 days either.');
+      // Nothing open: why, and the next open times, as find_times says it (without a lead).
+      const { reason, alternatives, ...said } = nothingOpen(priced.line.label, days, engineInput);
+      const message = alternatives.length
+        ? said.message
+        : `${said.message} Nothing is open in the next 14 days either.`;
       throw new ServiceError('NO_AVAILABILITY', message, { reason, message, alternatives });
     });
   },
