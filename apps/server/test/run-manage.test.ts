@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 import { insertPartner, LISBON_PARTNER, STELLENBOSCH_PARTNER } from './partner-fixture.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
 
 const BIZ = 'biz_boland_paws';
@@ -305,6 +306,57 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
     expect(res.body.refundRequested).toEqual([]);
     expect(res.body.toldClient).toMatch(/Nothing is owed\.$/);
     expect(await open()).toBe(0);
+  });
+
+  it('accepting or moving an unpaid card booking tells the client it is still to be paid, and by when', async () => {
+    const unpaid = async () => {
+      const [row] = await server.db.sql<{ id: string; resourceId: string; holdUntil: Date }[]>`
+        select id, resource_id as "resourceId", hold_until as "holdUntil" from bookings
+        where business_id = ${BIZ} and status = 'PENDING' and payment_method = 'CARD' and payment_status = 'PENDING'
+          and hold_until > ${clock.now()} and starts_at > ${clock.now()} and id <> all(${[...used, '']}::text[])
+        order by starts_at limit 1`;
+      expect(row, 'an unpaid card booking of the demo').toBeDefined();
+      used.add(row!.id);
+      return row!;
+    };
+    const a = await unpaid();
+    const accepted = await http('accept_booking', keys.owner, a.id, { bookingId: a.id, confirm: true });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.booking).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PENDING' });
+    // The hold still lapses unpaid (booking-rules' HOLD_EXPIRED): the client must not read only "confirmed".
+    expect(accepted.body.toldClient).toMatch(/still to be paid by card/);
+    expect(accepted.body.toldClient).toMatch(
+      /by card by \w{3}, \d+ \w{3} \d{4}, \d\d:\d\d, or the time is released\.$/,
+    );
+    const [seen] = await messages(a.id);
+    expect(seen!.text).toBe(accepted.body.toldClient);
+    const m = await unpaid();
+    const moved = await http('move_booking', keys.owner, m.id, {
+      bookingId: m.id,
+      start: nextFreeStart(),
+      resourceId: m.resourceId,
+      confirm: true,
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.toldClient).toMatch(/still to be paid by card/);
+  });
+
+  it('a booking that has started (still active) is too late to decline, move or cancel: nothing changed', async () => {
+    const [row] = await server.db.sql<{ id: string; resourceId: string }[]>`
+      select id, resource_id as "resourceId" from bookings
+      where business_id = ${BIZ} and status = 'DONE' and starts_at < ${clock.now()}
+        and id <> all(${[...used, '']}::text[])
+      order by starts_at desc limit 1`;
+    used.add(row!.id);
+    await server.db.sql`update bookings set status = 'PENDING' where id = ${row!.id}`;
+    const before = await state(row!.id);
+    for (const op of ['decline_booking', 'move_booking', 'cancel_business_booking'] as Op[]) {
+      const res = await http(op, keys.owner, row!.id, { ...inputFor(op, row!), confirm: true });
+      expect(res.status, `${op} ${JSON.stringify(res.body)}`).toBe(409);
+      expect(res.body.error.code).toBe('TOO_LATE');
+    }
+    expect(await state(row!.id)).toEqual(before);
+    expect(await messages(row!.id)).toEqual([]);
   });
 
   it('moves a booking onto a taken slot: 409 SLOT_TAKEN, nothing changed', async () => {

@@ -1,30 +1,30 @@
 import { holdUntil, payLink, rescheduleAllowed, transition } from '@nogpets/booking-rules';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import type { DayResult, Stay } from '@nogpets/slot-engine';
 import {
   type BookingRow,
   cancelSeries,
   isSlotConflict,
   isWriteConflict,
+  listSeriesBookings,
+  listUpcomingBookings,
   lockGroupWalk,
   lockOpenPayLinks,
   lockResource,
-  listSeriesBookings,
-  listUpcomingBookings,
   openLinkExpiry,
   type Queryable,
   shareKey,
   supersedePayments,
   updateBooking,
 } from '@nogpets/store';
-import { formatMoney } from '@nogpets/pricing-tiers';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import {
-  BookingIdShape,
   type BookingDetails,
+  BookingIdShape,
   BookingSchema,
   BookingStatusSchema,
   ownBooking,
@@ -38,11 +38,11 @@ import { addDays, DAY_MS, localDate, localTime, whenText } from './local-time.js
 import { makePayLink } from './place.js';
 import type { PricedRequest } from './quote-request.js';
 import {
+  askedRange,
   checkSlot,
   freeResourceAt,
   groupOf,
   openDays,
-  askedRange,
   planSitting,
   sittingContext,
   sittingDays,
@@ -423,7 +423,7 @@ export const rescheduleBooking = defineOperation({
         const current = await ownBooking(ctx, q, input.bookingId, true);
         const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end: slot.end }, now);
         if (!next.ok) refused(next, { bookingId: current.id });
-        const moved = await writeMove(q, current, slot, next.state.status, now);
+        const moved = await writeMove(q, current, slot, next.state.status, now, 'find_reschedule_times');
         await auditChange(ctx, q, 'booking.reschedule', current.id, {
           from: current.start.toISOString(),
           to: start.toISOString(),
@@ -495,6 +495,8 @@ export async function writeMove(
   target: MoveTarget,
   status: BookingRow['status'],
   now: Date,
+  /** The tool that finds times again, named when the time was just taken. */
+  findTool: string,
 ): Promise<BookingRow> {
   const { start, end, resourceId } = target;
   await lockResource(q, current.businessId, resourceId);
@@ -507,7 +509,7 @@ export async function writeMove(
       shareKey(current.groupKey, start, end),
     );
     if (already + current.groupSize > group.capacity)
-      throw new ServiceError('SLOT_TAKEN', 'That group walk just filled up: choose another time.', {
+      throw new ServiceError('SLOT_TAKEN', `That group walk just filled up. Call ${findTool} again.`, {
         start: start.toISOString(),
       });
   }

@@ -19,13 +19,13 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
+import { momentText, whenText } from '../booking/local-time.js';
+import { cancelWithRefunds, moveTarget, slotTakenOnConflict, writeMove } from '../booking/manage.js';
+import { applyTransition } from '../booking/operator.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { bookableOffer } from '../offer-cache.js';
-import { whenText } from '../booking/local-time.js';
-import { cancelWithRefunds, moveTarget, slotTakenOnConflict, writeMove } from '../booking/manage.js';
-import { applyTransition } from '../booking/operator.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { type Job, JobSchema, toJobs } from './jobs.js';
 
@@ -145,6 +145,19 @@ async function clientOf(q: Queryable, business: BusinessRow, row: BookingRow): P
   return job?.clientName || row.clientName || 'the client';
 }
 
+/**
+ * An unpaid card booking still lapses when its hold runs out, accepted or moved by the business or
+ * not (booking-rules' HOLD_EXPIRED): the client reads that it is still to be paid, and by when.
+ */
+function stillToPay(
+  row: Pick<BookingRow, 'paymentMethod' | 'paymentStatus' | 'holdUntil'>,
+  business: BusinessRow,
+): string {
+  if (row.paymentMethod !== 'CARD' || row.paymentStatus !== 'PENDING') return '';
+  const by = row.holdUntil ? ` by ${momentText(row.holdUntil, business.timezone)}` : '';
+  return ` It is still to be paid by card${by}, or the time is released.`;
+}
+
 /** What happens to the money of a cancelled booking, in the client's words. */
 function moneyWords(row: BookingRow, business: BusinessRow): string {
   const amount = formatMoney(row.totalCents, business.currency);
@@ -210,7 +223,7 @@ export const acceptBusinessBooking = defineOperation({
         from: row.status,
         to: accepted.status,
       });
-      const toldClient = `${biz.name} confirmed your booking of ${when(row, biz)}.`;
+      const toldClient = `${biz.name} confirmed your booking of ${when(row, biz)}.${stillToPay(accepted, biz)}`;
       await tellClient(ctx, q, biz, [row.id], 'ACCEPTED', toldClient, null);
       return {
         booking: await jobOf(q, biz, row.id),
@@ -387,7 +400,7 @@ export const moveBooking = defineOperation({
           row.id,
           `Move ${await clientOf(q, biz, row)}'s booking from ${from} to ${to}${resourceNote}; it is confirmed at the new time and the client is told${input.reason ? `: “${input.reason}”` : ''}.`,
         );
-        await writeMove(q, row, target, 'ACCEPTED', now);
+        const moved = await writeMove(q, row, target, 'ACCEPTED', now, 'find_business_times');
         await auditChange(ctx, q, 'business.booking.move', row.id, {
           businessId: biz.id,
           from: row.start.toISOString(),
@@ -395,7 +408,7 @@ export const moveBooking = defineOperation({
           resourceId: target.resourceId,
           ...(input.reason ? { reason: input.reason } : {}),
         });
-        const toldClient = `${biz.name} moved your booking from ${from} to ${to}${input.reason ? `: “${input.reason}”` : ''}. It is confirmed at the new time.`;
+        const toldClient = `${biz.name} moved your booking from ${from} to ${to}${input.reason ? `: “${input.reason}”` : ''}. It is confirmed at the new time.${stillToPay(moved, biz)}`;
         await tellClient(ctx, q, biz, [row.id], 'MOVED', toldClient, input.reason ?? null);
         return {
           booking: await jobOf(q, biz, row.id),
