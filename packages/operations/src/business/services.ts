@@ -42,7 +42,8 @@ export const MAX_TIERS = 24;
 
 const price = z.int().min(0).max(MAX_PRICE);
 
-const TierInputSchema = z
+/** A tier as the sign-up and update_prices take it. */
+export const TierInputSchema = z
   .object({
     coat: CoatSchema.optional(),
     petType: PetTypeSchema.optional(),
