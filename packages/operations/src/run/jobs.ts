@@ -4,7 +4,15 @@
  * plan and the list of the business's bookings.
  */
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { findPetFacts, type JobRow, type PetFactsRow, type Queryable, serviceNames } from '@nogpets/store';
+import {
+  findMoveFlags,
+  findPetFacts,
+  type JobRow,
+  type MoveFlag,
+  type PetFactsRow,
+  type Queryable,
+  serviceNames,
+} from '@nogpets/store';
 import { z } from 'zod';
 import { paymentWords, statusWords } from '../booking/booking-model.js';
 import { localTime, whenText } from '../booking/local-time.js';
@@ -85,6 +93,15 @@ export const JobSchema = z.object({
     })
     .nullable()
     .meta({ description: 'A card booking whose payment is still awaited (PENDING); else null.' }),
+  needsMove: z.boolean().meta({
+    description:
+      'true when new working hours or time off left this booking outside working time (set_working_hours, ' +
+      'add_time_off): the business should move it (move_booking) or cancel it; it stays booked until then.',
+  }),
+  moveReason: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why it needs moving, in words (with needsMove); else null.' }),
 });
 
 export type Job = z.infer<typeof JobSchema>;
@@ -98,7 +115,23 @@ export async function toJobs(
 ): Promise<Job[]> {
   const petIds = new Set<string>();
   for (const r of rows) for (const p of petsOf(r)) if (p.petId) petIds.add(p.petId);
-  const [facts, names] = await Promise.all([findPetFacts(q, [...petIds]), serviceNames(q, businessId)]);
+  const [facts, names, flags] = await Promise.all([
+    findPetFacts(q, [...petIds]),
+    serviceNames(q, businessId),
+    findMoveFlags(
+      q,
+      rows.filter((r) => r.status === 'PENDING' || r.status === 'ACCEPTED').map((r) => r.id),
+    ),
+  ]);
+  // A flag holds while the booking is where it was flagged: a moved booking no longer needs moving.
+  const toMove = new Map<string, MoveFlag[]>();
+  for (const f of flags) toMove.set(f.bookingId, [...(toMove.get(f.bookingId) ?? []), f]);
+  const moveReasonOf = (r: JobRow) => {
+    const own = (toMove.get(r.id) ?? []).filter(
+      (f) => f.resourceId === r.resourceId && f.start.getTime() === r.start.getTime(),
+    );
+    return own.length ? own.map((f) => f.reason).join(' ') : null;
+  };
   const byId = new Map<string, PetFactsRow>(facts.map((p) => [p.id, p]));
   const tz = business.timezone;
   const money = (cents: number) => formatMoney(cents, business.currency);
@@ -119,6 +152,7 @@ export async function toJobs(
     });
     const a = r.address;
     const unpaid = r.paymentMethod === 'CARD' && r.paymentStatus === 'PENDING';
+    const moveReason = moveReasonOf(r);
     return {
       bookingId: r.id,
       status: r.status,
@@ -152,6 +186,8 @@ export async function toJobs(
             linkOpenUntil: r.openLinkUntil ? new Date(r.openLinkUntil).toISOString() : null,
           }
         : null,
+      needsMove: moveReason !== null,
+      moveReason,
     };
   });
 }
