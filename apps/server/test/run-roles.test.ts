@@ -14,7 +14,7 @@ const clock = fixedClock('2026-03-11T04:00:00Z'); // Wednesday 06:00 in Johannes
 const run = operations.filter((op) => op.tag === 'Run') as Operation[];
 
 type Role = 'owner' | 'manager' | 'crew' | 'other' | 'nobody';
-type Ids = { bookingId: string; clientId: string; start: string };
+type Ids = { bookingId: string; clientId: string; start: string; crewUserId: string };
 
 /** A well-formed call of each Run operation at Boland Paws, without `confirm` (nothing is changed). */
 const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
@@ -41,13 +41,32 @@ const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
   add_client_note: ({ clientId }) => ({ clientId, text: 'Nervous of clippers.' }),
   send_payment_link: ({ bookingId }) => ({ bookingId }),
   create_invoice_link: () => ({ amountCents: 25000, description: 'Flea treatment' }),
+  propose_service_area: () => ({ suburbs: [{ name: 'Kayamandi', postalCode: '7600' }] }),
+  list_staff: () => ({}),
+  invite_staff_member: () => ({ email: 'roles-invite@example.com', role: 'crew' }),
+  change_staff_role: ({ crewUserId }) => ({ staffId: crewUserId, role: 'manager' }),
+  remove_staff_member: ({ crewUserId }) => ({ staffId: crewUserId }),
+  list_prices: () => ({}),
+  update_prices: () => ({ changes: [{ serviceId: 'bp-groom-bath', priceCents: 33000 }] }),
+  // Hours and time off that would leave Van 1's bookings outside working time: CONFIRM_REQUIRED.
+  set_working_hours: () => ({ resourceIds: ['bp-van-1'], week: { sun: [{ start: '09:00', end: '10:00' }] } }),
+  add_time_off: () => ({ resourceId: 'bp-van-1', start: '2026-03-12', end: '2026-03-20' }),
+  list_time_off: () => ({}),
+  remove_time_off: () => ({ timeOffId: 'tof_roles' }), // made in beforeAll
+  get_earnings: () => ({ from: '2026-03-01', to: '2026-03-11' }),
+  list_payouts: () => ({}),
+  list_unpaid_clients: () => ({}),
 };
 
-/** Crew reach only their own day. */
-const CREW_MAY = new Set(['get_day_plan']);
+/** Crew reach only their own day (and their own entry in the staff list). */
+const CREW_MAY = new Set(['list_staff', 'get_day_plan']);
+
+/** Only owners change the staff: managers get 403. */
+const OWNER_ONLY = new Set(['invite_staff_member', 'change_staff_role', 'remove_staff_member']);
 
 function expected(role: Role, tool: string): 'through' | 403 | 404 {
-  if (role === 'owner' || role === 'manager') return 'through';
+  if (role === 'owner' || (role === 'manager' && !OWNER_ONLY.has(tool))) return 'through';
+  if (role === 'manager') return 403;
   if (role === 'crew') return CREW_MAY.has(tool) ? 'through' : 403;
   return role === 'other' ? 404 : 403;
 }
@@ -90,9 +109,14 @@ describe('every Run operation × every role', () => {
       select id from bookings where business_id = ${BIZ} and status in ('PENDING', 'ACCEPTED')
         and payment_status = 'PENDING' and starts_at > ${clock.now()} order by starts_at limit 1`;
     const [client] = await server.db.sql`select id from business_clients where business_id = ${BIZ} limit 1`;
+    const [crew] = await server.db.sql`select id from users where email = 'crew@partner.example'`;
+    await server.db.sql`
+      insert into time_off (id, business_id, resource_id, starts_at, ends_at, reason)
+      values ('tof_roles', ${BIZ}, 'bp-walker', '2026-04-20T05:00:00Z', '2026-04-20T08:00:00Z', 'Roles test')`;
     ids = {
       bookingId: booking!.id,
       clientId: client!.id,
+      crewUserId: crew!.id,
       start: '2026-03-16T07:00:00Z', // Monday 09:00 in Johannesburg, a week on
     };
   }, 60_000);
@@ -121,6 +145,14 @@ describe('every Run operation × every role', () => {
           expect(res.status, label).toBe(want);
           expect(res.body.error.code, label).toBe(want === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
           expect(overMcp.error?.code, label).toBe(res.body.error.code);
+        }
+        // Crew's staff list holds their own entry only.
+        if (role === 'crew' && op.toolName === 'list_staff') {
+          expect(
+            res.body.members.map((m: { email: string }) => m.email),
+            label,
+          ).toEqual(['crew@partner.example']);
+          expect(overMcp.members, label).toHaveLength(1);
         }
         // Never Boland Paws' client names or notes in a refusal.
         if (want !== 'through') expect(JSON.stringify(res.body), label).not.toMatch(/Walk-in|Nervous/);

@@ -239,5 +239,18 @@ export { listBusinessBookings } from './run/bookings.js';
 export { acceptBusinessBooking, cancelBusinessBooking, declineBooking, moveBooking } from './run/manage.js';
 export { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
 export { createInvoiceLink, sendPaymentLink } from './run/money.js';
+export { proposeServiceArea } from './run/areas.js';
+export { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './run/staff.js';
 export { addClientNote, getClient, listClients } from './run/clients.js';
+export { listPrices, updatePrices } from './run/prices.js';
+export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './run/hours.js';
+export { getEarnings, listPayouts, listUnpaidClients } from './run/earnings.js';
+export {
+  cardEntries,
+  createPayout,
+  MAX_PAYOUT_NOTE,
+  markPayoutDone,
+  type Payout,
+  payoutPlan,
+} from './business/payouts.js';
 export { type RunAccess, type RunNeed, runAccess } from './run/access.js';

@@ -30,7 +30,12 @@ import { listBusinessBookings } from './run/bookings.js';
 import { acceptBusinessBooking, cancelBusinessBooking, declineBooking, moveBooking } from './run/manage.js';
 import { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
 import { createInvoiceLink, sendPaymentLink } from './run/money.js';
+import { proposeServiceArea } from './run/areas.js';
+import { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './run/staff.js';
 import { addClientNote, getClient, listClients } from './run/clients.js';
+import { listPrices, updatePrices } from './run/prices.js';
+import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './run/hours.js';
+import { getEarnings, listPayouts, listUnpaidClients } from './run/earnings.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -75,4 +80,18 @@ export const operations: readonly Operation[] = [
   addClientNote,
   sendPaymentLink,
   createInvoiceLink,
+  listPrices,
+  updatePrices,
+  setWorkingHours,
+  addTimeOff,
+  listTimeOff,
+  removeTimeOff,
+  proposeServiceArea,
+  listStaff,
+  inviteStaffMember,
+  changeStaffRole,
+  removeStaffMember,
+  getEarnings,
+  listPayouts,
+  listUnpaidClients,
 ] as unknown as Operation[];

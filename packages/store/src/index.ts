@@ -46,3 +46,7 @@ export * from './review.js';
 export * from './run.js';
 export * from './clients.js';
 export * from './booking-messages.js';
+export * from './prices.js';
+export * from './working-time.js';
+export * from './payouts.js';
+export * from './staff.js';
