@@ -430,6 +430,22 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
     expect(msg!.byName).toBe('Marelize Botha (Boland Paws)');
   });
 
+  it('names the van a booking moves to as the business calls it, not by its id', async () => {
+    const [b] = await server.db.sql<{ id: string }[]>`
+      select id from bookings where business_id = ${BIZ} and resource_id = 'bp-van-1'
+        and status in ('PENDING', 'ACCEPTED') and starts_at > ${clock.now()}
+        and id <> all(${[...used, '']}::text[])
+      order by starts_at limit 1`;
+    const asked = await http('move_booking', keys.owner, b!.id, {
+      bookingId: b!.id,
+      start: nextFreeStart(),
+      resourceId: 'bp-van-2',
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(409);
+    expect(asked.body.error.details.summary).toContain(' on Van 2 (Nomsa)');
+    expect(asked.body.error.details.summary).not.toContain('bp-van-2');
+  });
+
   it('moves a walk to within the two hours of notice only with ignoreNotice', async () => {
     const [w] = await server.db.sql<{ id: string }[]>`
       select id from bookings where business_id = ${BIZ} and resource_id = 'bp-walker' and status = 'ACCEPTED'

@@ -15,6 +15,7 @@ import {
   findJobs,
   findUserById,
   insertBookingMessages,
+  listResources,
   type Queryable,
 } from '@nogpets/store';
 import { z } from 'zod';
@@ -394,7 +395,11 @@ export const moveBooking = defineOperation({
         movable(row, biz, now);
         const from = when(row, biz);
         const to = when(target, biz);
-        const resourceNote = target.resourceId !== row.resourceId ? ` on ${target.resourceId}` : '';
+        // The resource by the name the business gave it ("Van 2"), not its id.
+        const resourceNote =
+          target.resourceId !== row.resourceId
+            ? ` on ${(await listResources(q, biz.id)).find((r) => r.id === target.resourceId)?.name ?? target.resourceId}`
+            : '';
         needConfirm(
           input.confirm,
           row.id,
