@@ -6,6 +6,7 @@ import {
   approveApplication,
   type Booking,
   CLI_REVIEWER,
+  areasToReview,
   decideArea,
   grantOperatorAccess,
   MAX_REVIEW_NOTE,
@@ -16,6 +17,9 @@ import {
   chargesToRefund,
   closeLeadWithNote,
   createApiKey,
+  createPayout,
+  markPayoutDone,
+  type Payout,
   leadsToFollowUp,
   paymentProblems,
   paymentsToRefund,
@@ -316,7 +320,28 @@ application
     process.stdout.write(`${a.applicationId}\t${a.status}\t${a.reviewNote ?? ''}\n`);
   });
 
-const area = program.command('area').description('Proposed service areas of business applications');
+const area = program
+  .command('area')
+  .description('Proposed service areas of business applications and of running businesses');
+area
+  .command('list')
+  .description(
+    'PENDING areas waiting for a decision: area id, name, postal code, application (or -), business.',
+  )
+  .action(async () => {
+    const rows = await withDatabase((db) => areasToReview(depsOf(db)));
+    process.stdout.write(
+      rows.length
+        ? `${rows
+            .map(
+              (a) =>
+                `${a.areaId}\tPENDING\t${a.name}\t${a.postalCode ?? '-'}\t${a.applicationId ?? '-'}\t` +
+                `${a.applicationName}\t${a.businessId ?? '-'}`,
+            )
+            .join('\n')}\n`
+        : 'No proposed area is waiting.\n',
+    );
+  });
 for (const [verb, decision] of [
   ['approve', 'APPROVED'],
   ['reject', 'REJECTED'],
@@ -324,17 +349,48 @@ for (const [verb, decision] of [
   area
     .command(verb)
     .description(
-      `${verb === 'approve' ? 'Approve' : 'Reject'} a PENDING area (area_…, from \`application list --json\`) of a submitted or approved ` +
-        'application; once the business exists, its service area changes too.',
+      `${verb === 'approve' ? 'Approve' : 'Reject'} a PENDING area (area_…, from \`area list\`) of a submitted or approved ` +
+        'application (once the business exists, its service area changes too) or of a running business.',
     )
     .argument('<areaId>')
     .action(async (id: string) => {
       const a = await withDatabase((db) => decideArea(depsOf(db), id, decision, CLI_REVIEWER));
       process.stdout.write(
-        `${a.areaId}\t${a.status}\t${a.name}\t${a.applicationId}\t${a.businessId ?? ''}\n`,
+        `${a.areaId}\t${a.status}\t${a.name}\t${a.applicationId ?? '-'}\t${a.businessId ?? ''}\n`,
       );
     });
 }
+
+const payoutLine = (p: Payout) =>
+  `${p.payoutId}\t${p.status}\t${p.businessId}\tthrough ${p.throughDate}\t${p.amount}\t` +
+  `card ${formatMoney(p.cardCents, p.currency)} less fees ${formatMoney(p.feesCents, p.currency)} and refunds ` +
+  `${formatMoney(p.refundsCents, p.currency)}\t${p.payments} payments, ${p.refunds} refunds${p.note ? `\t${p.note}` : ''}`;
+
+const payout = program
+  .command('payout')
+  .description("Payouts to a business of the card money the operator's gateway collected for it");
+payout
+  .command('create')
+  .description(
+    'Make a payout of everything settled for the business up to the end of DATE (its local date, today or earlier) ' +
+      'that is in no payout yet: card payments (not cash: the business has it) less card fees and refunds, in one ' +
+      'transaction. Prints the payout (id, CREATED, business, through, amount, its parts); refused when nothing is to pay.',
+  )
+  .argument('<businessId>')
+  .requiredOption('--to <date>', 'the last local date, YYYY-MM-DD')
+  .action(async (businessId: string, opts: { to: string }) => {
+    const p = await withDatabase((db) => createPayout(depsOf(db), businessId, opts.to, OPERATOR));
+    process.stdout.write(`${payoutLine(p)}\n`);
+  });
+payout
+  .command('paid')
+  .description("Mark a CREATED payout as transferred (PAID), with the transfer's reference.")
+  .argument('<payoutId>')
+  .requiredOption('--note <ref>', 'the bank reference of the transfer (1 to 200 characters)')
+  .action(async (id: string, opts: { note: string }) => {
+    const p = await withDatabase((db) => markPayoutDone(depsOf(db), id, opts.note, OPERATOR));
+    process.stdout.write(`${payoutLine(p)}\n`);
+  });
 
 const mail = program.command('mail').description('Mail the service sends (sign-in links)');
 mail

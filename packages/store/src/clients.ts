@@ -159,6 +159,14 @@ export interface ClientSummaryRow {
   pastUnpaidCents: number;
 }
 
+/**
+ * The balance rule (issue 15), as SQL conditions on a booking `b`: what a client has not paid yet is
+ * cash due (CASH_DUE) and card payments awaited (CARD, PENDING) of live and done bookings; cancelled
+ * and lapsed ones owe nothing. A client's balance and the list of unpaid clients both read these.
+ */
+export const UNPAID_CASH = `b.status in ('PENDING', 'ACCEPTED', 'DONE') and b.payment_status = 'CASH_DUE'`;
+export const UNPAID_CARD = `b.status in ('PENDING', 'ACCEPTED', 'DONE') and b.payment_method = 'CARD' and b.payment_status = 'PENDING'`;
+
 /** Pets, last and next booking, and what is unpaid, for these clients of one business. */
 export async function clientSummaries(
   sql: Queryable,
@@ -199,9 +207,7 @@ export async function clientSummaries(
         count(*) filter (where unpaid.card)::int as "unpaidCardCount",
         coalesce(sum(b.total_cents) filter (where (unpaid.cash or unpaid.card) and b.starts_at < ${now}), 0)::float8 as "pastUnpaidCents"
       from bookings b
-      cross join lateral (select
-        b.status in ('PENDING', 'ACCEPTED', 'DONE') and b.payment_status = 'CASH_DUE' as cash,
-        b.status in ('PENDING', 'ACCEPTED', 'DONE') and b.payment_method = 'CARD' and b.payment_status = 'PENDING' as card) unpaid
+      cross join lateral (select ${sql.unsafe(UNPAID_CASH)} as cash, ${sql.unsafe(UNPAID_CARD)} as card) unpaid
       where b.business_id = c.business_id and b.business_client_id = c.id) m
     where c.business_id = ${businessId} and c.id = any(${clientIds}::text[])`;
   const refOf = (r: (Omit<ClientBookingRef, 'start' | 'end'> & { start: string; end: string }) | null) =>
