@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'NOT_READY',
   'IDEMPOTENCY_KEY_REUSED',
   'REQUEST_IN_PROGRESS',
+  'LAST_OWNER',
+  'ALREADY_STAFF',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -55,6 +57,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   NOT_READY: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
   REQUEST_IN_PROGRESS: 409,
+  LAST_OWNER: 409,
+  ALREADY_STAFF: 409,
 };
 
 export interface ErrorBody {

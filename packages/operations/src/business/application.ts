@@ -347,10 +347,23 @@ async function overlapsOf(sql: Queryable, row: ApplicationRow): Promise<Applicat
   if (areas.length === 0) return [];
   // Once approved, the application is a business with these areas: those are not "other businesses".
   const own = (row.area as StoredArea[]).filter((a) => a && typeof a.id === 'string').map((a) => a.id);
-  const served = await approvedServiceAreas(sql, own);
+  return areaOverlaps(sql, areas, row.country, own);
+}
+
+/**
+ * Which of these areas (in `country`) other businesses' approved areas meet; the business that has
+ * any of `ownAreaIds` is not another business.
+ */
+export async function areaOverlaps(
+  sql: Queryable,
+  areas: StoredArea[],
+  country: string | null,
+  ownAreaIds: string[],
+): Promise<Application['overlaps']> {
+  const served = await approvedServiceAreas(sql, ownAreaIds);
   const out: Application['overlaps'] = [];
   for (const area of areas) {
-    const meets = served.filter((s) => meetsArea(area, s, row.country));
+    const meets = served.filter((s) => meetsArea(area, s, country));
     if (meets.length === 0) continue;
     const byBusiness = new Map<string, { name: string; areas: string[] }>();
     for (const s of meets) {

@@ -58,6 +58,139 @@ async function locate(
 
 const km = (n: number) => String(Math.round(n * 10) / 10);
 
+/** Where a business works, as set_service_area and propose_service_area take it. */
+export const AreaInputShape = {
+  radiusKm: z
+    .number()
+    .min(0.5)
+    .max(100)
+    .optional()
+    .meta({ description: 'How far from the centre, 0.5 to 100 km; with centerAddress or center.' }),
+  centerAddress: z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .optional()
+    .meta({ description: 'The address or place the radius is around.', example: 'Stellenbosch' }),
+  center: z
+    .object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
+    .strict()
+    .optional()
+    .meta({ description: 'The point the radius is around, instead of an address.' }),
+  centerName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(80)
+    .optional()
+    .meta({ description: 'How to call the centre in the area’s name ("the salon").' }),
+  suburbs: z
+    .array(
+      z
+        .object({
+          name: z.string().trim().min(1).max(80),
+          postalCode: postalCode.optional(),
+        })
+        .strict(),
+    )
+    .max(MAX_SUBURBS)
+    .optional(),
+  postalCodes: z.array(postalCode).max(MAX_POSTAL_CODES).optional(),
+};
+
+const AreaInputObject = z.object(AreaInputShape);
+export type AreaInput = z.infer<typeof AreaInputObject>;
+
+/** What is wrong with an area input as a whole (each field's own bounds are the schema's); empty when nothing. */
+export function areaInputProblems(input: AreaInput): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  const hasCentre = input.centerAddress !== undefined || input.center !== undefined;
+  if (input.centerAddress !== undefined && input.center !== undefined)
+    problems.push({ field: 'center', message: 'give centerAddress or center, not both' });
+  if (input.radiusKm !== undefined && !hasCentre)
+    problems.push({ field: 'radiusKm', message: 'needs a centre: centerAddress or center' });
+  if (input.radiusKm === undefined && (hasCentre || input.centerName !== undefined))
+    problems.push({ field: 'radiusKm', message: 'a centre needs a radius in km (0.5 to 100)' });
+  if (input.radiusKm === undefined && !input.suburbs?.length && !input.postalCodes?.length)
+    problems.push({
+      field: '(input)',
+      message: 'say where: radiusKm with centerAddress or center, suburbs, or postalCodes',
+    });
+  const seen = new Set<string>();
+  (input.suburbs ?? []).forEach((s, i) => {
+    // As places are compared: any case, spacing or accents ("Die  Böord" is Die Boord).
+    const key = normalizePlaceText(s.name);
+    if (seen.has(key)) problems.push({ field: `suburbs.${i}`, message: `${s.name} is listed twice` });
+    seen.add(key);
+  });
+  return problems;
+}
+
+/**
+ * The areas an input proposes, each PENDING with a new id: the radius (its centre found in the
+ * business's `country` unless given as a point; 422 UNKNOWN_PLACE when not found), each suburb
+ * (placed when the gazetteer knows it by that very name), each postal code not already given.
+ */
+export async function areasFrom(
+  ctx: OperationContext,
+  input: AreaInput,
+  country: string | null,
+): Promise<StoredArea[]> {
+  const area: StoredArea[] = [];
+  if (input.radiusKm !== undefined) {
+    const center = input.center ?? (await locate(ctx, input.centerAddress!, country));
+    // A radius around a place we cannot find covers nothing: ask for it rather than keep it.
+    if (!center)
+      throw new ServiceError(
+        'UNKNOWN_PLACE',
+        `We could not find "${input.centerAddress}"${country ? ` in ${country}` : ''}. Ask the person for the town or suburb the radius is around (centerAddress), or send the point as center {lat, lng}.`,
+        { field: 'centerAddress', centerAddress: input.centerAddress, country },
+      );
+    const around = input.centerName ?? input.centerAddress ?? `${input.center!.lat}, ${input.center!.lng}`;
+    area.push({
+      id: newId('area'),
+      name: `${km(input.radiusKm)} km around ${around}`,
+      status: 'PENDING',
+      kind: 'RADIUS',
+      radiusKm: input.radiusKm,
+      center: { lat: center.lat, lng: center.lng },
+      centerAddress: input.centerAddress ?? null,
+      postalCode: null,
+    });
+  }
+  const codes = new Set<string>();
+  for (const s of input.suburbs ?? []) {
+    if (s.postalCode) codes.add(postalKey(s.postalCode));
+    area.push({
+      id: newId('area'),
+      name: s.postalCode ? `${s.name} (${s.postalCode})` : s.name,
+      status: 'PENDING',
+      kind: 'SUBURB',
+      radiusKm: null,
+      center: await locate(ctx, s.name, country, true),
+      centerAddress: null,
+      postalCode: s.postalCode ?? null,
+    });
+  }
+  for (const code of input.postalCodes ?? []) {
+    // A code already given (with a suburb, or twice) is one area.
+    if (codes.has(postalKey(code))) continue;
+    codes.add(postalKey(code));
+    area.push({
+      id: newId('area'),
+      name: `Postal code ${code}`,
+      status: 'PENDING',
+      kind: 'POSTAL_CODE',
+      radiusKm: null,
+      center: null,
+      centerAddress: null,
+      postalCode: code,
+    });
+  }
+  return area;
+}
+
 export const setServiceArea = defineOperation({
   operationId: 'setServiceArea',
   toolName: 'set_service_area',
@@ -77,43 +210,7 @@ export const setServiceArea = defineOperation({
   input: z
     .object({
       applicationId: ApplicationIdSchema,
-      radiusKm: z
-        .number()
-        .min(0.5)
-        .max(100)
-        .optional()
-        .meta({ description: 'How far from the centre, 0.5 to 100 km; with centerAddress or center.' }),
-      centerAddress: z
-        .string()
-        .trim()
-        .min(1)
-        .max(300)
-        .optional()
-        .meta({ description: 'The address or place the radius is around.', example: 'Stellenbosch' }),
-      center: z
-        .object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
-        .strict()
-        .optional()
-        .meta({ description: 'The point the radius is around, instead of an address.' }),
-      centerName: z
-        .string()
-        .trim()
-        .min(1)
-        .max(80)
-        .optional()
-        .meta({ description: 'How to call the centre in the area’s name ("the salon").' }),
-      suburbs: z
-        .array(
-          z
-            .object({
-              name: z.string().trim().min(1).max(80),
-              postalCode: postalCode.optional(),
-            })
-            .strict(),
-        )
-        .max(MAX_SUBURBS)
-        .optional(),
-      postalCodes: z.array(postalCode).max(MAX_POSTAL_CODES).optional(),
+      ...AreaInputShape,
     })
     .strict()
     .meta({
@@ -140,83 +237,13 @@ export const setServiceArea = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    const problems: { field: string; message: string }[] = [];
-    const hasCentre = input.centerAddress !== undefined || input.center !== undefined;
-    if (input.centerAddress !== undefined && input.center !== undefined)
-      problems.push({ field: 'center', message: 'give centerAddress or center, not both' });
-    if (input.radiusKm !== undefined && !hasCentre)
-      problems.push({ field: 'radiusKm', message: 'needs a centre: centerAddress or center' });
-    if (input.radiusKm === undefined && (hasCentre || input.centerName !== undefined))
-      problems.push({ field: 'radiusKm', message: 'a centre needs a radius in km (0.5 to 100)' });
-    if (input.radiusKm === undefined && !input.suburbs?.length && !input.postalCodes?.length)
-      problems.push({
-        field: '(input)',
-        message: 'say where: radiusKm with centerAddress or center, suburbs, or postalCodes',
-      });
-    const seen = new Set<string>();
-    (input.suburbs ?? []).forEach((s, i) => {
-      // As places are compared: any case, spacing or accents ("Die  Böord" is Die Boord).
-      const key = normalizePlaceText(s.name);
-      if (seen.has(key)) problems.push({ field: `suburbs.${i}`, message: `${s.name} is listed twice` });
-      seen.add(key);
-    });
+    const problems = areaInputProblems(input);
     if (problems.length) throw badRequest(problems);
 
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const row = await ownDraft(ctx, q, input.applicationId);
-      const area: StoredArea[] = [];
-      if (input.radiusKm !== undefined) {
-        const center = input.center ?? (await locate(ctx, input.centerAddress!, row.country));
-        // A radius around a place we cannot find covers nothing: ask for it rather than keep it.
-        if (!center)
-          throw new ServiceError(
-            'UNKNOWN_PLACE',
-            `We could not find "${input.centerAddress}"${row.country ? ` in ${row.country}` : ''}. Ask the person for the town or suburb the radius is around (centerAddress), or send the point as center {lat, lng}.`,
-            { field: 'centerAddress', centerAddress: input.centerAddress, country: row.country },
-          );
-        const around =
-          input.centerName ?? input.centerAddress ?? `${input.center!.lat}, ${input.center!.lng}`;
-        area.push({
-          id: newId('area'),
-          name: `${km(input.radiusKm)} km around ${around}`,
-          status: 'PENDING',
-          kind: 'RADIUS',
-          radiusKm: input.radiusKm,
-          center: { lat: center.lat, lng: center.lng },
-          centerAddress: input.centerAddress ?? null,
-          postalCode: null,
-        });
-      }
-      const codes = new Set<string>();
-      for (const s of input.suburbs ?? []) {
-        if (s.postalCode) codes.add(postalKey(s.postalCode));
-        area.push({
-          id: newId('area'),
-          name: s.postalCode ? `${s.name} (${s.postalCode})` : s.name,
-          status: 'PENDING',
-          kind: 'SUBURB',
-          radiusKm: null,
-          center: await locate(ctx, s.name, row.country, true),
-          centerAddress: null,
-          postalCode: s.postalCode ?? null,
-        });
-      }
-      for (const code of input.postalCodes ?? []) {
-        // A code already given (with a suburb, or twice) is one area.
-        if (codes.has(postalKey(code))) continue;
-        codes.add(postalKey(code));
-        area.push({
-          id: newId('area'),
-          name: `Postal code ${code}`,
-          status: 'PENDING',
-          kind: 'POSTAL_CODE',
-          radiusKm: null,
-          center: null,
-          centerAddress: null,
-          postalCode: code,
-        });
-      }
+      const area = await areasFrom(ctx, input, row.country);
       const updated = await updateApplicationParts(q, row.id, { area }, now);
       await auditChange(ctx, q, 'application.area', row.id, { areas: area.map((a) => a.name) });
       return applicationAnswer(ctx, q, updated);

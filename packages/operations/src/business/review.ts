@@ -16,6 +16,7 @@ import {
   findOperator,
   findOrCreateUser,
   findPossibleListings,
+  findProposedArea,
   findUserByEmail,
   grantOperator,
   insertBusiness,
@@ -23,6 +24,7 @@ import {
   isOperatorAccount,
   linkListing,
   listApplicationsForReview,
+  listProposedAreas,
   type NewBusiness,
   type NewListing,
   newId,
@@ -218,20 +220,25 @@ export async function applicationsToReview(
   return Promise.all(rows.map((r) => forReview(deps.sql, r)));
 }
 
-/** Proposed areas waiting for the operator: PENDING areas of submitted and approved applications. */
+/**
+ * Proposed areas waiting for the operator: PENDING areas of submitted and approved applications,
+ * then those running businesses proposed (propose_service_area: no application; named by the
+ * business, shown as approved, with `applicationId` null).
+ */
 export async function areasToReview(deps: ReviewDeps): Promise<
   {
     areaId: string;
     name: string;
     kind: string | null;
     postalCode: string | null;
-    applicationId: string;
+    applicationId: string | null;
     applicationName: string;
     applicationStatus: ReviewedApplicationRow['status'];
+    businessId: string | null;
   }[]
 > {
   const rows = await listApplicationsForReview(deps.sql, { statuses: ['SUBMITTED', 'APPROVED'] });
-  return rows.flatMap((r) =>
+  const fromApplications = rows.flatMap((r) =>
     areasOf(r)
       .filter((a) => a.status === 'PENDING')
       .map((a) => ({
@@ -239,11 +246,23 @@ export async function areasToReview(deps: ReviewDeps): Promise<
         name: a.name,
         kind: a.kind ?? null,
         postalCode: a.postalCode ?? null,
-        applicationId: r.id,
+        applicationId: r.id as string | null,
         applicationName: r.name,
         applicationStatus: r.status,
+        businessId: r.businessId,
       })),
   );
+  const fromBusinesses = (await listProposedAreas(deps.sql)).map((a) => ({
+    areaId: a.id,
+    name: a.name,
+    kind: null,
+    postalCode: a.postalCode,
+    applicationId: null,
+    applicationName: a.businessName,
+    applicationStatus: 'APPROVED' as const,
+    businessId: a.businessId,
+  }));
+  return [...fromApplications, ...fromBusinesses];
 }
 
 /** A refusal of a decision on an application that is not waiting for one. */
@@ -586,14 +605,14 @@ export async function decideArea(
   areaId: string;
   name: string;
   status: string;
-  applicationId: string;
+  applicationId: string | null;
   businessId: string | null;
 }> {
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
     const row = await findApplicationByArea(q, areaId, { forUpdate: true });
-    if (!row) throw new ServiceError('NOT_FOUND', `No proposed area ${areaId}.`, { areaId });
+    if (!row) return decideProposedArea(q, areaId, decision, by, now);
     if (row.status !== 'SUBMITTED' && row.status !== 'APPROVED')
       throw new ServiceError(
         'NOT_ACTIVE',
@@ -631,6 +650,34 @@ export async function decideArea(
       businessId: row.businessId,
     };
   });
+}
+
+/** The decision on an area a running business proposed (propose_service_area), in the caller's transaction. */
+async function decideProposedArea(
+  q: Queryable,
+  areaId: string,
+  decision: 'APPROVED' | 'REJECTED',
+  by: Reviewer,
+  now: Date,
+) {
+  const area = await findProposedArea(q, areaId);
+  if (!area) throw new ServiceError('NOT_FOUND', `No proposed area ${areaId}.`, { areaId });
+  if (area.status !== 'PENDING')
+    throw new ServiceError(
+      'NOT_ACTIVE',
+      `Area ${area.name} (${areaId}) is already ${area.status.toLowerCase()}; nothing was changed.`,
+      { areaId, status: area.status },
+    );
+  await setServiceAreaStatus(q, area.businessId, areaId, decision);
+  await audit(
+    q,
+    by,
+    decision === 'APPROVED' ? 'area.approve' : 'area.reject',
+    areaId,
+    { applicationId: null, businessId: area.businessId, name: area.name },
+    now,
+  );
+  return { areaId, name: area.name, status: decision, applicationId: null, businessId: area.businessId };
 }
 
 // ---------------------------------------------------------------------------------------------

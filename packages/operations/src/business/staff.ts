@@ -28,36 +28,39 @@ export interface StoredInvite {
 export const MAX_INVITES = 50;
 
 /** A phone number as compared: its digits, with a leading + kept. */
-const phoneKey = (phone: string) => phone.replace(/[^\d+]/g, '');
+export const phoneKey = (phone: string) => phone.replace(/[^\d+]/g, '');
+
+/** A person invited to the staff: how to reach them, their role, title and resources (also invite_staff_member's). */
+export const PersonShape = {
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .refine(isEmailAddress, 'expected an email address')
+    .optional()
+    .meta({ example: 'thandi@example.com' }),
+  phone: z
+    .string()
+    .trim()
+    .max(30)
+    .regex(/^\+?[\d\s().-]+$/, 'expected a phone number: digits, spaces, ( ) . - and a leading +')
+    .refine((p) => p.replace(/\D/g, '').length >= 6, 'expected a phone number of at least 6 digits')
+    .optional()
+    .meta({ description: 'With its country code outside South Africa.' }),
+  role: z.enum(['manager', 'crew']).meta({
+    description: 'manager: services, resources and manual bookings; crew: sees and works bookings.',
+  }),
+  jobTitle: z.string().trim().min(1).max(80).optional().meta({ example: 'Groomer' }),
+  resourceIds: z
+    .array(z.string().min(1).max(128))
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, 'each resource once')
+    .optional()
+    .meta({ description: 'The resources they work (ids from add_resources).' }),
+};
 
 const PersonSchema = z
-  .object({
-    email: z
-      .string()
-      .trim()
-      .max(254)
-      .refine(isEmailAddress, 'expected an email address')
-      .optional()
-      .meta({ example: 'thandi@example.com' }),
-    phone: z
-      .string()
-      .trim()
-      .max(30)
-      .regex(/^\+?[\d\s().-]+$/, 'expected a phone number: digits, spaces, ( ) . - and a leading +')
-      .refine((p) => p.replace(/\D/g, '').length >= 6, 'expected a phone number of at least 6 digits')
-      .optional()
-      .meta({ description: 'With its country code outside South Africa.' }),
-    role: z.enum(['manager', 'crew']).meta({
-      description: 'manager: services, resources and manual bookings; crew: sees and works bookings.',
-    }),
-    jobTitle: z.string().trim().min(1).max(80).optional().meta({ example: 'Groomer' }),
-    resourceIds: z
-      .array(z.string().min(1).max(128))
-      .max(100)
-      .refine((ids) => new Set(ids).size === ids.length, 'each resource once')
-      .optional()
-      .meta({ description: 'The resources they work (ids from add_resources).' }),
-  })
+  .object(PersonShape)
   .strict()
   .refine((p) => p.email !== undefined || p.phone !== undefined, {
     message: 'give an email or a phone (or both) to reach the person',

@@ -74,7 +74,11 @@ async function cardMoneyHere(ctx: OperationContext, business: BusinessRow): Prom
 }
 
 /** The confirm step of a change touching money: 409 CONFIRM_REQUIRED with the summary unless `confirm` is true. */
-function confirmed(confirm: boolean | undefined, summary: string, details: Record<string, unknown>): void {
+export function confirmed(
+  confirm: boolean | undefined,
+  summary: string,
+  details: Record<string, unknown>,
+): void {
   if (confirm === true) return;
   throw new ServiceError(
     'CONFIRM_REQUIRED',

@@ -1,0 +1,277 @@
+// The people of a business as its owner manages them (issue 16): members, pending invitations,
+// role changes and removals; and the service areas a running business proposes to the operator.
+import { newId } from './ids.js';
+import type { RunRole } from './run.js';
+import type { Queryable } from './sql.js';
+
+export interface StaffMemberRow {
+  userId: string;
+  name: string;
+  email: string;
+  phone: string;
+  role: RunRole;
+  jobTitle: string | null;
+  resourceIds: string[];
+  since: Date;
+}
+
+export interface StaffInvitationRow {
+  id: string;
+  email: string | null;
+  phone: string | null;
+  role: 'manager' | 'crew';
+  jobTitle: string | null;
+  resourceIds: string[];
+  createdAt: Date;
+}
+
+const MEMBER_SELECT = `
+  select m.user_id as "userId", u.name, u.email, u.phone, m.role, m.job_title as "jobTitle",
+    m.resource_ids as "resourceIds", m.created_at as since
+  from business_members m join users u on u.id = m.user_id`;
+
+/** The members of a business: owners, then managers, then crew, each by name and email. */
+export async function listStaffMembers(sql: Queryable, businessId: string): Promise<StaffMemberRow[]> {
+  return sql<StaffMemberRow[]>`
+    ${sql.unsafe(MEMBER_SELECT)}
+    where m.business_id = ${businessId}
+    order by array_position(array['owner', 'manager', 'crew'], m.role), lower(u.name), lower(u.email), m.user_id`;
+}
+
+/** One member of a business, or null; `forUpdate` locks the membership row. */
+export async function findStaffMember(
+  sql: Queryable,
+  businessId: string,
+  userId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<StaffMemberRow | null> {
+  const [row] = await sql<StaffMemberRow[]>`
+    ${sql.unsafe(MEMBER_SELECT)}
+    where m.business_id = ${businessId} and m.user_id = ${userId}
+    ${options.forUpdate ? sql`for update of m` : sql``}`;
+  return row ?? null;
+}
+
+/**
+ * Locks every owner row of the business and answers how many owners it has: two owners demoting
+ * or removing each other at once are serialised here, so one owner always stays.
+ */
+export async function lockOwners(sql: Queryable, businessId: string): Promise<number> {
+  const rows = await sql`
+    select user_id from business_members where business_id = ${businessId} and role = 'owner'
+    order by user_id for update`;
+  return rows.length;
+}
+
+/** A member's new role, job title and resources. */
+export async function updateStaffMember(
+  sql: Queryable,
+  businessId: string,
+  userId: string,
+  change: { role: RunRole; jobTitle: string | null; resourceIds: string[] },
+): Promise<void> {
+  await sql`
+    update business_members set role = ${change.role}, job_title = ${change.jobTitle},
+      resource_ids = ${change.resourceIds}
+    where business_id = ${businessId} and user_id = ${userId}`;
+}
+
+/**
+ * Takes a person off the staff, with the invitations to their email still waiting at this
+ * business (else their next Run call would let them in again). True when they were a member.
+ */
+export async function deleteStaffMember(
+  sql: Queryable,
+  businessId: string,
+  userId: string,
+): Promise<boolean> {
+  const rows = await sql`
+    delete from business_members where business_id = ${businessId} and user_id = ${userId} returning user_id`;
+  await sql`
+    delete from business_invitations i using users u
+    where i.business_id = ${businessId} and i.accepted_at is null and u.id = ${userId}
+      and i.email is not null and lower(i.email) = lower(u.email)`;
+  return rows.length > 0;
+}
+
+const INVITATION_SELECT = `
+  select id, email, phone, role, job_title as "jobTitle", resource_ids as "resourceIds", created_at as "createdAt"
+  from business_invitations`;
+
+/** The invitations of a business not yet accepted, oldest first. */
+export async function listPendingInvitations(
+  sql: Queryable,
+  businessId: string,
+): Promise<StaffInvitationRow[]> {
+  return sql<StaffInvitationRow[]>`
+    ${sql.unsafe(INVITATION_SELECT)}
+    where business_id = ${businessId} and accepted_at is null
+    order by created_at, id`;
+}
+
+/** A pending invitation of this business by id, locked; null when none (or accepted already). */
+export async function findPendingInvitation(
+  sql: Queryable,
+  businessId: string,
+  id: string,
+): Promise<StaffInvitationRow | null> {
+  const [row] = await sql<StaffInvitationRow[]>`
+    ${sql.unsafe(INVITATION_SELECT)}
+    where business_id = ${businessId} and id = ${id} and accepted_at is null
+    for update`;
+  return row ?? null;
+}
+
+/** The pending invitation of this business for this email (any case) or phone, locked; null when none. */
+export async function findPendingInvitationFor(
+  sql: Queryable,
+  businessId: string,
+  to: { email: string | null; phone: string | null },
+): Promise<StaffInvitationRow | null> {
+  const [row] = await sql<StaffInvitationRow[]>`
+    ${sql.unsafe(INVITATION_SELECT)}
+    where business_id = ${businessId} and accepted_at is null
+      and ${
+        to.email
+          ? sql`email is not null and lower(email) = lower(${to.email})`
+          : sql`email is null and regexp_replace(phone, '[^0-9+]', '', 'g') = regexp_replace(${to.phone}, '[^0-9+]', '', 'g')`
+      }
+    order by created_at, id limit 1
+    for update`;
+  return row ?? null;
+}
+
+/** The member of this business whose account has this email (any case), or null. */
+export async function findStaffMemberByEmail(
+  sql: Queryable,
+  businessId: string,
+  email: string,
+): Promise<StaffMemberRow | null> {
+  const [row] = await sql<StaffMemberRow[]>`
+    ${sql.unsafe(MEMBER_SELECT)}
+    where m.business_id = ${businessId} and lower(u.email) = lower(${email})`;
+  return row ?? null;
+}
+
+/** How many invitations of the business are waiting. */
+export async function countPendingInvitations(sql: Queryable, businessId: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from business_invitations where business_id = ${businessId} and accepted_at is null`;
+  return row!.n;
+}
+
+/** A new invitation (accepted on the invited person's first Run call, once their email is verified). */
+export async function insertInvitation(
+  sql: Queryable,
+  businessId: string,
+  v: {
+    email: string | null;
+    phone: string | null;
+    role: 'manager' | 'crew';
+    jobTitle: string | null;
+    resourceIds: string[];
+  },
+  now: Date,
+): Promise<StaffInvitationRow> {
+  const [row] = await sql<StaffInvitationRow[]>`
+    insert into business_invitations (id, business_id, email, phone, role, job_title, resource_ids, created_at)
+    values (${newId('binv')}, ${businessId}, ${v.email}, ${v.phone}, ${v.role}, ${v.jobTitle}, ${v.resourceIds}, ${now})
+    returning id, email, phone, role, job_title as "jobTitle", resource_ids as "resourceIds", created_at as "createdAt"`;
+  return row!;
+}
+
+/** A pending invitation's role, job title and resources. */
+export async function updateInvitation(
+  sql: Queryable,
+  businessId: string,
+  id: string,
+  change: { role: 'manager' | 'crew'; jobTitle: string | null; resourceIds: string[] },
+): Promise<void> {
+  await sql`
+    update business_invitations set role = ${change.role}, job_title = ${change.jobTitle},
+      resource_ids = ${change.resourceIds}
+    where business_id = ${businessId} and id = ${id} and accepted_at is null`;
+}
+
+/** Withdraws a pending invitation; false when it was not waiting. */
+export async function deleteInvitation(sql: Queryable, businessId: string, id: string): Promise<boolean> {
+  const rows = await sql`
+    delete from business_invitations where business_id = ${businessId} and id = ${id} and accepted_at is null
+    returning id`;
+  return rows.length > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Service areas a running business proposes
+
+export interface BusinessAreaRow {
+  id: string;
+  name: string;
+  postalCode: string | null;
+  lat: number | null;
+  lng: number | null;
+  radiusKm: number | null;
+  town: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+}
+
+/** A business's service areas in their order, whatever their status. */
+export async function listBusinessAreas(sql: Queryable, businessId: string): Promise<BusinessAreaRow[]> {
+  return sql<BusinessAreaRow[]>`
+    select id, name, postal_code as "postalCode", lat, lng, radius_km::float8 as "radiusKm", town, status
+    from service_areas where business_id = ${businessId} order by sort, id`;
+}
+
+/**
+ * Adds proposed areas (PENDING) after the business's others, each covered by every line of the
+ * business (as at approval of an application); they cover nothing until the operator approves them.
+ */
+export async function insertProposedAreas(
+  sql: Queryable,
+  businessId: string,
+  areas: Omit<BusinessAreaRow, 'status'>[],
+): Promise<void> {
+  const [last] = await sql<{ sort: number }[]>`
+    select coalesce(max(sort), -1)::int as sort from service_areas where business_id = ${businessId}`;
+  let sort = last!.sort;
+  for (const a of areas) {
+    sort += 1;
+    await sql`
+      insert into service_areas (business_id, id, name, postal_code, lat, lng, radius_km, town, status, sort)
+      values (${businessId}, ${a.id}, ${a.name}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm}, ${a.town}, 'PENDING', ${sort})`;
+    await sql`
+      insert into line_areas (business_id, line_id, area_id)
+      select business_id, id, ${a.id} from service_lines where business_id = ${businessId}`;
+  }
+}
+
+export interface ProposedAreaRow extends BusinessAreaRow {
+  businessId: string;
+  businessName: string;
+}
+
+/**
+ * Areas proposed by running businesses that wait for the operator: PENDING service areas that no
+ * application proposed (an application's own are decided through the application).
+ */
+export async function listProposedAreas(sql: Queryable): Promise<ProposedAreaRow[]> {
+  return sql<ProposedAreaRow[]>`
+    select a.business_id as "businessId", b.name as "businessName", a.id, a.name, a.postal_code as "postalCode",
+      a.lat, a.lng, a.radius_km::float8 as "radiusKm", a.town, a.status
+    from service_areas a join businesses b on b.id = a.business_id
+    where a.status = 'PENDING'
+      and not exists (select 1 from business_applications p where p.area @> jsonb_build_array(jsonb_build_object('id', a.id)))
+    order by b.name, a.sort, a.id`;
+}
+
+/** A PENDING area some business proposed outside an application, locked; null when none. */
+export async function findProposedArea(sql: Queryable, areaId: string): Promise<ProposedAreaRow | null> {
+  const [row] = await sql<ProposedAreaRow[]>`
+    select a.business_id as "businessId", b.name as "businessName", a.id, a.name, a.postal_code as "postalCode",
+      a.lat, a.lng, a.radius_km::float8 as "radiusKm", a.town, a.status
+    from service_areas a join businesses b on b.id = a.business_id
+    where a.id = ${areaId}
+    order by (a.status = 'PENDING') desc, a.business_id limit 1
+    for update of a`;
+  return row ?? null;
+}
