@@ -33,12 +33,10 @@ export const ProposedAreasSchema = z
     proposed: z
       .array(BusinessAreaSchema)
       .meta({ description: 'The areas added by this call, each PENDING until the operator approves it.' }),
-    alreadyYours: z
-      .array(z.string())
-      .meta({
-        description:
-          'Areas asked for that the business already has (by name or postal code): left as they are.',
-      }),
+    alreadyYours: z.array(z.string()).meta({
+      description:
+        'Areas asked for that the business already has (by name or postal code): left as they are.',
+    }),
     areas: z
       .array(BusinessAreaSchema)
       .meta({ description: 'All of the business’s areas now, in their order.' }),
