@@ -128,11 +128,9 @@ const NoCoverageDetails = z
 
 const NoAvailabilityDetails = z
   .looseObject({
-    reason: z
-      .string()
-      .meta({
-        description: '`OUTSIDE_HOURS`, `CLOSED_DAY`, `FULLY_BOOKED` or `PAST` (too soon: inside the notice).',
-      }),
+    reason: z.string().meta({
+      description: '`OUTSIDE_HOURS`, `CLOSED_DAY`, `FULLY_BOOKED` or `PAST` (too soon: inside the notice).',
+    }),
     message: z.string().meta({ description: 'For the person, word for word.' }),
     alternatives: z
       .array(
@@ -244,8 +242,9 @@ export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({
     "Stable code to branch on. The spec's: NO_COVERAGE, NO_AVAILABILITY, SLOT_TAKEN, CONFIRM_REQUIRED, TOO_LATE, " +
     'NOTHING_TO_PAY, SHOP_OFF, UNKNOWN_PLACE, NOT_AVAILABLE_IN_COUNTRY, RateLimited; ours for the standard statuses ' +
     '(BAD_REQUEST 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, METHOD_NOT_ALLOWED 405, PAYLOAD_TOO_LARGE 413, ' +
-    'UNSUPPORTED_MEDIA_TYPE 415, INTERNAL 500, UNAVAILABLE 503) and NOT_ACTIVE, IDEMPOTENCY_KEY_REUSED, ' +
-    'REQUEST_IN_PROGRESS.',
+    'UNSUPPORTED_MEDIA_TYPE 415, INTERNAL 500, UNAVAILABLE 503) and the 409s NOT_ACTIVE (no longer open to the ' +
+    'change), NOT_READY (an application missing something to submit), LAST_OWNER (a business keeps an owner), ' +
+    'ALREADY_STAFF (the person is on the staff), IDEMPOTENCY_KEY_REUSED, REQUEST_IN_PROGRESS.',
 });
 
 const message = z.string().meta({ description: 'What went wrong, in words a person can read.' });
