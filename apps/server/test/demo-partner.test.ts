@@ -1,9 +1,12 @@
 // The demo partner (issue 15): on a fresh start with demo data, Boland Paws' people get keys from the
-// CLI, and the day plan and the business's bookings say what is true of its demo bookings.
+// CLI, and the day plan and the business's bookings say what is true of its demo bookings; its
+// bookings paid by card were settled through the sandbox gateway, so its earnings, payouts still to
+// come and the operator's `payout create` have that money to show.
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTestServer, type TestServer, toolJson } from './harness.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
 
 const BIZ = 'biz_boland_paws';
@@ -204,6 +207,112 @@ describe('the demo partner Boland Paws', () => {
     expect(tooLong.status).toBe(400);
     const badCursor = await server.get('/v1/business/bookings?cursor=bm9wZQ', as(ownerKey));
     expect(badCursor.status).toBe(400);
+  });
+
+  it('has a settled sandbox payment for every card booking it paid: earnings, payouts to come and a payout show that money', async () => {
+    // Every card booking the demo marks paid was paid as a real one is: a PAID sandbox payment of
+    // its own, for its total, with the gateway's reference, settled after it was made and before it began.
+    const paid = await server.db.sql<Json[]>`
+      select b.id, b.total_cents as total, b.starts_at as start, b.created_at as made,
+        (b.details->'quote'->>'cardFeeCents')::int as fee,
+        array(select p.id from payments p where b.id = any(p.booking_ids) and p.status = 'PAID') as payments
+      from bookings b
+      where b.business_id = ${BIZ} and b.payment_method = 'CARD'
+        and b.payment_status in ('PAID', 'REFUND_REQUESTED', 'REFUNDED')
+      order by b.starts_at, b.id`;
+    expect(paid.length).toBeGreaterThan(10);
+    expect(paid.filter((b) => b.start < clock.now()).length).toBeGreaterThan(3);
+    const payments = await server.db.sql<Json[]>`
+      select id, booking_ids as "bookingIds", amount_cents as amount, currency, gateway, gateway_ref as ref,
+        paid_at as "paidAt", created_at as created, expires_at as expires
+      from payments where business_id = ${BIZ} and status = 'PAID'`;
+    const byId = new Map(payments.map((p) => [p.id, p]));
+    for (const b of paid) {
+      expect(b.payments, b.id).toHaveLength(1);
+      const p = byId.get(b.payments[0])!;
+      expect(p, b.id).toMatchObject({
+        bookingIds: [b.id],
+        amount: b.total,
+        currency: 'ZAR',
+        gateway: 'sandbox',
+      });
+      expect(p.ref).toMatch(/^sbx_/);
+      expect(p.paidAt < b.start && p.paidAt <= clock.now() && p.created <= p.paidAt, b.id).toBe(true);
+      expect(p.paidAt < p.expires).toBe(true);
+      expect(b.made.getTime()).toBe(p.created.getTime());
+    }
+    // No settled payment of the demo is for anything but those bookings.
+    expect(payments.map((p) => p.id).sort()).toEqual(paid.map((b) => b.payments[0]).sort());
+    // Each reference is recorded as a notification applied once, as the gateway's own would be.
+    const [applied] = await server.db.sql<{ n: number }[]>`
+      select count(distinct n.gateway_ref)::int as n from payment_notifications n
+      join payments p on p.id = n.payment_id and p.gateway_ref = n.gateway_ref
+      where p.business_id = ${BIZ} and p.status = 'PAID' and n.gateway = 'sandbox' and n.outcome = 'APPLIED'`;
+    expect(applied!.n).toBe(payments.length);
+
+    // The past 14 days' earnings: the card money settled then, to the cent with the payments table and the bookings.
+    const from = '2026-02-26';
+    const to = '2026-03-11';
+    const local = (d: Date) => new Date(d.getTime() + 2 * 3600_000).toISOString().slice(0, 10);
+    const inPeriod = paid.filter((b) => {
+      const d = local(byId.get(b.payments[0])!.paidAt);
+      return d >= from && d <= to;
+    });
+    expect(inPeriod.length).toBeGreaterThan(5);
+    const [table] = await server.db.sql<{ cents: number; n: number }[]>`
+      select coalesce(sum(amount_cents), 0)::int as cents, count(*)::int as n from payments
+      where business_id = ${BIZ} and status = 'PAID'
+        and (paid_at at time zone 'Africa/Johannesburg')::date between ${from}::date and ${to}::date`;
+    const sum = (rows: Json[], f: (b: Json) => number) => rows.reduce((s, b) => s + f(b), 0);
+    expect(table!.cents).toBe(sum(inPeriod, (b) => b.total));
+    const res = await server.get(`/v1/business/earnings?from=${from}&to=${to}`, as(ownerKey));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const e = res.body as Json;
+    expect(e.totals).toMatchObject({
+      cardCents: table!.cents,
+      cardPayments: table!.n,
+      cardBookings: inPeriod.length,
+      cardFeesCents: sum(inPeriod, (b) => b.fee),
+      refundsCents: 0,
+    });
+    expect(e.totals.cardCents).toBeGreaterThan(0);
+    expect(e.summary).toContain(`${e.totals.card} by card in ${table!.n} payments`);
+    const client = await server.mcpAs(ownerKey);
+    const overMcp = toolJson(await client.callTool({ name: 'get_earnings', arguments: { from, to } }));
+    expect(overMcp.totals).toEqual(e.totals);
+
+    // Nothing paid out yet: all of it is still to come, less its card fees.
+    const list = await server.get('/v1/business/payouts', as(ownerKey));
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    const card = sum(paid, (b) => b.total);
+    const fees = sum(paid, (b) => b.fee);
+    expect(list.body.payouts).toEqual([]);
+    expect(list.body.stillToCome).toMatchObject({
+      cardCents: card,
+      feesCents: fees,
+      refundsCents: 0,
+      amountCents: card - fees,
+      payments: paid.length,
+      refunds: 0,
+    });
+    expect(list.body.stillToCome.amountCents).toBeGreaterThan(0);
+
+    // The operator's payout through today holds all of it: card less fees and refunds.
+    const made = await cli(server.db.url, ['payout', 'create', BIZ, '--to', to]);
+    expect(made.status, made.stderr).toBe(0);
+    const payoutId = made.lastLine.split('\t')[0]!;
+    expect(made.lastLine).toMatch(/^pout_\w+\tCREATED\tbiz_boland_paws\tthrough 2026-03-11\t/);
+    const [row] = await server.db.sql<Json[]>`
+      select card_cents as card, fee_cents as fees, refund_cents as refunds, amount_cents as amount,
+        (select count(*)::int from payout_items i where i.payout_id = o.id and i.kind = 'CARD') as items
+      from payouts o where id = ${payoutId}`;
+    expect(row).toEqual({ card, fees, refunds: 0, amount: card - fees - 0, items: paid.length });
+    const after = await server.get('/v1/business/payouts', as(ownerKey));
+    expect(after.body.payouts.map((p: Json) => [p.payoutId, p.status, p.amountCents])).toEqual([
+      [payoutId, 'CREATED', card - fees],
+    ]);
+    expect(after.body.onTheWayCents).toBe(card - fees);
+    expect(after.body.stillToCome).toMatchObject({ amountCents: 0, payments: 0 });
   });
 
   it('is listed in the directory as a partner', async () => {

@@ -266,16 +266,36 @@ describe('earnings, payouts and unpaid clients of a business', () => {
       (await paymentsTable('2000-01-01', DAY1)).cents - (await paymentsTable('2000-01-01', DAY1)).fees,
     );
 
-    // Nothing settled through the day before (the demo's own paid bookings have no gateway payment).
+    // The demo's card bookings were paid through the gateway before today: a payout through the day
+    // before holds exactly that money, less its fees, and once it is made nothing more is left through that day.
+    const earlier = await paymentsTable('2000-01-01', '2026-03-10');
+    expect(earlier.n).toBeGreaterThan(0);
+    const zero = await cli(server.db.url, ['payout', 'create', BIZ, '--to', '2026-03-10']);
+    expect(zero.status, zero.stderr).toBe(0);
+    const zeroId = zero.lastLine.split('\t')[0]!;
+    const [p0] = await server.db.sql<{ amount: number; card: number; fees: number; refunds: number }[]>`
+      select amount_cents as amount, card_cents as card, fee_cents as fees, refund_cents as refunds from payouts where id = ${zeroId}`;
+    expect(p0).toEqual({
+      card: earlier.cents,
+      fees: earlier.fees,
+      refunds: 0,
+      amount: earlier.cents - earlier.fees,
+    });
+    const zeroPaid = await cli(server.db.url, ['payout', 'paid', zeroId, '--note', 'EFT 2026-03-11 #87']);
+    expect(zeroPaid.status, zeroPaid.stderr).toBe(0);
     const none = await cli(server.db.url, ['payout', 'create', BIZ, '--to', '2026-03-10']);
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/Nothing to pay out to Boland Paws through 2026-03-10/);
+    const toCome = (await get('/v1/business/payouts', keys.owner)).body;
+    expect(toCome.paidOutCents).toBe(p0!.amount);
+    expect(toCome.stillToCome.amountCents).toBe(table1.cents - table1.fees);
+    expect(before.stillToCome.amountCents).toBe(p0!.amount + toCome.stillToCome.amountCents);
     const bad = await cli(server.db.url, ['payout', 'create', BIZ, '--to', '2026-3-1']);
     expect(bad.stderr).toMatch(/a date YYYY-MM-DD/);
     const nobody = await cli(server.db.url, ['payout', 'create', 'biz_nope', '--to', DAY1]);
     expect(nobody.stderr).toMatch(/No business biz_nope/);
 
-    // The first payout: everything settled through day 1.
+    // The first payout: everything settled through day 1 and not paid out yet (day 1's payments).
     const first = await cli(server.db.url, ['payout', 'create', BIZ, '--to', DAY1]);
     expect(first.status, first.stderr).toBe(0);
     const firstId = first.lastLine.split('\t')[0]!;
@@ -285,7 +305,7 @@ describe('earnings, payouts and unpaid clients of a business', () => {
     expect(p1!.card).toBe(table1.cents);
     expect(p1!.fees).toBe(table1.fees);
     expect(p1!.amount).toBe(table1.cents - table1.fees);
-    expect(first.lastLine).toContain(`\t${before.stillToCome.amount}\t`);
+    expect(first.lastLine).toContain(`\t${toCome.stillToCome.amount}\t`);
 
     // Day 2: a third booking is paid, and the first is cancelled by the business after paying.
     clock.set('2026-03-12T08:00:00Z');
@@ -309,9 +329,12 @@ describe('earnings, payouts and unpaid clients of a business', () => {
 
     // Listed: the first payout on its way; still to come is day 2's payment less its fee and the refund.
     const mid = (await get('/v1/business/payouts', keys.manager)).body;
-    expect(mid.payouts.map((p: Json) => [p.payoutId, p.status])).toEqual([[firstId, 'CREATED']]);
+    expect(mid.payouts.map((p: Json) => [p.payoutId, p.status])).toEqual([
+      [firstId, 'CREATED'],
+      [zeroId, 'PAID'],
+    ]);
     expect(mid.onTheWayCents).toBe(p1!.amount);
-    expect(mid.paidOutCents).toBe(0);
+    expect(mid.paidOutCents).toBe(p0!.amount);
     expect(mid.stillToCome.cardCents).toBe(c.total);
     expect(mid.stillToCome.feesCents).toBe(fee);
     expect(mid.stillToCome.refundsCents).toBe(a.total - fee);
@@ -354,7 +377,7 @@ describe('earnings, payouts and unpaid clients of a business', () => {
     expect(third.status).toBe(1);
     expect(third.stderr).toMatch(/Nothing to pay out/);
     const after = (await get('/v1/business/payouts', keys.owner)).body;
-    expect(after.payouts.map((p: Json) => p.payoutId)).toEqual([secondId, firstId]);
+    expect(after.payouts.map((p: Json) => p.payoutId)).toEqual([secondId, firstId, zeroId]);
     expect(after.payouts[1]).toMatchObject({
       status: 'PAID',
       note: 'EFT 2026-03-12 #88',
@@ -366,7 +389,9 @@ describe('earnings, payouts and unpaid clients of a business', () => {
     expect(page1.payouts.map((p: Json) => p.payoutId)).toEqual([secondId]);
     const page2 = (await get('/v1/business/payouts', keys.owner, { limit: 1, cursor: page1.next })).body;
     expect(page2.payouts.map((p: Json) => p.payoutId)).toEqual([firstId]);
-    expect(page2.next).toBeNull();
+    const page3 = (await get('/v1/business/payouts', keys.owner, { limit: 1, cursor: page2.next })).body;
+    expect(page3.payouts.map((p: Json) => p.payoutId)).toEqual([zeroId]);
+    expect(page3.next).toBeNull();
     const overMcp2 = await mcp('list_payouts', keys.owner, {});
     expect(overMcp2.body.payouts).toEqual(after.payouts);
 
@@ -375,7 +400,7 @@ describe('earnings, payouts and unpaid clients of a business', () => {
     const table = await paymentsTable('2026-02-01', DAY2);
     expect(all.totals.cardCents).toBe(table.cents);
     expect(all.totals.cardFeesCents).toBe(table.fees);
-    expect(p1!.amount + p2!.amount).toBe(
+    expect(p0!.amount + p1!.amount + p2!.amount).toBe(
       all.totals.cardCents - all.totals.cardFeesCents - all.totals.refundsCents,
     );
     const [sum] = await server.db.sql<{ cents: number }[]>`

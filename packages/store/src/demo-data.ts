@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Queryable, Sql } from './sql.js';
 import { shareKey } from './bookings.js';
+import { paymentInsert, recordNotification, setPaymentStatus } from './payments.js';
 import type { AreaRow, BusinessRow, LineRow, NearbyTownRow, ResourceRow, ServiceRow } from './types.js';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo');
@@ -281,13 +282,19 @@ export interface PartnerDemoBooking {
   paymentStatus: 'PENDING' | 'PAID' | 'CASH_DUE';
   totalCents: number;
   pets: { petId: string; name: string; serviceIds: string[] }[];
+  /** When the client made it: one to four days before its start, and before `now`. */
+  madeAt: string;
+  /** A card booking paid (PAID): when the sandbox gateway settled its pay link, minutes after it was made. */
+  paidAt: string | null;
 }
 
 /**
  * The demo partner's bookings: 14 days before `today` to 14 after, each job of `jobs` on the days
  * its resource works those hours, most days (a few left open), clients in turn (walks only for
  * dogs). Ended ones are DONE and paid; coming ones are confirmed and paid by card, cash to collect
- * (CASH_DUE), or waiting for the client's card payment (PENDING, PENDING).
+ * (CASH_DUE), or waiting for the client's card payment (PENDING, PENDING). Each was made one to
+ * four days before its start (at the latest half an hour before `now`), a card one paid minutes
+ * after; one waiting for payment was made at `now` (its link just sent).
  */
 export function partnerBookings(demo: PartnerDemo, today: string, now: Date): PartnerDemoBooking[] {
   const out: PartnerDemoBooking[] = [];
@@ -341,6 +348,20 @@ export function partnerBookings(demo: PartnerDemo, today: string, now: Date): Pa
         (sum, p) => sum + p.serviceIds.reduce((s, id) => s + (services.get(id)?.priceCents ?? 0), 0),
         0,
       );
+      const i = out.length;
+      const paymentStatus = ended
+        ? 'PAID'
+        : unpaid
+          ? 'PENDING'
+          : paymentMethod === 'CASH'
+            ? 'CASH_DUE'
+            : 'PAID';
+      const made = unpaid
+        ? now.getTime()
+        : Math.min(
+            Date.parse(start) - (1 + (i % 4)) * 86_400_000 - ((i * 97) % 600) * 60_000,
+            now.getTime() - (30 + ((i * 13) % 240)) * 60_000,
+          );
       out.push({
         id: `demo-${job.resourceId}-${date}-${job.from.replace(':', '')}`,
         resourceId: job.resourceId,
@@ -350,9 +371,14 @@ export function partnerBookings(demo: PartnerDemo, today: string, now: Date): Pa
         end,
         status: ended ? 'DONE' : unpaid ? 'PENDING' : 'ACCEPTED',
         paymentMethod,
-        paymentStatus: ended ? 'PAID' : unpaid ? 'PENDING' : paymentMethod === 'CASH' ? 'CASH_DUE' : 'PAID',
+        paymentStatus,
         totalCents: subtotal + (paymentMethod === 'CARD' ? demo.business.serviceFeeCents : 0),
         pets,
+        madeAt: new Date(made).toISOString(),
+        paidAt:
+          paymentMethod === 'CARD' && paymentStatus === 'PAID'
+            ? new Date(made + (2 + (i % 9)) * 60_000).toISOString()
+            : null,
       });
     }
   }
@@ -525,9 +551,52 @@ async function loadPartnerDemo(tx: Queryable, now: Date): Promise<number> {
         group_size, total_cents, details, client_name, address_id, business_client_id, hold_until, created_at, updated_at)
       values (${k.id}, ${b.id}, ${userId}, ${k.resourceId}, ${k.lineId}, ${k.status}, ${k.paymentMethod}, ${k.paymentStatus},
         ${k.start}, ${k.end}, 1, ${k.totalCents}, ${tx.json(details as never)}, ${b.name}, ${client.address.id}, ${k.clientId},
-        ${holdUntil}, ${now}, ${now})
+        ${holdUntil}, ${k.madeAt}, ${now})
       on conflict do nothing`,
     );
+    if (k.paidAt) {
+      // Paid as a real card booking is: its own pay link made with it, then settled by the
+      // sandbox gateway's notification (settle.ts): PAID with the gateway's reference, the
+      // notification recorded as applied under that reference (a replay of it is a duplicate).
+      const paymentId = `pay_${k.id}`;
+      const gatewayRef = `sbx_${k.id}`;
+      const madeAt = new Date(k.madeAt);
+      const paidAt = new Date(k.paidAt);
+      const made = await paymentInsert(
+        tx,
+        {
+          id: paymentId,
+          businessId: b.id,
+          userId,
+          bookingIds: [k.id],
+          amountCents: k.totalCents,
+          currency: b.currency,
+          gateway: 'sandbox',
+          linkTokenHash: randomBytes(32).toString('hex'),
+          expiresAt: new Date(madeAt.getTime() + 48 * 3600_000),
+        },
+        madeAt,
+      );
+      inserted += made.length;
+      await setPaymentStatus(tx, paymentId, 'PAID', paidAt, gatewayRef);
+      await recordNotification(
+        tx,
+        {
+          gateway: 'sandbox',
+          gatewayRef,
+          paymentId,
+          outcome: 'APPLIED',
+          // The fields the sandbox posts (unsigned: the demo's, nobody posted it).
+          body: new URLSearchParams({
+            payment_id: paymentId,
+            gateway_ref: gatewayRef,
+            amount: (k.totalCents / 100).toFixed(2),
+            outcome: 'COMPLETE',
+          }).toString(),
+        },
+        paidAt,
+      );
+    }
     if (unpaid) {
       // The pay link sent to the client: open for 48 hours (nobody holds its token: a new one is sent when asked).
       count(
