@@ -114,6 +114,63 @@ export async function readDirectoryDemo(): Promise<{ listings: NewListing[] }> {
   };
 }
 
+/** What a demo business is made of: the business, its areas, lines (with their areas), menu and resources. */
+type DemoCatalogue = Pick<OperatorDemo, 'business' | 'areas' | 'lines' | 'services' | 'resources'>;
+
+/** A demo business and its catalogue, once (rows already there are left as they are). Rows inserted. */
+async function insertDemoBusiness(tx: Queryable, demo: DemoCatalogue, isOperator: boolean): Promise<number> {
+  const b = demo.business;
+  let inserted = 0;
+  const count = (r: { count: number }) => {
+    inserted += r.count;
+  };
+  count(
+    await tx`
+    insert into businesses (id, name, country, currency, timezone, service_fee_cents, accepts_cash, is_operator)
+    values (${b.id}, ${b.name}, ${b.country}, ${b.currency}, ${b.timezone}, ${b.serviceFeeCents}, ${b.acceptsCash}, ${isOperator})
+    on conflict do nothing`,
+  );
+  for (const [i, a] of demo.areas.entries()) {
+    count(
+      await tx`
+      insert into service_areas (business_id, id, name, aliases, postal_code, lat, lng, radius_km, zone, town, status, sort)
+      values (${b.id}, ${a.id}, ${a.name}, ${a.aliases}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm}, ${a.zone}, ${a.town}, 'APPROVED', ${i})
+      on conflict do nothing`,
+    );
+  }
+  for (const [i, l] of demo.lines.entries()) {
+    count(
+      await tx`
+      insert into service_lines (business_id, id, label, blurb, duration_mode, repeats, sort)
+      values (${b.id}, ${l.id}, ${l.label}, ${l.blurb}, ${l.durationMode}, ${l.repeats}, ${i})
+      on conflict do nothing`,
+    );
+    for (const areaId of l.areaIds) {
+      count(
+        await tx`insert into line_areas (business_id, line_id, area_id) values (${b.id}, ${l.id}, ${areaId}) on conflict do nothing`,
+      );
+    }
+  }
+  for (const [i, s] of demo.services.entries()) {
+    count(
+      await tx`
+      insert into services (business_id, id, line_id, name, kind, blurb, pet_types, price_cents, duration_min, group_size, tiers, sort)
+      values (${b.id}, ${s.id}, ${s.lineId}, ${s.name}, ${s.kind}, ${s.blurb}, ${s.petTypes}, ${s.priceCents}, ${s.durationMin},
+              ${s.groupSize}, ${tx.json(s.tiers as never)}, ${i})
+      on conflict do nothing`,
+    );
+  }
+  for (const [i, r] of demo.resources.entries()) {
+    count(
+      await tx`
+      insert into resources (business_id, id, kind, name, week, slot_step_min, travel_buffer_min, sort)
+      values (${b.id}, ${r.id}, ${r.kind}, ${r.name}, ${tx.json(r.week as never)}, ${r.slotStepMin ?? 30}, ${r.travelBufferMin ?? null}, ${i})
+      on conflict do nothing`,
+    );
+  }
+  return inserted;
+}
+
 /**
  * Loads the operator's demo data. Idempotent and additive: rows that exist are left alone (an
  * operator's later edits survive restarts); rows the demo gained since are added.
@@ -128,50 +185,7 @@ export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ 
     const count = (r: { count: number }) => {
       inserted += r.count;
     };
-    count(
-      await tx`
-      insert into businesses (id, name, country, currency, timezone, service_fee_cents, accepts_cash, is_operator)
-      values (${b.id}, ${b.name}, ${b.country}, ${b.currency}, ${b.timezone}, ${b.serviceFeeCents}, ${b.acceptsCash}, ${b.isOperator})
-      on conflict do nothing`,
-    );
-    for (const [i, a] of demo.areas.entries()) {
-      count(
-        await tx`
-        insert into service_areas (business_id, id, name, aliases, postal_code, lat, lng, radius_km, zone, town, status, sort)
-        values (${b.id}, ${a.id}, ${a.name}, ${a.aliases}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm}, ${a.zone}, ${a.town}, 'APPROVED', ${i})
-        on conflict do nothing`,
-      );
-    }
-    for (const [i, l] of demo.lines.entries()) {
-      count(
-        await tx`
-        insert into service_lines (business_id, id, label, blurb, duration_mode, repeats, sort)
-        values (${b.id}, ${l.id}, ${l.label}, ${l.blurb}, ${l.durationMode}, ${l.repeats}, ${i})
-        on conflict do nothing`,
-      );
-      for (const areaId of l.areaIds) {
-        count(
-          await tx`insert into line_areas (business_id, line_id, area_id) values (${b.id}, ${l.id}, ${areaId}) on conflict do nothing`,
-        );
-      }
-    }
-    for (const [i, s] of demo.services.entries()) {
-      count(
-        await tx`
-        insert into services (business_id, id, line_id, name, kind, blurb, pet_types, price_cents, duration_min, group_size, tiers, sort)
-        values (${b.id}, ${s.id}, ${s.lineId}, ${s.name}, ${s.kind}, ${s.blurb}, ${s.petTypes}, ${s.priceCents}, ${s.durationMin},
-                ${s.groupSize}, ${tx.json(s.tiers as never)}, ${i})
-        on conflict do nothing`,
-      );
-    }
-    for (const [i, r] of demo.resources.entries()) {
-      count(
-        await tx`
-        insert into resources (business_id, id, kind, name, week, slot_step_min, travel_buffer_min, sort)
-        values (${b.id}, ${r.id}, ${r.kind}, ${r.name}, ${tx.json(r.week as never)}, ${r.slotStepMin ?? 30}, ${r.travelBufferMin ?? null}, ${i})
-        on conflict do nothing`,
-      );
-    }
+    inserted += await insertDemoBusiness(tx, demo, b.isOperator);
     for (const h of demo.publicHolidays) {
       count(
         await tx`
@@ -398,50 +412,7 @@ async function loadPartnerDemo(tx: Queryable, now: Date): Promise<number> {
   const count = (r: { count: number }) => {
     inserted += r.count;
   };
-  count(
-    await tx`
-    insert into businesses (id, name, country, currency, timezone, service_fee_cents, accepts_cash, is_operator)
-    values (${b.id}, ${b.name}, ${b.country}, ${b.currency}, ${b.timezone}, ${b.serviceFeeCents}, ${b.acceptsCash}, false)
-    on conflict do nothing`,
-  );
-  for (const [i, a] of demo.areas.entries()) {
-    count(
-      await tx`
-      insert into service_areas (business_id, id, name, aliases, postal_code, lat, lng, radius_km, zone, town, status, sort)
-      values (${b.id}, ${a.id}, ${a.name}, ${a.aliases}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm}, ${a.zone}, ${a.town}, 'APPROVED', ${i})
-      on conflict do nothing`,
-    );
-  }
-  for (const [i, l] of demo.lines.entries()) {
-    count(
-      await tx`
-      insert into service_lines (business_id, id, label, blurb, duration_mode, repeats, sort)
-      values (${b.id}, ${l.id}, ${l.label}, ${l.blurb}, ${l.durationMode}, ${l.repeats}, ${i})
-      on conflict do nothing`,
-    );
-    for (const areaId of l.areaIds) {
-      count(
-        await tx`insert into line_areas (business_id, line_id, area_id) values (${b.id}, ${l.id}, ${areaId}) on conflict do nothing`,
-      );
-    }
-  }
-  for (const [i, s] of demo.services.entries()) {
-    count(
-      await tx`
-      insert into services (business_id, id, line_id, name, kind, blurb, pet_types, price_cents, duration_min, group_size, tiers, sort)
-      values (${b.id}, ${s.id}, ${s.lineId}, ${s.name}, ${s.kind}, ${s.blurb}, ${s.petTypes}, ${s.priceCents}, ${s.durationMin},
-              ${s.groupSize}, ${tx.json(s.tiers as never)}, ${i})
-      on conflict do nothing`,
-    );
-  }
-  for (const [i, r] of demo.resources.entries()) {
-    count(
-      await tx`
-      insert into resources (business_id, id, kind, name, week, slot_step_min, travel_buffer_min, sort)
-      values (${b.id}, ${r.id}, ${r.kind}, ${r.name}, ${tx.json(r.week as never)}, ${r.slotStepMin ?? 30}, ${r.travelBufferMin ?? null}, ${i})
-      on conflict do nothing`,
-    );
-  }
+  inserted += await insertDemoBusiness(tx, demo, false);
   const userOf = async (email: string, name: string, phone = '') => {
     await tx`insert into users (id, email, name, phone) values (${newId('usr')}, ${email}, ${name}, ${phone})
       on conflict (lower(email)) do nothing`;
