@@ -1,15 +1,17 @@
-import { localDay, minutesOf, parseDate } from './local-time.js';
+import { checkTimeZone, localDay, minutesOf, parseDate } from './local-time.js';
 import type { Week } from './types.js';
 
 /**
  * The instant a local wall-clock time (`HH:MM`, or `24:00` for the end of the day) shows on a
  * date in a zone, as {@link findSlots} reads working hours: through that day's own offset, the
  * earlier instant when the time repeats (clocks go back), null when it never shows (clocks go
- * forward).
+ * forward). Throws `SlotEngineError` (`BAD_DATE`, `BAD_TIME`, `BAD_TIME_ZONE`) for input it
+ * cannot read, as the rest of the engine does.
  *
  * @example localInstant('2026-10-24', '09:00', 'Europe/Lisbon'); // Date.parse('2026-10-24T08:00:00Z')
  */
 export function localInstant(date: string, time: string, timeZone: string): number | null {
+  checkTimeZone(timeZone);
   parseDate(date, 'date');
   return localDay(date, timeZone).toEpochMs(minutesOf(time));
 }
@@ -17,7 +19,13 @@ export function localInstant(date: string, time: string, timeZone: string): numb
 /**
  * The instants a week's working ranges cover on one local date, in order: what {@link findSlots}
  * offers times inside. A range that starts in a skipped hour starts when the clock shows a time
- * again; one that ends in it ends there too.
+ * again; one that ends in it ends there too. A range of `00:00`-`24:00` is the whole local day:
+ * from its first instant (01:00 where the clocks skip midnight) to the next day's first.
+ *
+ * On a day whose offset changes, findSlots fits a slot in local minutes (`t + durationMin` within
+ * the range), so a slot it offers across a skipped hour may end up to that hour past the range's
+ * last instant here; on every other day each slot it offers lies inside one of these intervals.
+ * Throws `SlotEngineError` for a date, time or zone it cannot read.
  *
  * @example workingIntervals({ mon: [{ start: '09:00', end: '17:00' }] }, '2026-10-26', 'Europe/Lisbon');
  * // [{ start: Date.parse('2026-10-26T09:00:00Z'), end: Date.parse('2026-10-26T17:00:00Z') }]
@@ -27,6 +35,7 @@ export function workingIntervals(
   date: string,
   timeZone: string,
 ): { start: number; end: number }[] {
+  checkTimeZone(timeZone);
   parseDate(date, 'date');
   const day = localDay(date, timeZone);
   const at = (minutes: number) => {

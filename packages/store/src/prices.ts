@@ -69,3 +69,23 @@ export async function countComingBookingsWith(
         where s = any(${serviceIds}::text[]))`;
   return row?.n ?? 0;
 }
+
+/**
+ * How many open weekly series of the business (not cancelled) book any of these services for a
+ * pet: the worker books their weeks not yet made at the price of the day (they are new bookings).
+ */
+export async function countOpenSeriesWith(
+  sql: Queryable,
+  businessId: string,
+  serviceIds: string[],
+): Promise<number> {
+  if (!serviceIds.length) return 0;
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from booking_series s
+    where s.business_id = ${businessId} and s.cancelled_at is null
+      and exists (
+        select 1 from jsonb_array_elements(case when jsonb_typeof(s.template->'pets') = 'array' then s.template->'pets' else '[]' end) p,
+                      jsonb_array_elements_text(case when jsonb_typeof(p->'serviceIds') = 'array' then p->'serviceIds' else '[]' end) x
+        where x = any(${serviceIds}::text[]))`;
+  return row?.n ?? 0;
+}

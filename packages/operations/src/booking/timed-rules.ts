@@ -161,7 +161,9 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
           total,
         );
         const prior = await firstSeriesBooking(q, series.id);
-        const details = prior?.details ?? {};
+        // The first week's pets and address, with this week's own quote: a week not yet made is a
+        // new booking at the price of the day (update_prices says so), and its quote says what it costs.
+        const details = { ...(prior?.details ?? {}), quote: priced.quote };
         const placed = await placeBookings(
           ctx,
           q,

@@ -26,20 +26,22 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
-import { addDays, DAY_MS, localDate, localTime, whenText } from '../booking/local-time.js';
+import { DAY_MS, localDate, localTime, whenText } from '../booking/local-time.js';
 import { DATE } from '../booking/time-schemas.js';
 import { badRequest } from '../business/application.js';
 import { DAYS, type Week, WeekSchema, weekWords } from '../business/hours.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
-import { JobSchema, localMidnight, resourceRefused, toJobs } from './jobs.js';
+import { JobSchema, resourceRefused, toJobs } from './jobs.js';
 
 const CHANGES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 const HOUR_MS = 3_600_000;
 
 /** The longest one time off may last. */
 export const MAX_TIME_OFF_DAYS = 366;
+/** How far ahead time off may start: three years. */
+export const MAX_TIME_OFF_AHEAD_DAYS = 3 * 366;
 
 const ConfirmShape = {
   confirm: z
@@ -325,7 +327,14 @@ const LocalMomentSchema = z
     'a local date YYYY-MM-DD or date and time YYYY-MM-DDTHH:MM (no offset: the business’s time zone)',
   );
 
-/** The instant of a local moment: a date alone starts at its midnight (`end`: ends at the next one). */
+/** Every minute of every day: `workingIntervals` of it is a whole local day as instants. */
+const ALL_DAY = Object.fromEntries(DAYS.map((d) => [d, [{ start: '00:00', end: '24:00' }]])) as Week;
+
+/**
+ * The instant of a local moment. A date alone is its whole local day as the slot engine reads
+ * one: `start` is the day's first instant (01:00 where the clocks skip midnight), `end` the next
+ * day's first. A date and time the clocks skip is refused.
+ */
 function instantOf(field: 'start' | 'end', text: string, tz: string): Date {
   const [date, time] = text.split('T') as [string, string | undefined];
   const bad = (message: string) => badRequest([{ field, message }]);
@@ -334,8 +343,11 @@ function instantOf(field: 'start' | 'end', text: string, tz: string): Date {
     new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10) !== date
   )
     throw bad(`${date} is not a date`);
-  const day = time === undefined && field === 'end' ? addDays(date, 1) : date;
-  const ms = localInstant(day, time ?? '00:00', tz);
+  if (time === undefined) {
+    const [day] = workingIntervals(ALL_DAY, date, tz);
+    return new Date(field === 'start' ? day!.start : day!.end);
+  }
+  const ms = localInstant(date, time, tz);
   if (ms === null)
     throw bad(`${text} does not exist in ${tz}: the clocks go forward then; give a later time`);
   return new Date(ms);
@@ -432,7 +444,7 @@ export const addTimeOff = defineOperation({
             status: 400,
             description:
               'Invalid input: not a local date or date and time, a time the clocks skip, `end` not after `start`, ' +
-              `already over, or longer than ${MAX_TIME_OFF_DAYS} days.`,
+              `already over, longer than ${MAX_TIME_OFF_DAYS} days, or starting more than three years ahead.`,
           }
         : e.status === 404
           ? { status: 404, description: 'No business of that id of the person’s, or no such resource at it.' }
@@ -455,6 +467,13 @@ export const addTimeOff = defineOperation({
       if (end <= start)
         throw badRequest([{ field: 'end', message: `${input.end} is not after start (${input.start})` }]);
       if (end <= now) throw badRequest([{ field: 'end', message: `${input.end} is already over` }]);
+      if (start.getTime() > now.getTime() + MAX_TIME_OFF_AHEAD_DAYS * DAY_MS)
+        throw badRequest([
+          {
+            field: 'start',
+            message: `${input.start} is more than three years ahead: add it nearer the time`,
+          },
+        ]);
       if (end.getTime() - start.getTime() > MAX_TIME_OFF_DAYS * DAY_MS)
         throw badRequest([{ field: 'end', message: `at most ${MAX_TIME_OFF_DAYS} days at once` }]);
       const ids = resource ? [resource.id] : all.map((r) => r.id);
@@ -573,8 +592,8 @@ export const listTimeOff = defineOperation({
       if (input.to && input.to < from)
         throw badRequest([{ field: 'to', message: `${input.to} is before from (${from})` }]);
       const rows = await listTimeOffEntries(q, biz.id, {
-        from: localMidnight(from, tz),
-        ...(input.to ? { to: localMidnight(addDays(input.to, 1), tz) } : {}),
+        from: instantOf('start', from, tz),
+        ...(input.to ? { to: instantOf('end', input.to, tz) } : {}),
         ...(input.resourceId ? { resourceId: input.resourceId } : {}),
         limit: input.limit,
       });

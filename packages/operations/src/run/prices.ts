@@ -7,6 +7,7 @@
 import { formatMoney, priceRange } from '@nogpets/pricing-tiers';
 import {
   countComingBookingsWith,
+  countOpenSeriesWith,
   listPriceServices,
   lockPriceServices,
   type PriceServiceRow,
@@ -313,7 +314,7 @@ export const updatePrices = defineOperation({
     'Changes the price (`priceCents`, in the minor units of the business’s currency: 35000 is R350, 3500 is ' +
     '€35.00, 1500 is ¥1,500) and/or the whole list of `tiers` of up to 100 of the business’s services (ids from ' +
     'list_prices). The catalogue, quotes and new bookings use the new prices at once; bookings already made keep ' +
-    'the price they were booked at. First tell the person what will change; send `confirm: true` only after they ' +
+    'the price they were booked at, and a weekly series’ weeks not yet booked are booked at the new price. First tell the person what will change; send `confirm: true` only after they ' +
     'agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, old → new in words). Owners and managers only.',
   input: z
     .object({
@@ -354,6 +355,11 @@ export const updatePrices = defineOperation({
       bookingsKeepingPrice: z.int().meta({
         description:
           'Live bookings still to come with the changed services: they keep the price they were booked at.',
+      }),
+      seriesAtNewPrice: z.int().meta({
+        description:
+          'Open weekly series with the changed services: their weeks not yet booked (the worker books them four ' +
+          'weeks ahead) are new bookings at the new price.',
       }),
       message: z.string().meta({ description: 'What was done, in words to tell the person.' }),
     })
@@ -462,6 +468,7 @@ export const updatePrices = defineOperation({
           unchanged,
           services,
           bookingsKeepingPrice: 0,
+          seriesAtNewPrice: 0,
           message: `Nothing changed: ${unchanged.length === 1 ? 'that service already has' : 'those services already have'} these prices.`,
         };
       }
@@ -471,6 +478,11 @@ export const updatePrices = defineOperation({
         changed.map((c) => c.serviceId),
         now,
       );
+      const series = await countOpenSeriesWith(
+        q,
+        business.id,
+        changed.map((c) => c.serviceId),
+      );
       const these = changed.length === 1 ? 'this service' : 'these services';
       const keptWords =
         kept === 0
@@ -479,9 +491,15 @@ export const updatePrices = defineOperation({
             ? `the 1 booking still to come with ${these} keeps the price it was booked at`
             : `the ${kept} bookings still to come with ${these} keep the price they were booked at`;
       const plural = changed.length === 1 ? 'price' : 'prices';
+      // A series' weeks not yet made are new bookings: they are booked at the price of the day.
+      const seriesWords =
+        series === 0
+          ? ''
+          : ` ${series === 1 ? '1 weekly series uses' : `${series} weekly series use`} ${these}: ${series === 1 ? 'its' : 'their'} ` +
+            `weeks not yet booked will be booked at the new ${plural} (the weeks already booked keep theirs).`;
       const summary =
         `Change ${changed.length} ${plural} at ${business.name}: ${changed.map((c) => c.words).join('; ')}. ` +
-        `The catalogue, quotes and new bookings use the new ${plural} at once; ${keptWords}.`;
+        `The catalogue, quotes and new bookings use the new ${plural} at once; ${keptWords}.${seriesWords}`;
       if (input.confirm !== true)
         throw new ServiceError(
           'CONFIRM_REQUIRED',
@@ -491,6 +509,7 @@ export const updatePrices = defineOperation({
             message: 'Show the person this summary; send the same input with confirm: true once they agree.',
             changes: changed.map((c) => ({ serviceId: c.serviceId, words: c.words })),
             bookingsKeepingPrice: kept,
+            seriesAtNewPrice: series,
           },
         );
       for (const c of changed) {
@@ -518,7 +537,8 @@ export const updatePrices = defineOperation({
         unchanged,
         services,
         bookingsKeepingPrice: kept,
-        message: `Changed ${changed.length} ${plural}: ${changed.map((c) => c.words).join('; ')}. ${keptWords[0]!.toUpperCase()}${keptWords.slice(1)}.`,
+        seriesAtNewPrice: series,
+        message: `Changed ${changed.length} ${plural}: ${changed.map((c) => c.words).join('; ')}. ${keptWords[0]!.toUpperCase()}${keptWords.slice(1)}.${seriesWords}`,
       };
     });
     // Committed: the catalogue and quotes read the new prices from the next call on.
