@@ -53,14 +53,15 @@ export async function findStaffMember(
 }
 
 /**
- * Locks every owner row of the business and answers how many owners it has: two owners demoting
- * or removing each other at once are serialised here, so one owner always stays.
+ * Locks every owner row of the business and answers the owners' user ids: two owners demoting or
+ * removing each other at once are serialised here, so one owner always stays, and an owner
+ * demoted or removed while waiting here is no longer among them.
  */
-export async function lockOwners(sql: Queryable, businessId: string): Promise<number> {
-  const rows = await sql`
-    select user_id from business_members where business_id = ${businessId} and role = 'owner'
+export async function lockOwners(sql: Queryable, businessId: string): Promise<string[]> {
+  const rows = await sql<{ userId: string }[]>`
+    select user_id as "userId" from business_members where business_id = ${businessId} and role = 'owner'
     order by user_id for update`;
-  return rows.length;
+  return rows.map((r) => r.userId);
 }
 
 /** A member's new role, job title and resources. */
@@ -122,21 +123,27 @@ export async function findPendingInvitation(
   return row ?? null;
 }
 
-/** The pending invitation of this business for this email (any case) or phone, locked; null when none. */
+/**
+ * The pending invitation of this business for this email (any case), else a phone-only one for
+ * this phone (digits compared: the invitation that waits for an email is given it), locked; null
+ * when none.
+ */
 export async function findPendingInvitationFor(
   sql: Queryable,
   businessId: string,
   to: { email: string | null; phone: string | null },
 ): Promise<StaffInvitationRow | null> {
+  // Never true when not given, but naming a column: ORDER BY refuses a bare constant.
+  const byEmail = to.email
+    ? sql`(email is not null and lower(email) = lower(${to.email}))`
+    : sql`(false and email is null)`;
+  const byPhone = to.phone
+    ? sql`(email is null and regexp_replace(phone, '[^0-9+]', '', 'g') = regexp_replace(${to.phone}, '[^0-9+]', '', 'g'))`
+    : sql`(false and email is null)`;
   const [row] = await sql<StaffInvitationRow[]>`
     ${sql.unsafe(INVITATION_SELECT)}
-    where business_id = ${businessId} and accepted_at is null
-      and ${
-        to.email
-          ? sql`email is not null and lower(email) = lower(${to.email})`
-          : sql`email is null and regexp_replace(phone, '[^0-9+]', '', 'g') = regexp_replace(${to.phone}, '[^0-9+]', '', 'g')`
-      }
-    order by created_at, id limit 1
+    where business_id = ${businessId} and accepted_at is null and (${byEmail} or ${byPhone})
+    order by ${byEmail} desc, created_at, id limit 1
     for update`;
   return row ?? null;
 }
@@ -180,16 +187,23 @@ export async function insertInvitation(
   return row!;
 }
 
-/** A pending invitation's role, job title and resources. */
+/** A pending invitation's role, job title and resources, and its email or phone when given (else kept). */
 export async function updateInvitation(
   sql: Queryable,
   businessId: string,
   id: string,
-  change: { role: 'manager' | 'crew'; jobTitle: string | null; resourceIds: string[] },
+  change: {
+    role: 'manager' | 'crew';
+    jobTitle: string | null;
+    resourceIds: string[];
+    email?: string | null;
+    phone?: string | null;
+  },
 ): Promise<void> {
   await sql`
     update business_invitations set role = ${change.role}, job_title = ${change.jobTitle},
-      resource_ids = ${change.resourceIds}
+      resource_ids = ${change.resourceIds}, email = coalesce(${change.email ?? null}, email),
+      phone = coalesce(${change.phone ?? null}, phone)
     where business_id = ${businessId} and id = ${id} and accepted_at is null`;
 }
 

@@ -204,7 +204,22 @@ const notOnStaff = (staffId: string, businessName: string) =>
     },
   );
 
-/** Refuses to leave the business without an owner: `owners` is the count lockOwners answered. */
+/**
+ * The owners, locked (lockOwners), with the person asking among them: runAccess read their role
+ * before the lock, and another owner may have demoted or removed them while they waited for it.
+ */
+async function lockOwnersAsOwner(q: Queryable, access: RunAccess, me: string): Promise<number> {
+  const owners = await lockOwners(q, access.business.id);
+  if (!owners.includes(me))
+    throw new ServiceError(
+      'FORBIDDEN',
+      `You are no longer an owner of ${access.business.name}: only owners may manage the staff.`,
+      { businessId: access.business.id, allowed: ['owner'] },
+    );
+  return owners.length;
+}
+
+/** Refuses to leave the business without an owner: `owners` is how many lockOwnersAsOwner found. */
 function keepAnOwner(owners: number, m: StaffMemberRow, businessName: string, doing: string): void {
   if (m.role === 'owner' && owners <= 1)
     throw new ServiceError(
@@ -289,6 +304,8 @@ export const inviteStaffMember = defineOperation({
       const q = tx as unknown as Queryable;
       const access = await runAccess(ctx, q, input.businessId, 'staff');
       const business = access.business;
+      // Still an owner, and one invitation at a time per business (the same email twice at once is one).
+      await lockOwnersAsOwner(q, access, ctx.auth!.userId);
       if (input.email === undefined && input.phone === undefined)
         throw badRequest([
           { field: 'email', message: 'give an email or a phone (or both) to reach the person' },
@@ -334,8 +351,8 @@ export const inviteStaffMember = defineOperation({
       );
       let row: StaffInvitationRow;
       if (earlier) {
-        await updateInvitation(q, business.id, earlier.id, fields);
-        row = { ...earlier, ...fields };
+        await updateInvitation(q, business.id, earlier.id, { ...fields, email, phone });
+        row = { ...earlier, ...fields, email: email ?? earlier.email, phone: phone ?? earlier.phone };
       } else {
         row = await insertInvitation(q, business.id, { email, phone, ...fields }, ctx.deps.clock.now());
       }
@@ -402,7 +419,7 @@ export const changeStaffRole = defineOperation({
       checkResources(input.resourceIds, access);
       const names = await resourceNames(q, business.id);
       const me = ctx.auth!.userId;
-      const owners = await lockOwners(q, business.id);
+      const owners = await lockOwnersAsOwner(q, access, me);
       const member = await findStaffMember(q, business.id, input.staffId, { forUpdate: true });
       const invitation = member ? null : await findPendingInvitation(q, business.id, input.staffId);
       if (!member && !invitation) throw notOnStaff(input.staffId, business.name);
@@ -488,7 +505,7 @@ export const removeStaffMember = defineOperation({
       const business = access.business;
       const names = await resourceNames(q, business.id);
       const me = ctx.auth!.userId;
-      const owners = await lockOwners(q, business.id);
+      const owners = await lockOwnersAsOwner(q, access, me);
       const member = await findStaffMember(q, business.id, input.staffId, { forUpdate: true });
       const invitation = member ? null : await findPendingInvitation(q, business.id, input.staffId);
       if (!member && !invitation) throw notOnStaff(input.staffId, business.name);
