@@ -7,26 +7,14 @@ import { addDays, DAY_MS, localDate } from '../booking/local-time.js';
 import { BookingStatusSchema } from '../booking/booking-model.js';
 import { DATE } from '../booking/time-schemas.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
+import { keysetCursor } from './cursor.js';
 import { JobSchema, localMidnight, resourceRefused, toJobs } from './jobs.js';
 
 /** The longest range one list covers: about a quarter. */
 export const MAX_LIST_DAYS = 92;
 
-/** A page's position: the (start, id) of its last booking, opaque to the client. */
-const cursorOf = (start: string, id: string) => Buffer.from(`k:${start}|${id}`).toString('base64url');
-
-function afterOf(cursor: string | undefined): { start: Date; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  const match = /^k:(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|([A-Za-z0-9_-]{1,128})$/.exec(
-    Buffer.from(cursor, 'base64url').toString('utf8'),
-  );
-  const start = match ? new Date(match[1]!) : null;
-  if (!match || !start || Number.isNaN(start.getTime()))
-    throw new ServiceError('BAD_REQUEST', 'cursor: send back the `next` of an earlier answer unchanged.', {
-      fields: [{ field: 'cursor', message: 'not a cursor this list gave' }],
-    });
-  return { start, id: match[2]! };
-}
+/** A page's position: the (start, id) of its last booking. */
+const cursor = keysetCursor('k', { start: 'instant', id: 'id' });
 
 export const listBusinessBookings = defineOperation({
   operationId: 'listBusinessBookings',
@@ -71,7 +59,7 @@ export const listBusinessBookings = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    const after = afterOf(input.cursor);
+    const after = cursor.after(input.cursor);
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const access = await runAccess(ctx, q, input.businessId, 'read');
@@ -106,7 +94,7 @@ export const listBusinessBookings = defineOperation({
         from,
         to,
         bookings: await toJobs(q, biz.id, biz, page),
-        next: rows.length > input.limit && last ? cursorOf(last.start.toISOString(), last.id) : null,
+        next: rows.length > input.limit && last ? cursor.of({ start: last.start, id: last.id }) : null,
       };
     });
   },

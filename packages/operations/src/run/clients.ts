@@ -28,6 +28,7 @@ import { whenText } from '../booking/local-time.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
+import { keysetCursor } from './cursor.js';
 import { JobSchema, toJobs } from './jobs.js';
 
 /** How many of a client's bookings get_client shows (newest first); older ones through list_business_bookings. */
@@ -191,35 +192,8 @@ function balanceOf(s: ClientSummaryRow | undefined, currency: string): z.infer<t
   };
 }
 
-/** A page's position: the (lower(name), id) of its last client, opaque to the client. */
-const cursorOf = (name: string, id: string) =>
-  Buffer.from(`c:${JSON.stringify([name, id])}`).toString('base64url');
-
-function afterOf(cursor: string | undefined): { name: string; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  let parsed: unknown = null;
-  if (text.startsWith('c:')) {
-    try {
-      parsed = JSON.parse(text.slice(2));
-    } catch {
-      parsed = null;
-    }
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    typeof parsed[0] !== 'string' ||
-    typeof parsed[1] !== 'string' ||
-    !/^[A-Za-z0-9_-]{1,128}$/.test(parsed[1]) ||
-    parsed[0].length > 400 ||
-    parsed[0].includes('\u0000')
-  )
-    throw new ServiceError('BAD_REQUEST', 'cursor: send back the `next` of an earlier answer unchanged.', {
-      fields: [{ field: 'cursor', message: 'not a cursor this list gave' }],
-    });
-  return { name: parsed[0], id: parsed[1] };
-}
+/** A page's position: the (lower(name), id) of its last client. */
+const cursor = keysetCursor('c', { name: 'text', id: 'id' });
 
 /** The client of this id at the business, or the one 404. */
 async function clientOf(q: Queryable, business: BusinessRow, clientId: string): Promise<ClientRow> {
@@ -293,7 +267,7 @@ export const listClients = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    const after = afterOf(input.cursor);
+    const after = cursor.after(input.cursor);
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const { business } = await runAccess(ctx, q, input.businessId, 'read');
@@ -323,7 +297,7 @@ export const listClients = defineOperation({
             balance: balance.words,
           };
         }),
-        next: rows.length > input.limit && last ? cursorOf(last.sortName, last.id) : null,
+        next: rows.length > input.limit && last ? cursor.of({ name: last.sortName, id: last.id }) : null,
       };
     });
   },

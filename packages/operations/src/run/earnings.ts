@@ -25,6 +25,7 @@ import { addDays, DAY_MS, localDate, momentText } from '../booking/local-time.js
 import { DATE } from '../booking/time-schemas.js';
 import { cardEntries, payoutPlan, toPayout } from '../business/payouts.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
+import { keysetCursor } from './cursor.js';
 import { localMidnight } from './jobs.js';
 
 /** The longest period get_earnings covers: a year, leap day included. */
@@ -274,21 +275,8 @@ const PayoutSchema = z
   })
   .meta({ id: 'Payout', description: 'A payout of card money by NogPets to the business.' });
 
-const payoutCursorOf = (createdAt: string, id: string) =>
-  Buffer.from(`p:${createdAt}|${id}`).toString('base64url');
-
-function payoutAfterOf(cursor: string | undefined): { createdAt: Date; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  const match = /^p:(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|([A-Za-z0-9_-]{1,128})$/.exec(
-    Buffer.from(cursor, 'base64url').toString('utf8'),
-  );
-  const createdAt = match ? new Date(match[1]!) : null;
-  if (!match || !createdAt || Number.isNaN(createdAt.getTime()))
-    throw new ServiceError('BAD_REQUEST', 'cursor: send back the `next` of an earlier answer unchanged.', {
-      fields: [{ field: 'cursor', message: 'not a cursor this list gave' }],
-    });
-  return { createdAt, id: match[2]! };
-}
+/** A page's position: the (created at, id) of its last payout. */
+const payoutCursor = keysetCursor('p', { createdAt: 'instant', id: 'id' });
 
 export const listPayouts = defineOperation({
   operationId: 'listPayouts',
@@ -347,7 +335,7 @@ export const listPayouts = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    const after = payoutAfterOf(input.cursor);
+    const after = payoutCursor.after(input.cursor);
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const access = await runAccess(ctx, q, input.businessId, 'read');
@@ -383,7 +371,9 @@ export const listPayouts = defineOperation({
           `still to come: ${money(plan.amountCents)} (${money(plan.cardCents)} card in ${plan.payments} payment` +
           `${plan.payments === 1 ? '' : 's'} less ${money(plan.feeCents)} fees and ${money(plan.refundCents)} refunds).`,
         next:
-          rows.length > input.limit && last ? payoutCursorOf(last.createdAt.toISOString(), last.id) : null,
+          rows.length > input.limit && last
+            ? payoutCursor.of({ createdAt: last.createdAt, id: last.id })
+            : null,
       };
     });
   },
@@ -421,19 +411,7 @@ const UnpaidClientSchema = z.object({
 });
 
 /** A page's position: the (oldest due date, client id) of its last client. */
-const unpaidCursorOf = (due: string, id: string) => Buffer.from(`u:${due}|${id}`).toString('base64url');
-
-function unpaidAfterOf(cursor: string | undefined): { due: string; id: string } | undefined {
-  if (cursor === undefined) return undefined;
-  const match = /^u:(\d{4}-\d{2}-\d{2})\|([A-Za-z0-9_-]{1,128})$/.exec(
-    Buffer.from(cursor, 'base64url').toString('utf8'),
-  );
-  if (!match)
-    throw new ServiceError('BAD_REQUEST', 'cursor: send back the `next` of an earlier answer unchanged.', {
-      fields: [{ field: 'cursor', message: 'not a cursor this list gave' }],
-    });
-  return { due: match[1]!, id: match[2]! };
-}
+const unpaidCursor = keysetCursor('u', { due: 'date', id: 'id' });
 
 export const listUnpaidClients = defineOperation({
   operationId: 'listUnpaidClients',
@@ -476,7 +454,7 @@ export const listUnpaidClients = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    const after = unpaidAfterOf(input.cursor);
+    const after = unpaidCursor.after(input.cursor);
     return ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
       const access = await runAccess(ctx, q, input.businessId, 'read');
@@ -556,7 +534,8 @@ export const listUnpaidClients = defineOperation({
         totalOwed: money(totalOwed),
         clientsOwing: owing.length,
         withoutClient: { items: loose.length, amountCents: sum(loose), amount: money(sum(loose)) },
-        next: rest.length > input.limit && last ? unpaidCursorOf(last.oldest, last.clientId) : null,
+        next:
+          rest.length > input.limit && last ? unpaidCursor.of({ due: last.oldest, id: last.clientId }) : null,
       };
     });
   },
