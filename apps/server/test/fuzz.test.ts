@@ -132,6 +132,21 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
 
     const me = await person('fuzz@example.com', '2026-11-25');
     const other = await person('fuzz-other@example.com', '2026-11-27');
+    // The full key also runs a business (the demo partner's owner), so the Run operations are fuzzed
+    // past their door; its ids are hints beside the person's own and another's.
+    await server.db.sql`
+      insert into business_members (business_id, user_id, role, created_at)
+      select 'biz_boland_paws', id, 'owner', now() from users where email = 'fuzz@example.com'`;
+    const run = {
+      bookingIds: (
+        await server.db.sql<{ id: string }[]>`
+          select id from bookings where business_id = 'biz_boland_paws' order by starts_at desc limit 4`
+      ).map((r) => r.id),
+      clientIds: (
+        await server.db.sql<{ id: string }[]>`
+          select id from business_clients where business_id = 'biz_boland_paws' order by id limit 3`
+      ).map((r) => r.id),
+    };
     tokens.full = me.key;
     tokens.other = other.key;
     // One scope that none of the document's operations asks for (or the least likely to help).
@@ -148,7 +163,14 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
     const dates = fc.integer({ min: -2, max: 60 }).map(day);
     hints = {
       // Ids that exist: the key's own, someone else's, and one that never did.
-      bookingId: fc.constantFrom(me.bookingId, me.bookingId, other.bookingId, 'bkg_doesnotexist'),
+      bookingId: fc.constantFrom(
+        me.bookingId,
+        me.bookingId,
+        other.bookingId,
+        'bkg_doesnotexist',
+        ...run.bookingIds,
+      ),
+      clientId: fc.constantFrom(...run.clientIds, 'cli_doesnotexist'),
       petId: fc.constantFrom(me.petId, me.petId, other.petId),
       addressId: fc.constantFrom(me.addressId, me.addressId, other.addressId),
       serviceIds: fc.subarray(serviceIds, { minLength: 1, maxLength: 3 }),
@@ -400,8 +422,12 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
       });
     }
     // An empty path id (`/v1/bookings/`) is another route (non-strict routing: the list): not this operation's answer.
-    const pathname = c.url.split('?')[0] ?? '';
-    if (status >= 200 && status < 300 && !pathname.endsWith('/') && !pathname.includes('//')) {
+    // As fetch sent it: dot segments resolved (`/v1/bookings/.` is `/v1/bookings/`).
+    const pathname = new URL(server.url + c.url).pathname;
+    // Sent with another method, a path two operations share answers as the other one (GET
+    // /v1/business/time-off lists what POST adds): that answer is not this operation's either.
+    const ownMethod = ops.find((o) => o.operationId === c.operationId)?.method === c.method;
+    if (status >= 200 && status < 300 && ownMethod && !pathname.endsWith('/') && !pathname.includes('//')) {
       // What is sent must be what the document declares: every answer is checked against the
       // operation's output schema (the one the OpenAPI document is made from).
       const problem = outputProblem(c.operationId, body);
