@@ -50,3 +50,4 @@ export * from './prices.js';
 export * from './working-time.js';
 export * from './payouts.js';
 export * from './staff.js';
+export * from './shop.js';
