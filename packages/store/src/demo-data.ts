@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Queryable, Sql } from './sql.js';
 import { shareKey } from './bookings.js';
 import { paymentInsert, recordNotification, setPaymentStatus } from './payments.js';
+import { productSearchText } from './shop.js';
 import type { AreaRow, BusinessRow, LineRow, NearbyTownRow, ResourceRow, ServiceRow } from './types.js';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo');
@@ -229,8 +230,83 @@ export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ 
       );
     }
     inserted += await loadPartnerDemo(tx as unknown as Queryable, now);
+    inserted += await loadShopDemo(tx as unknown as Queryable, b.id);
   });
   return { inserted };
+}
+
+interface ShopDemo {
+  open: boolean;
+  delivery: unknown;
+  products: {
+    id: string;
+    name: string;
+    blurb: string;
+    category: string;
+    petTypes: string[];
+    tags: string[];
+    variants: { id: string; label: string; priceCents: number; stock: number }[];
+  }[];
+  discountCodes: {
+    code: string;
+    kind: 'PERCENT' | 'FIXED';
+    percent: number | null;
+    amountCents: number | null;
+    minSpendCents: number;
+    startsAt: string | null;
+    endsAt: string | null;
+    maxUses: number | null;
+    used: number;
+    description: string;
+  }[];
+}
+
+export async function readShopDemo(): Promise<ShopDemo> {
+  return JSON.parse(await readFile(path.join(DEMO_DIR, 'shop.json'), 'utf8')) as ShopDemo;
+}
+
+/**
+ * The operator's shop (issue 17): its settings (open on a fresh start; an existing row, opened or
+ * closed since, is left alone), catalogue and discount codes. Additive like the rest: stock sold
+ * since stays sold. Rows inserted.
+ */
+async function loadShopDemo(tx: Queryable, businessId: string): Promise<number> {
+  const demo = await readShopDemo();
+  let inserted = 0;
+  const count = (r: { count: number }) => {
+    inserted += r.count;
+  };
+  count(
+    await tx`
+    insert into shop_settings (business_id, open, delivery) values (${businessId}, ${demo.open}, ${tx.json(demo.delivery as never)})
+    on conflict do nothing`,
+  );
+  for (const [i, p] of demo.products.entries()) {
+    count(
+      await tx`
+      insert into products (id, business_id, name, blurb, category, pet_types, tags, search_text, sort_order)
+      values (${p.id}, ${businessId}, ${p.name}, ${p.blurb}, ${p.category}, ${p.petTypes}, ${p.tags}, ${productSearchText(p)}, ${i})
+      on conflict do nothing`,
+    );
+    for (const [j, v] of p.variants.entries()) {
+      count(
+        await tx`
+        insert into product_variants (id, product_id, label, price_cents, stock, sort_order)
+        values (${v.id}, ${p.id}, ${v.label}, ${v.priceCents}, ${v.stock}, ${j})
+        on conflict do nothing`,
+      );
+    }
+  }
+  for (const c of demo.discountCodes) {
+    count(
+      await tx`
+      insert into discount_codes (business_id, code, kind, percent, amount_cents, min_spend_cents, starts_at, ends_at, max_uses, used, description)
+      values (${businessId}, ${c.code}, ${c.kind}, ${c.percent}, ${c.amountCents}, ${c.minSpendCents}, ${c.startsAt}::timestamptz,
+        ${c.endsAt}::timestamptz, ${c.maxUses}, ${c.used}, ${c.description})
+      on conflict do nothing`,
+    );
+  }
+  return inserted;
 }
 
 interface PartnerDemo {
