@@ -10,6 +10,13 @@ export { expandWeekly } from './expand-weekly.js';
 export { holdUntil } from './hold-until.js';
 export { initialState } from './initial-state.js';
 export { isActive } from './is-active.js';
+export {
+  ORDER_HOURS,
+  ORDER_PAYMENT_STATUSES,
+  ORDER_STATUSES,
+  orderExpiresAt,
+  orderTransition,
+} from './order-state.js';
 export { parseRepeat } from './parse-repeat.js';
 export { payLink } from './pay-link.js';
 export { payLinkExpiresAt } from './pay-link-expires-at.js';
@@ -20,6 +27,13 @@ export { transition } from './transition.js';
 export type {
   BookingState,
   BookingStatus,
+  OrderOutcome,
+  OrderPaymentStatus,
+  OrderRefusal,
+  OrderRefusalCode,
+  OrderState,
+  OrderStatus,
+  OrderTrigger,
   Outcome,
   PaymentMethod,
   PaymentStatus,
