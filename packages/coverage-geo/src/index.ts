@@ -3,6 +3,7 @@ export { haversineKm } from './haversine-km.js';
 export { lineCoverage } from './line-coverage.js';
 export { normalizePlaceText } from './normalize-place-text.js';
 export { parseLatLng } from './parse-lat-lng.js';
+export { type Province, provinceOfPostalCode } from './province-of-postal-code.js';
 export { MAX_TOWN_DISTANCE_KM, resolvePoint } from './resolve-point.js';
 export { resolvePostalCode } from './resolve-postal-code.js';
 export { ADDRESS_WORDS, resolveText, SINGLE_WORD_MIN_POPULATION } from './resolve-text.js';
