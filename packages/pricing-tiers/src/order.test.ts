@@ -289,7 +289,7 @@ describe('priceOrder: delivery', () => {
     expect(deliver({ method: 'local', postalCode: '8001', province: 'WC' }).shippingError).toEqual({
       code: 'NOT_LOCAL',
       message:
-        'Our van does not reach postal code 8001. Choose courier instead (Courier, 2 to 4 working days, R150 to the Western Cape).',
+        'Our van does not reach postal code 8001. Choose courier instead: Courier, 2 to 4 working days, R150 to the Western Cape.',
     });
     expect(deliver({ method: 'local', postalCode: 'constructor' })).toMatchObject({
       deliveryFeeCents: null,

@@ -426,7 +426,7 @@ function deliveryFee(
             : '';
         return fail(
           'NOT_LOCAL',
-          `${options.local.label} does not reach postal code ${postalCode}. Choose courier instead (${courier.label}, ${courier.days}${courierFee}).`,
+          `${options.local.label} does not reach postal code ${postalCode}. Choose courier instead: ${courier.label}, ${courier.days}${courierFee}.`,
         );
       }
       return fee(cents, options.local.freeFromCents);
