@@ -21,7 +21,7 @@ import { bearerAuth, isJsonText, jsonBody, type Runtime, sendError } from '@nogp
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { toolOf } from './tools.js';
 
-export const MCP_SERVER_VERSION = '1.6.0';
+export const MCP_SERVER_VERSION = '1.7.0';
 
 const INSTRUCTIONS =
   'NogPets books mobile grooming, dog walks and pet sitting in Stellenbosch, South Africa, and signs up pet ' +

@@ -28,6 +28,10 @@ export const ERROR_CODES = [
   'REQUEST_IN_PROGRESS',
   'LAST_OWNER',
   'ALREADY_STAFF',
+  'OUT_OF_STOCK',
+  'DISCOUNT_NOT_VALID',
+  'CANNOT_DELIVER',
+  'CASH_NOT_ALLOWED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -59,6 +63,10 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   REQUEST_IN_PROGRESS: 409,
   LAST_OWNER: 409,
   ALREADY_STAFF: 409,
+  OUT_OF_STOCK: 409,
+  DISCOUNT_NOT_VALID: 409,
+  CANNOT_DELIVER: 409,
+  CASH_NOT_ALLOWED: 409,
 };
 
 export interface ErrorBody {

@@ -254,3 +254,16 @@ export {
   payoutPlan,
 } from './business/payouts.js';
 export { type RunAccess, type RunNeed, runAccess } from './run/access.js';
+export { browseShop, deliveryOptions } from './shop/browse-shop.js';
+export { quoteOrder } from './shop/quote-order.js';
+export { buy } from './shop/buy.js';
+export { getOrder, listOrders, ordersOfPerson } from './shop/orders.js';
+export { type Order, OrderSchema, toOrder } from './shop/shop-model.js';
+export {
+  expireOrders,
+  moveOrder,
+  type OperatorActor,
+  ordersToPack,
+  setShopOpenAs,
+  shopStatus,
+} from './shop/operator.js';

@@ -16,6 +16,10 @@ import {
 } from './booking/manage.js';
 import type { Operation } from './define.js';
 import { findPetBusinesses } from './directory/find-pet-businesses.js';
+import { browseShop } from './shop/browse-shop.js';
+import { quoteOrder } from './shop/quote-order.js';
+import { buy } from './shop/buy.js';
+import { getOrder, listOrders } from './shop/orders.js';
 import { getSignupStatus, startBusinessSignup } from './business/signup.js';
 import { prepareBusinessSignup } from './business/draft.js';
 import { setServiceArea } from './business/area.js';
@@ -55,6 +59,11 @@ export const operations: readonly Operation[] = [
   addPet,
   listAddresses,
   addAddress,
+  browseShop,
+  quoteOrder,
+  buy,
+  listOrders,
+  getOrder,
   findPetBusinesses,
   prepareBusinessSignup,
   getSignupStatus,

@@ -1,8 +1,10 @@
 import {
   findBookings,
   findInvoiceOfPayment,
+  findOrderOfPayment,
   findPaymentByLink,
   type InvoiceRow,
+  type OrderRow,
   type PaymentRow,
 } from '@nogpets/store';
 import { hashSecret } from '../auth.js';
@@ -18,6 +20,8 @@ export interface PayLink {
   bookings: Booking[];
   /** The invoice the link is for (a business's invoice link: no bookings), or null. */
   invoice: InvoiceRow | null;
+  /** The shop order the link is for (no bookings), or null. */
+  order: OrderRow | null;
   state: PayLinkState;
   /**
    * A payment may have been made at the gateway and its confirmation be on its way: PayFast sends
@@ -36,9 +40,10 @@ export async function findPayLink(
 ): Promise<PayLink | null> {
   const payment = await findPaymentByLink(deps.sql, hashSecret(token));
   if (!payment) return null;
-  const [bookings, invoice] = await Promise.all([
+  const [bookings, invoice, order] = await Promise.all([
     findBookings(deps.sql, payment.bookingIds).then((rows) => rows.map(toBooking)),
     findInvoiceOfPayment(deps.sql, payment.id),
+    findOrderOfPayment(deps.sql, payment.id),
   ]);
   const now = deps.clock.now();
   const live = payment.expiresAt > now;
@@ -46,7 +51,8 @@ export async function findPayLink(
     payment,
     bookings,
     invoice,
-    state: payLinkState(payment, bookings, invoice, now),
+    order,
+    state: payLinkState(payment, bookings, invoice, order, now),
     awaitingConfirmation: payment.status === 'OPEN' && live && deps.payments.gateway.name !== 'sandbox',
   };
 }
@@ -55,6 +61,7 @@ function payLinkState(
   payment: PaymentRow,
   bookings: Booking[],
   invoice: InvoiceRow | null,
+  order: OrderRow | null,
   now: Date,
 ): PayLinkState {
   if (payment.status === 'PAID') return 'paid';
@@ -62,6 +69,7 @@ function payLinkState(
   if ((payment.status !== 'OPEN' && payment.status !== 'FAILED') || payment.expiresAt <= now)
     return 'expired';
   if (invoice) return invoice.status === 'OPEN' ? 'open' : 'nothing';
+  if (order) return order.status === 'PENDING_PAYMENT' ? 'open' : 'nothing';
   if (!bookings.some((b) => b.canPay)) return 'nothing';
   return 'open';
 }

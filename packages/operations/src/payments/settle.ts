@@ -1,8 +1,9 @@
-import { transition } from '@nogpets/booking-rules';
+import { orderTransition, transition } from '@nogpets/booking-rules';
 import {
   appendAudit,
   findBookings,
   findInvoiceOfPayment,
+  findOrderOfPayment,
   findPayment,
   finishPaymentNotice,
   insertRefundDue,
@@ -13,6 +14,7 @@ import {
   refundNoticeExists,
   setPaymentStatus,
   updateBooking,
+  updateOrder,
 } from '@nogpets/store';
 import type { BookingRow } from '@nogpets/store';
 import type { Deps } from '../context.js';
@@ -188,6 +190,39 @@ async function apply(
     await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
     await markInvoicePaid(q, invoice.id, now);
     await audit('invoice.paid', invoice.id, null, {
+      paymentId: payment.id,
+      gatewayRef: verified.gatewayRef,
+      amountCents: payment.amountCents,
+    });
+    return { outcome: 'APPLIED', bookingIds: [], notice: 'DONE' };
+  }
+  // A shop order's link: the order is confirmed, once, while it still waits for payment. Money for
+  // an order that closed meanwhile (unpaid after 24 hours, its stock returned) is owed back.
+  const order = await findOrderOfPayment(q, payment.id, { forUpdate: true });
+  if (order) {
+    const next = orderTransition(order, { type: 'PAID' }, now);
+    if (!next.ok) {
+      await setPaymentStatus(q, payment.id, 'REFUND_DUE', now, verified.gatewayRef);
+      await audit('payment.refund_due', payment.id, payment.userId, {
+        gatewayRef: verified.gatewayRef,
+        orderId: order.id,
+        orderStatus: order.status,
+      });
+      return {
+        outcome: 'REFUND_DUE',
+        reason: `order ${order.id} is ${order.status}`,
+        bookingIds: [],
+        notice: 'DONE',
+      };
+    }
+    await setPaymentStatus(q, payment.id, 'PAID', now, verified.gatewayRef);
+    await updateOrder(
+      q,
+      order.id,
+      { status: next.state.status, paymentStatus: next.state.paymentStatus, paidAt: now, expiresAt: null },
+      now,
+    );
+    await audit('order.paid', order.id, order.userId, {
       paymentId: payment.id,
       gatewayRef: verified.gatewayRef,
       amountCents: payment.amountCents,
