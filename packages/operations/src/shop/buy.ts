@@ -10,7 +10,7 @@ import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { OrderRequestShape, priceOrderRequest } from './price-order.js';
 import { type OrderQuote, quoteOf } from './quote-order.js';
-import { type OpenShop, OrderSchema, openShop, ShipToSchema, toOrder } from './shop-model.js';
+import { deliveryText, type OpenShop, OrderSchema, openShop, ShipToSchema, toOrder } from './shop-model.js';
 
 export const BuyRequestSchema = z
   .object({
@@ -109,11 +109,11 @@ function refuseUnbuyable(quote: OrderQuote): void {
     });
 }
 
-function orderSummary(shop: OpenShop, quote: OrderQuote, card: boolean): string {
+function orderSummary(shop: OpenShop, quote: OrderQuote, delivery: string, card: boolean): string {
   const what = quote.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ');
   const discount = quote.discountCents > 0 ? `, less ${quote.discount} (${quote.discountCode})` : '';
   return (
-    `${what} from the ${shop.business.name} shop, ${quote.delivery.charAt(0).toLowerCase()}${quote.delivery.slice(1)}` +
+    `${what} from the ${shop.business.name} shop; ${delivery}` +
     `${discount}: ${quote.total} ${card ? 'by card' : 'in cash to the crew at the visit'}.`
   );
 }
@@ -170,7 +170,15 @@ export const buy = defineOperation({
         'Cash is only for add-ons to a booking paid in cash; this booking is paid by card. Buy with CARD.',
         { bookingId: input.bookingId ?? null },
       );
-    const summary = orderSummary(shop, quote, card);
+    const delivery = deliveryText(
+      input.shippingMethod,
+      shop.delivery,
+      input.shippingMethod === 'visit' ? null : (input.shipTo ?? null),
+      priced.booking
+        ? { start: priced.booking.start, end: priced.booking.end, timeZone: shop.business.timezone }
+        : null,
+    );
+    const summary = orderSummary(shop, quote, delivery, card);
     if (!card && input.confirm !== true)
       throw new ServiceError('CONFIRM_REQUIRED', `Confirm with the person first: ${summary}`, {
         summary,

@@ -78,6 +78,7 @@ export interface PricedOrder {
   /** The booking a `visit` order rides with, when it can. */
   booking: BookingRow | null;
   province: Province | null;
+  postalCode: string | null;
 }
 
 /**
@@ -167,5 +168,6 @@ export async function priceOrderRequest(
     shippingError: shippingError ?? price.shippingError,
     booking: shippingError || input.shippingMethod !== 'visit' ? null : bookingRow,
     province,
+    postalCode: input.postalCode?.trim() ?? null,
   };
 }

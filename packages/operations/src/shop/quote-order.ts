@@ -92,6 +92,7 @@ export function quoteOf(
       priced.booking
         ? { start: priced.booking.start, end: priced.booking.end, timeZone: shop.business.timezone }
         : null,
+      { province: priced.province, postalCode: priced.postalCode },
     ),
     totalCents,
     total: m(totalCents),

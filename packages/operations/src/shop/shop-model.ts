@@ -237,21 +237,29 @@ function statusText(row: OrderRow): string {
   return STATUS_TEXT[row.status];
 }
 
-/** How the order travels, in words. */
+/** How the order travels, in words: the way, where to (an address, else the province or postal code), how long. */
 export function deliveryText(
   method: ShippingMethod,
   delivery: DeliveryOptions | null,
   shipTo: z.infer<typeof ShipToSchema> | null,
   booking?: { start: Date; end: Date; timeZone: string } | null,
+  destination?: { province?: Province | null; postalCode?: string | null },
 ): string {
-  const label = delivery?.[method]?.label ?? method;
+  const option = delivery?.[method];
+  const label = option?.label ?? method;
+  const days = option?.days ? `, ${option.days}` : '';
   if (method === 'visit')
     return booking ? `${label}: ${whenText(booking.start, booking.end, booking.timeZone)}` : label;
-  if (!shipTo) return label;
-  const place = [shipTo.line1, shipTo.suburb, `${shipTo.city} ${shipTo.postalCode}`]
-    .filter(Boolean)
-    .join(', ');
-  return `${label} to ${place}`;
+  if (shipTo) {
+    const place = [shipTo.line1, shipTo.suburb, `${shipTo.city} ${shipTo.postalCode}`]
+      .filter(Boolean)
+      .join(', ');
+    return `${label} to ${place}${days}`;
+  }
+  if (method === 'courier' && destination?.province)
+    return `${label} to the ${PROVINCE_NAMES[destination.province]}${days}`;
+  if (method === 'local' && destination?.postalCode) return `${label} to ${destination.postalCode}${days}`;
+  return `${label}${days}`;
 }
 
 export function toOrder(row: OrderRow, delivery: DeliveryOptions | null = null): Order {
