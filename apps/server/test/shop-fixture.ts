@@ -4,7 +4,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createApiKey, STATUS_OF } from '@nogpets/operations';
 import { expect } from 'vitest';
-import { newPetOwner, type TestServer, toolJson } from './harness.js';
+import { newPetOwner, payInSandbox, type TestServer, toolJson } from './harness.js';
 
 type Json = any;
 
@@ -107,6 +107,7 @@ export async function newBuyer(server: TestServer, email: string): Promise<{ key
  * A pet owner with an operator booking of their own on `day` or the first day after with room, paid by CARD or in CASH, and a key
  * with orders:write to buy a `visit` add-on for it.
  */
+/** A person with an orders:write key and their own booking (a card one paid through the sandbox). */
 export async function buyerWithBooking(
   server: TestServer,
   email: string,
@@ -142,6 +143,9 @@ export async function buyerWithBooking(
   );
   if (booked.status !== 201)
     throw new Error(`booking failed: ${booked.status} ${JSON.stringify(booked.body)}`);
+  // A card booking is paid: an unpaid one may still lapse, and no order rides with it.
+  if (paymentMethod === 'CARD' && (await payInSandbox(server, booked.body.bookingId)) !== 200)
+    throw new Error('paying the booking failed');
   const buyer = await newBuyer(server, email);
   return { ...buyer, bookingId: booked.body.bookingId };
 }

@@ -2,7 +2,7 @@
 // bounds, quote_order's lines, problems, discount codes and delivery, buy's card and cash orders
 // and every refusal (none of which changes stock, orders or code uses), list_orders and get_order,
 // the shop closed, and an unpaid order closing after 24 hours.
-import { createApiKey, expireOrders } from '@nogpets/operations';
+import { createApiKey, expireOrders, ORDER_PAYMENT_GRACE_MS } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, notifySandbox, signSandboxNotice, startTestServer, type TestServer } from './harness.js';
@@ -752,7 +752,13 @@ describe('the shop over HTTP and MCP', () => {
         // A minute before its time nothing closes.
         clock.set(new Date(Date.parse(NOW) + 24 * HOUR - 60_000));
         expect(await expireOrders(deps)).not.toContain(orderId);
+        // Its link stops at 24 hours, but a payment begun just before has a grace to be confirmed.
         clock.set(new Date(Date.parse(NOW) + 24 * HOUR + 60_000));
+        expect(await expireOrders(deps)).not.toContain(orderId);
+        const closing = await fetch(res.body.payUrl);
+        expect(closing.status).toBe(410);
+        await closing.body?.cancel();
+        clock.set(new Date(Date.parse(NOW) + 24 * HOUR + ORDER_PAYMENT_GRACE_MS + 60_000));
         const [a, b] = await Promise.all([expireOrders(deps), expireOrders(deps)]);
         expect([...a, ...b].filter((id) => id === orderId)).toHaveLength(1);
         for (const door of DOORS) {
@@ -786,8 +792,22 @@ describe('the shop over HTTP and MCP', () => {
         expect((await server.db.sql`select status from payments where id = ${payment!.id}`)[0]!.status).toBe(
           'REFUND_DUE',
         );
+        // The person is told the money is coming back; it is on the operator's refund list.
         const got = await call('http', 'get_order', { orderId }, { key: buyer.key });
-        expect(got.body).toMatchObject({ status: 'EXPIRED', paymentStatus: 'NONE' });
+        expect(got.body).toMatchObject({ status: 'EXPIRED', paymentStatus: 'REFUND_REQUESTED' });
+        expect(got.body.statusText).toMatch(/being refunded/);
+        const refunds = await cli(server.db.url, ['refund', 'list']);
+        expect(refunds.stdout).toContain(payment!.id);
+        const done = await cli(server.db.url, [
+          'refund',
+          'done',
+          payment!.id,
+          '--note',
+          'returned at PayFast',
+        ]);
+        expect(done.status, done.stderr).toBe(0);
+        const after = await call('http', 'get_order', { orderId }, { key: buyer.key });
+        expect(after.body).toMatchObject({ status: 'EXPIRED', paymentStatus: 'REFUNDED' });
         expect((await stockNow(server))['harness-m']).toBe(before['harness-m']);
       } finally {
         clock.set(NOW);

@@ -263,7 +263,9 @@ export {
   expireOrders,
   moveOrder,
   type OperatorActor,
+  ORDER_PAYMENT_GRACE_MS,
   ordersToPack,
+  releaseStrandedVisitOrders,
   setShopOpenAs,
   shopStatus,
 } from './shop/operator.js';

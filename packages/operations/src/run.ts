@@ -168,7 +168,14 @@ async function idempotent<I extends z.ZodObject, O extends z.ZodType>(
     } catch (err) {
       // A refusal is an answer too (and keeps what it wrote, such as a lead); a failure or a rate
       // limit is not: the transaction rolls back and a retry runs afresh.
-      if (!(err instanceof ServiceError) || err.status >= 500 || err.status === 429) throw err;
+      // SHOP_OFF passes too: the same request may succeed once the shop opens again.
+      if (
+        !(err instanceof ServiceError) ||
+        err.status >= 500 ||
+        err.status === 429 ||
+        err.code === 'SHOP_OFF'
+      )
+        throw err;
       await record(err.status, err.toBody());
       return { status: err.status, body: err.toBody() as unknown };
     }

@@ -17,6 +17,7 @@ export {
   type PricedLine,
   type PriceOrderInput,
   type Province,
+  PROVINCE_NAMES,
   priceOrder,
   type ShippingErrorCode,
   type ShippingMethod,

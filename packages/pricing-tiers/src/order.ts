@@ -132,7 +132,8 @@ export interface PriceOrderInput {
   now: Date;
 }
 
-const PROVINCE_NAMES: Record<Province, string> = {
+/** Each province's name as it reads in a sentence ("to the Western Cape", "to Gauteng"). */
+export const PROVINCE_NAMES: Readonly<Record<Province, string>> = {
   EC: 'the Eastern Cape',
   FS: 'the Free State',
   GP: 'Gauteng',

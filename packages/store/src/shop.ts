@@ -475,3 +475,36 @@ export async function listExpiredOrderIds(sql: Queryable, now: Date, limit: numb
     limit ${limit}`;
   return rows.map((r) => r.id);
 }
+
+/**
+ * Locks an order's payments, before the order itself: the order in which a gateway's notification
+ * takes them (payment, then order), so the worker or the operator closing the order at the same
+ * moment waits for it rather than deadlocking with it.
+ */
+export async function lockOrderPayments(sql: Queryable, orderId: string): Promise<void> {
+  await sql`select id from payments where order_id = ${orderId} order by id for update`;
+}
+
+/** A cancelled paid order's money is owed back: its settled payment joins the operator's refund list. */
+export async function markOrderPaymentsRefundDue(sql: Queryable, orderId: string): Promise<void> {
+  await sql`update payments set status = 'REFUND_DUE' where order_id = ${orderId} and status = 'PAID'`;
+}
+
+/** The operator returned an order's money at the gateway: its payments owed back are REFUNDED. */
+export async function markOrderPaymentsRefunded(sql: Queryable, orderId: string): Promise<void> {
+  await sql`update payments set status = 'REFUNDED' where order_id = ${orderId} and status = 'REFUND_DUE'`;
+}
+
+/**
+ * Ids of `visit` orders not yet handed over whose booking is gone (cancelled, expired unpaid, or
+ * deleted): they have nothing to ride with.
+ */
+export async function listStrandedVisitOrderIds(sql: Queryable, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select o.id from orders o left join bookings b on b.id = o.booking_id
+    where o.shipping_method = 'visit' and o.status in ('PENDING_PAYMENT', 'CONFIRMED', 'PACKED')
+      and (b.id is null or b.status in ('CANCELLED', 'EXPIRED'))
+    order by o.created_at, o.id
+    limit ${limit}`;
+  return rows.map((r) => r.id);
+}

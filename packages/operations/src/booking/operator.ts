@@ -1,10 +1,11 @@
-import { type Trigger, transition } from '@nogpets/booking-rules';
+import { orderTransition, type Trigger, transition } from '@nogpets/booking-rules';
 import {
   appendAudit,
   type BookingRow,
   closeLead,
   findBooking,
   findOperator,
+  findOrderOfPayment,
   findPayment,
   type LeadRow,
   listLeads,
@@ -14,6 +15,7 @@ import {
   type Queryable,
   setPaymentStatus,
   updateBooking,
+  updateOrder,
 } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -127,6 +129,12 @@ export async function markPaymentRefunded(
       );
     }
     await setPaymentStatus(q, payment.id, 'REFUNDED', now);
+    // A shop order's money (a cancelled paid order, a payment that came after it closed) is back.
+    const order = await findOrderOfPayment(q, payment.id, { forUpdate: true });
+    if (order?.paymentStatus === 'REFUND_REQUESTED') {
+      const next = orderTransition(order, { type: 'REFUNDED' }, now);
+      if (next.ok) await updateOrder(q, order.id, { paymentStatus: next.state.paymentStatus }, now);
+    }
     await appendAudit(
       q,
       {

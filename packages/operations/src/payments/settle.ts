@@ -203,6 +203,9 @@ async function apply(
     const next = orderTransition(order, { type: 'PAID' }, now);
     if (!next.ok) {
       await setPaymentStatus(q, payment.id, 'REFUND_DUE', now, verified.gatewayRef);
+      // The person was charged for an order that had closed: it says the money is coming back.
+      if (order.paymentStatus === 'NONE')
+        await updateOrder(q, order.id, { paymentStatus: 'REFUND_REQUESTED' }, now);
       await audit('payment.refund_due', payment.id, payment.userId, {
         gatewayRef: verified.gatewayRef,
         orderId: order.id,

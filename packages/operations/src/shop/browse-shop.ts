@@ -1,11 +1,10 @@
-import { type DeliveryOptions, formatMoney } from '@nogpets/pricing-tiers';
+import { type DeliveryOptions, formatMoney, PROVINCE_NAMES } from '@nogpets/pricing-tiers';
 import { searchProducts } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import {
   openShop,
   PRODUCT_CATEGORIES,
-  PROVINCE_NAMES,
   PROVINCES,
   ProvinceSchema,
   SHOP_PET_TYPES,
@@ -85,7 +84,8 @@ export function deliveryOptions(
       days: options.courier.days,
       fees: PROVINCES.filter((p) => options.courier.feesByProvince[p] !== undefined).map((p) => ({
         province: p,
-        provinceName: PROVINCE_NAMES[p],
+        // The name as a heading reads it ("Western Cape"); sentences keep pricing-tiers' article.
+        provinceName: PROVINCE_NAMES[p].replace(/^the /, ''),
         feeCents: options.courier.feesByProvince[p],
         fee: m(options.courier.feesByProvince[p]),
       })),

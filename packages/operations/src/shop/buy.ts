@@ -226,7 +226,8 @@ export const buy = defineOperation({
           userId: ctx.auth!.userId,
           status: pending ? 'PENDING_PAYMENT' : 'CONFIRMED',
           paymentMethod: input.paymentMethod,
-          paymentStatus: pending ? 'PENDING' : card ? 'PAID' : 'CASH_DUE',
+          // A free card order owes nothing (NONE): cancelled, it has nothing to refund.
+          paymentStatus: pending ? 'PENDING' : card ? 'NONE' : 'CASH_DUE',
           shippingMethod: input.shippingMethod,
           shipTo: input.shippingMethod === 'visit' ? null : (input.shipTo ?? null),
           bookingId: input.shippingMethod === 'visit' ? (priced.booking?.id ?? null) : null,

@@ -1,13 +1,14 @@
 import { orderTransition } from '@nogpets/booking-rules';
-import type { DeliveryOptions } from '@nogpets/pricing-tiers';
 import {
   appendAudit,
   expireOrderPayments,
-  findOperator,
   findOrder,
-  findShopSettings,
   listExpiredOrderIds,
   listOrdersToPack,
+  listStrandedVisitOrderIds,
+  lockOrderPayments,
+  markOrderPaymentsRefundDue,
+  markOrderPaymentsRefunded,
   type OrderRow,
   type Queryable,
   returnDiscountUse,
@@ -17,7 +18,13 @@ import {
 } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { type Order, toOrder } from './shop-model.js';
+import { findShop, type Order, toOrder } from './shop-model.js';
+
+/**
+ * An unpaid card order closes this long after its pay link stopped (24 hours after it was made):
+ * a payment begun at the gateway just before then has time to be confirmed.
+ */
+export const ORDER_PAYMENT_GRACE_MS = 15 * 60_000;
 
 /** The operator's shop moves need only the database and the clock. */
 type ShopDeps = Pick<Deps, 'sql' | 'clock'>;
@@ -29,14 +36,13 @@ export interface OperatorActor {
 }
 
 async function operatorShop(q: Queryable) {
-  const business = await findOperator(q);
-  const settings = business ? await findShopSettings(q, business.id) : null;
-  if (!business || !settings)
+  const shop = await findShop(q);
+  if (!shop)
     throw new ServiceError(
       'NOT_FOUND',
       'There is no shop: the demo data (or the operator) has not set one up.',
     );
-  return { business, settings };
+  return shop;
 }
 
 /** Whether the shop is open, for the console and `pnpm cli shop status`. */
@@ -78,9 +84,9 @@ export async function setShopOpenAs(
 
 /** Orders paid (or cash add-ons accepted) and not yet shipped, oldest first: what the operator packs. */
 export async function ordersToPack(deps: ShopDeps, limit = 200): Promise<Order[]> {
-  const { business, settings } = await operatorShop(deps.sql);
+  const { business, delivery } = await operatorShop(deps.sql);
   const rows = await listOrdersToPack(deps.sql, business.id, limit);
-  return rows.map((r) => toOrder(r, settings.delivery as DeliveryOptions));
+  return rows.map((r) => toOrder(r, delivery));
 }
 
 type OrderMove = 'PACK' | 'SHIP' | 'DELIVER' | 'CANCEL' | 'REFUNDED';
@@ -107,6 +113,7 @@ export async function moveOrder(
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
+    await lockOrderPayments(q, orderId);
     const row = await findOrder(q, orderId, { forUpdate: true });
     if (!row) throw new ServiceError('NOT_FOUND', `No order ${orderId}.`, { orderId });
     const next = orderTransition(row, { type: move }, now);
@@ -125,6 +132,9 @@ export async function moveOrder(
     };
     await updateOrder(q, row.id, patch, now);
     if (move === 'CANCEL') await releaseOrder(q, row, now);
+    // Money owed back is on the operator's refund list until it is marked returned.
+    if (next.state.paymentStatus === 'REFUND_REQUESTED') await markOrderPaymentsRefundDue(q, row.id);
+    if (move === 'REFUNDED') await markOrderPaymentsRefunded(q, row.id);
     await appendAudit(
       q,
       {
@@ -158,43 +168,88 @@ async function releaseOrder(q: Queryable, row: OrderRow, now: Date): Promise<voi
 }
 
 /**
- * Card orders unpaid 24 hours after they were made close (the worker's `expire-unpaid-orders`):
- * their stock and discount use return and their pay link stops. Each order in its own
- * transaction under its row lock, re-checked there, so two workers (or a payment arriving at the
- * same moment) never close one twice or close a paid one. Answers the ids closed.
+ * Card orders unpaid 24 hours after they were made close (the worker's `expire-unpaid-orders`), a
+ * short grace after their pay link stopped: their stock and discount use return and their pay link
+ * expires. Each order in its own transaction under its payments' and its own row lock, re-checked
+ * there, so two workers (or a payment arriving at the same moment) never close one twice or close
+ * a paid one; one that fails is tried again on the next run without holding up the rest.
+ * Answers the ids closed.
  */
 export async function expireOrders(deps: ShopDeps, limit = 500): Promise<string[]> {
+  const cutoff = new Date(deps.clock.now().getTime() - ORDER_PAYMENT_GRACE_MS);
+  return closeEach(deps, await listExpiredOrderIds(deps.sql, cutoff, limit), {
+    trigger: 'EXPIRE',
+    action: 'order.expire',
+    eligible: (row) => row.status === 'PENDING_PAYMENT' && row.expiresAt !== null && row.expiresAt <= cutoff,
+  });
+}
+
+/**
+ * `visit` orders whose booking is gone (cancelled, or expired unpaid) are cancelled (the worker's
+ * `expire-unpaid-orders` too): their stock and discount use return, an unpaid link stops, money
+ * paid is owed back on the operator's refund list, and a cash add-on owes nothing.
+ */
+export async function releaseStrandedVisitOrders(deps: ShopDeps, limit = 500): Promise<string[]> {
+  return closeEach(deps, await listStrandedVisitOrderIds(deps.sql, limit), {
+    trigger: 'CANCEL',
+    action: 'order.cancel',
+    eligible: (row) =>
+      row.shippingMethod === 'visit' && ['PENDING_PAYMENT', 'CONFIRMED', 'PACKED'].includes(row.status),
+    note: 'its booking was cancelled or lapsed',
+  });
+}
+
+async function closeEach(
+  deps: ShopDeps,
+  ids: string[],
+  rule: { trigger: 'EXPIRE' | 'CANCEL'; action: string; eligible: (row: OrderRow) => boolean; note?: string },
+): Promise<string[]> {
   const now = deps.clock.now();
   const closed: string[] = [];
-  for (const id of await listExpiredOrderIds(deps.sql, now, limit)) {
-    const done = await deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await findOrder(q, id, { forUpdate: true });
-      if (!row || row.status !== 'PENDING_PAYMENT' || !row.expiresAt || row.expiresAt > now) return false;
-      const next = orderTransition(row, { type: 'EXPIRE' }, now);
-      if (!next.ok) return false;
-      await updateOrder(
-        q,
-        row.id,
-        { status: next.state.status, paymentStatus: next.state.paymentStatus, closedAt: now },
-        now,
-      );
-      await releaseOrder(q, row, now);
-      await appendAudit(
-        q,
-        {
-          userId: null,
-          clientId: null,
-          clientName: 'worker',
-          action: 'order.expire',
-          target: row.id,
-          details: { expiresAt: row.expiresAt.toISOString() },
-        },
-        now,
-      );
-      return true;
-    });
-    if (done) closed.push(id);
+  const failed: unknown[] = [];
+  for (const id of ids) {
+    try {
+      const done = await deps.sql.begin(async (tx) => {
+        const q = tx as unknown as Queryable;
+        await lockOrderPayments(q, id);
+        const row = await findOrder(q, id, { forUpdate: true });
+        if (!row || !rule.eligible(row)) return false;
+        const next = orderTransition(row, { type: rule.trigger }, now);
+        if (!next.ok) return false;
+        await updateOrder(
+          q,
+          row.id,
+          { status: next.state.status, paymentStatus: next.state.paymentStatus, closedAt: now },
+          now,
+        );
+        await releaseOrder(q, row, now);
+        if (next.state.paymentStatus === 'REFUND_REQUESTED') await markOrderPaymentsRefundDue(q, row.id);
+        await appendAudit(
+          q,
+          {
+            userId: null,
+            clientId: null,
+            clientName: 'worker',
+            action: rule.action,
+            target: row.id,
+            details: {
+              from: [row.status, row.paymentStatus],
+              to: [next.state.status, next.state.paymentStatus],
+              ...(row.expiresAt ? { expiresAt: row.expiresAt.toISOString() } : {}),
+              ...(rule.note ? { note: rule.note } : {}),
+            },
+          },
+          now,
+        );
+        return true;
+      });
+      if (done) closed.push(id);
+    } catch (err) {
+      // One order that fails (a database away for a moment) does not hold up the others; the
+      // job still fails afterwards, so it is seen and run again.
+      failed.push(err);
+    }
   }
+  if (failed.length) throw new AggregateError(failed, `${failed.length} of ${ids.length} orders not closed`);
   return closed;
 }

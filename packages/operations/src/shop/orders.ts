@@ -1,10 +1,10 @@
 import type { DeliveryOptions } from '@nogpets/pricing-tiers';
-import { findOperator, findOrder, findShopSettings, listUserOrders, type Queryable } from '@nogpets/store';
+import { findOrder, listUserOrders, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { keysetCursor } from '../run/cursor.js';
-import { type Order, OrderSchema, toOrder } from './shop-model.js';
+import { findShop, type Order, OrderSchema, toOrder } from './shop-model.js';
 
 const auth401 = { status: 401, description: 'No or an invalid credential.' };
 const forbidden = { status: 403, description: 'The credential lacks orders:write.' };
@@ -15,9 +15,7 @@ const cursor = keysetCursor('o', { createdAt: 'instant', id: 'id' });
 
 /** The delivery labels to describe orders with (the shop's settings, open or closed). */
 async function deliveryLabels(q: Queryable): Promise<DeliveryOptions | null> {
-  const operator = await findOperator(q);
-  const settings = operator ? await findShopSettings(q, operator.id) : null;
-  return (settings?.delivery as DeliveryOptions | undefined) ?? null;
+  return (await findShop(q))?.delivery ?? null;
 }
 
 /** The person's orders as shown (the account page lists them too). */

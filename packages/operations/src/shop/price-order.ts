@@ -1,4 +1,4 @@
-import { isActive } from '@nogpets/booking-rules';
+import { canPay, isActive } from '@nogpets/booking-rules';
 import { provinceOfPostalCode } from '@nogpets/coverage-geo';
 import { type OrderPrice, type Province, priceOrder } from '@nogpets/pricing-tiers';
 import { type BookingRow, findBooking, findDiscountCode, findProducts, type Queryable } from '@nogpets/store';
@@ -7,6 +7,7 @@ import { stateOf } from '../booking/booking-model.js';
 import type { OperationContext } from '../context.js';
 import {
   type OpenShop,
+  PostalCodeSchema,
   ProvinceSchema,
   type ShippingErrorSchema,
   ShippingMethodSchema,
@@ -32,18 +33,11 @@ export const OrderItemSchema = z
 export const OrderRequestShape = {
   items: z.array(OrderItemSchema).min(1).max(30).meta({ description: 'What to buy: 1 to 30 items.' }),
   shippingMethod: ShippingMethodSchema,
-  postalCode: z
-    .string()
-    .trim()
-    .min(1)
-    .max(10)
-    .regex(/^[A-Za-z0-9 -]+$/, 'Letters, digits, spaces and hyphens only.')
-    .optional()
-    .meta({
-      description:
-        'Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` to ' +
-        'find the province when `province` is left out. South African postal codes have 4 digits.',
-    }),
+  postalCode: PostalCodeSchema.optional().meta({
+    description:
+      'Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` to ' +
+      'find the province when `province` is left out. South African postal codes have 4 digits.',
+  }),
   province: ProvinceSchema.optional().meta({ description: 'For `courier`: the province it goes to.' }),
   bookingId: z
     .string()
@@ -111,14 +105,16 @@ function visitProblem(
     row.userId !== ctx.auth.userId ||
     row.businessId !== shop.business.id ||
     !isActive(stateOf(row)) ||
+    // An unpaid card booking may still lapse: the order would have nothing to ride with.
+    canPay(stateOf(row)) ||
     row.start < earliest
   )
     return {
       code: 'BOOKING_NEEDED',
       message:
         `Booking ${bookingId} cannot take the order: it must be one of the person's own live ${shop.business.name} ` +
-        `bookings starting at least ${VISIT_PACKING_HOURS} hours from now. Choose another from list_bookings, or ` +
-        'courier or local delivery.',
+        `bookings, paid or in cash, starting at least ${VISIT_PACKING_HOURS} hours from now. Choose another from ` +
+        'list_bookings (or pay this one first), or courier or local delivery.',
     };
   return null;
 }
@@ -150,7 +146,7 @@ export async function priceOrderRequest(
     if (!province)
       shippingError = {
         code: 'NOT_IN_COUNTRY',
-        message: `We deliver only in South Africa, and ${input.postalCode} is not a South African postal code (4 digits). Check it, or give the province.`,
+        message: `We deliver only in South Africa, and ${input.postalCode} is not a South African postal code. Check it, or give the province.`,
       };
   }
   const price = priceOrder({

@@ -1,7 +1,9 @@
+import { ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from '@nogpets/booking-rules';
 import {
   type DeliveryOptions,
   formatMoney,
   type OrderPrice,
+  PROVINCE_NAMES,
   type Province,
   type ShippingMethod,
 } from '@nogpets/pricing-tiers';
@@ -32,18 +34,6 @@ export const PROVINCES = [
   'WC',
 ] as const satisfies readonly Province[];
 
-export const PROVINCE_NAMES: Record<Province, string> = {
-  EC: 'Eastern Cape',
-  FS: 'Free State',
-  GP: 'Gauteng',
-  KZN: 'KwaZulu-Natal',
-  LP: 'Limpopo',
-  MP: 'Mpumalanga',
-  NC: 'Northern Cape',
-  NW: 'North West',
-  WC: 'Western Cape',
-};
-
 export const ProvinceSchema = z.enum(PROVINCES).meta({
   id: 'Province',
   description:
@@ -72,13 +62,29 @@ export function shopOff(): ServiceError {
   );
 }
 
-/** The operator's shop (gathered through the store); 409 SHOP_OFF while it is closed. */
-export async function openShop(q: Queryable): Promise<OpenShop> {
+/** The operator's business and its shop settings, open or closed; null when there is no shop. */
+export async function findShop(
+  q: Queryable,
+): Promise<{ business: BusinessRow; settings: ShopSettingsRow; delivery: DeliveryOptions } | null> {
   const business = await findOperator(q);
   const settings = business ? await findShopSettings(q, business.id) : null;
-  if (!business || !settings?.open) throw shopOff();
-  return { business, settings, delivery: settings.delivery as DeliveryOptions };
+  return business && settings ? { business, settings, delivery: settings.delivery as DeliveryOptions } : null;
 }
+
+/** The operator's shop (gathered through the store); 409 SHOP_OFF while it is closed. */
+export async function openShop(q: Queryable): Promise<OpenShop> {
+  const shop = await findShop(q);
+  if (!shop?.settings.open) throw shopOff();
+  return shop;
+}
+
+/** A postal code as given: South African ones have 4 digits; one from abroad is reported, not refused. */
+export const PostalCodeSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(10)
+  .regex(/^[A-Za-z0-9 -]+$/, 'Letters, digits, spaces and hyphens only.');
 
 const money = z.string().meta({ description: 'The amount in words with its currency, e.g. "R 150,00".' });
 
@@ -142,12 +148,7 @@ export const ShipToSchema = z
     province: ProvinceSchema.optional().meta({
       description: 'For courier delivery; taken from the postal code when left out.',
     }),
-    postalCode: z
-      .string()
-      .trim()
-      .min(1)
-      .max(10)
-      .regex(/^[A-Za-z0-9 -]+$/, 'Letters, digits, spaces and hyphens only.'),
+    postalCode: PostalCodeSchema,
     notes: z
       .string()
       .trim()
@@ -158,24 +159,6 @@ export const ShipToSchema = z
   .strict()
   .meta({ id: 'ShipTo', description: 'Where the order goes (courier or local delivery).' });
 
-export const ORDER_STATUSES = [
-  'PENDING_PAYMENT',
-  'CONFIRMED',
-  'PACKED',
-  'SHIPPED',
-  'DELIVERED',
-  'CANCELLED',
-  'EXPIRED',
-] as const;
-export const ORDER_PAYMENT_STATUSES = [
-  'PENDING',
-  'PAID',
-  'CASH_DUE',
-  'REFUND_REQUESTED',
-  'REFUNDED',
-  'NONE',
-] as const;
-
 export const OrderSchema = z
   .object({
     orderId: z.string(),
@@ -183,7 +166,7 @@ export const OrderSchema = z
       description:
         'PENDING_PAYMENT (card, waiting for payment; closes 24 hours after it was made), CONFIRMED (paid, or a cash ' +
         'add-on accepted), PACKED, SHIPPED (handed to the courier or driver, or to the crew for the booking), ' +
-        'DELIVERED, CANCELLED, EXPIRED (not paid in time; nothing is owed).',
+        'DELIVERED, CANCELLED, EXPIRED (not paid in time). `statusText` says it in words, with any refund.',
     }),
     statusText: z.string().meta({ description: 'The status in words, to tell the person.' }),
     paymentMethod: z.enum(['CARD', 'CASH']),
@@ -229,6 +212,13 @@ const STATUS_TEXT: Record<OrderRow['status'], string> = {
 };
 
 function statusText(row: OrderRow): string {
+  // Money that reached us after the order closed goes back.
+  if (row.status === 'EXPIRED' && row.paymentStatus === 'REFUND_REQUESTED')
+    return 'Closed: it was not paid within 24 hours. A payment that arrived after that is being refunded (5 to 7 working days)';
+  if (row.paymentStatus === 'REFUNDED' && (row.status === 'EXPIRED' || row.status === 'CANCELLED'))
+    return `${row.status === 'EXPIRED' ? 'Closed' : 'Cancelled'}; the money was refunded`;
+  if (row.status === 'CONFIRMED' && row.paymentStatus === 'NONE')
+    return 'Confirmed (nothing to pay); being packed';
   if (row.paymentMethod === 'CASH' && row.status === 'CONFIRMED')
     return 'Confirmed; paid in cash to the crew at the visit';
   if (row.status === 'SHIPPED' && row.shippingMethod === 'visit') return 'With the crew for the visit';
@@ -257,7 +247,7 @@ export function deliveryText(
     return `${label} to ${place}${days}`;
   }
   if (method === 'courier' && destination?.province)
-    return `${label} to the ${PROVINCE_NAMES[destination.province]}${days}`;
+    return `${label} to ${PROVINCE_NAMES[destination.province]}${days}`;
   if (method === 'local' && destination?.postalCode) return `${label} to ${destination.postalCode}${days}`;
   return `${label}${days}`;
 }
