@@ -105,15 +105,21 @@ export async function newBuyer(server: TestServer, email: string): Promise<{ key
 
 /**
  * A pet owner with an operator booking of their own on `day` or the first day after with room, paid by CARD or in CASH, and a key
- * with orders:write to buy a `visit` add-on for it.
+ * with orders:write to buy a `visit` add-on for it. A card booking is paid through the sandbox.
  */
-/** A person with an orders:write key and their own booking (a card one paid through the sandbox). */
 export async function buyerWithBooking(
   server: TestServer,
   email: string,
   day: string,
   paymentMethod: 'CARD' | 'CASH',
-): Promise<{ key: string; userId: string; bookingId: string }> {
+): Promise<{
+  key: string;
+  userId: string;
+  bookingId: string;
+  ownerKey: string;
+  petId: string;
+  addressId: string;
+}> {
   const owner = await newPetOwner(server, {
     email,
     pet: { name: 'Bongo', weightKg: 14 },
@@ -147,7 +153,13 @@ export async function buyerWithBooking(
   if (paymentMethod === 'CARD' && (await payInSandbox(server, booked.body.bookingId)) !== 200)
     throw new Error('paying the booking failed');
   const buyer = await newBuyer(server, email);
-  return { ...buyer, bookingId: booked.body.bookingId };
+  return {
+    ...buyer,
+    bookingId: booked.body.bookingId,
+    ownerKey: owner.key,
+    petId: owner.petId,
+    addressId: owner.addressId,
+  };
 }
 
 /** Pays a card order's link as the sandbox's TEST page does (the pay button); the page's status. */

@@ -1,0 +1,165 @@
+// What happens to shop orders after they are made (issue 17): an operator cancelling a paid order
+// puts its money on the refund list, and `refund done` marks it returned; a `visit` add-on whose
+// booking is cancelled is released by the worker's rule; a buy refused while the shop was closed
+// can be sent again with the same Idempotency-Key once it opens.
+import { moveOrder, releaseStrandedVisitOrders, setShopOpenAs } from '@nogpets/operations';
+import { fixedClock } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTestServer, type TestServer } from './harness.js';
+import {
+  buyerWithBooking,
+  courierOrder,
+  NOW,
+  newBuyer,
+  payOrderLink,
+  type ShopCall,
+  shopCaller,
+  shopCounts,
+  stockNow,
+} from './shop-fixture.js';
+
+const clock = fixedClock(NOW);
+const OPERATOR = { userId: null, name: 'shop-lifecycle test' };
+
+describe('shop orders after they are made', () => {
+  let server: TestServer;
+  let call: ShopCall;
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
+    call = shopCaller(server);
+  });
+  afterAll(() => server?.stop());
+
+  it('cancelling a paid order returns its stock and puts its money on the refund list until refunded', async () => {
+    const buyer = await newBuyer(server, 'thandi@example.com');
+    const before = await stockNow(server);
+    const bought = await call('http', 'buy', courierOrder([{ productId: 'cat-brush', qty: 1 }]), {
+      key: buyer.key,
+    });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+    expect(await payOrderLink(server, bought.body.payUrl)).toBe(303);
+    const orderId = bought.body.orderId as string;
+    expect((await call('mcp', 'get_order', { orderId }, { key: buyer.key })).body.paymentStatus).toBe('PAID');
+
+    // Delivered orders cannot be cancelled; a confirmed one can.
+    const cancelled = await moveOrder(server.service.runtime.deps, orderId, 'CANCEL', OPERATOR, {
+      note: 'out of brushes',
+    });
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
+    expect((await stockNow(server))['cat-brush']).toBe(before['cat-brush']);
+    const got = await call('http', 'get_order', { orderId }, { key: buyer.key });
+    expect(got.body.statusText).toMatch(/refund is on its way/);
+
+    const [payment] = await server.db.sql<{ id: string; status: string }[]>`
+      select id, status from payments where order_id = ${orderId}`;
+    expect(payment!.status).toBe('REFUND_DUE');
+    const list = await cli(server.db.url, ['refund', 'list']);
+    expect(list.stdout).toContain(payment!.id);
+    const done = await cli(server.db.url, ['refund', 'done', payment!.id, '--note', 'PF refund 991']);
+    expect(done.status, done.stderr).toBe(0);
+    expect((await call('http', 'get_order', { orderId }, { key: buyer.key })).body).toMatchObject({
+      status: 'CANCELLED',
+      paymentStatus: 'REFUNDED',
+    });
+    // A second cancel is refused and changes nothing.
+    await expect(moveOrder(server.service.runtime.deps, orderId, 'CANCEL', OPERATOR)).rejects.toMatchObject({
+      code: 'NOT_ACTIVE',
+    });
+    expect((await stockNow(server))['cat-brush']).toBe(before['cat-brush']);
+  });
+
+  it('releases a cash visit add-on when its booking is cancelled: stock back, nothing owed', async () => {
+    const person = await buyerWithBooking(server, 'bongani@example.com', '2026-11-25', 'CASH');
+    const before = await stockNow(server);
+    const counts = await shopCounts(server);
+    const add = {
+      items: [{ productId: 'dog-shampoo', qty: 1 }],
+      shippingMethod: 'visit',
+      bookingId: person.bookingId,
+      paymentMethod: 'CASH',
+      confirm: true,
+      discountCode: 'WELCOME10',
+    };
+    const bought = await call('mcp', 'buy', add, { key: person.key });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+    expect(bought.body).toMatchObject({
+      status: 'CONFIRMED',
+      paymentStatus: 'CASH_DUE',
+      shippingMethod: 'visit',
+    });
+    const orderId = bought.body.orderId as string;
+
+    // Nothing to release while the booking is live.
+    expect(await releaseStrandedVisitOrders(server.service.runtime.deps)).not.toContain(orderId);
+    const cancel = await server.post(
+      `/v1/bookings/${person.bookingId}/cancel`,
+      { confirm: true },
+      { authorization: `Bearer ${person.ownerKey}` },
+    );
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    const deps = server.service.runtime.deps;
+    const [a, b] = await Promise.all([releaseStrandedVisitOrders(deps), releaseStrandedVisitOrders(deps)]);
+    expect([...a, ...b].filter((id) => id === orderId)).toHaveLength(1);
+    expect((await call('http', 'get_order', { orderId }, { key: person.key })).body).toMatchObject({
+      status: 'CANCELLED',
+      paymentStatus: 'NONE',
+    });
+    expect((await stockNow(server))['dog-shampoo']).toBe(before['dog-shampoo']);
+    expect((await shopCounts(server)).uses.WELCOME10).toBe(counts.uses.WELCOME10);
+  });
+
+  it('refuses a visit add-on to an unpaid card booking (it may lapse)', async () => {
+    const person = await buyerWithBooking(server, 'karin@example.com', '2026-11-26', 'CASH');
+    // The same person's second booking, by card and left unpaid.
+    const owner = { authorization: `Bearer ${person.ownerKey}` };
+    const body = {
+      category: 'grooming',
+      addressId: person.addressId,
+      pets: [{ petId: person.petId, serviceIds: ['groom-dog-bath'] }],
+    };
+    const slots = await server.post(
+      '/v1/availability',
+      { ...body, from: '2026-11-27', to: '2026-12-03' },
+      owner,
+    );
+    expect(slots.status, JSON.stringify(slots.body)).toBe(200);
+    const slot = slots.body.days.find((d: { slots: unknown[] }) => d.slots.length).slots[0];
+    const card = await server.post(
+      '/v1/bookings',
+      { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+      owner,
+    );
+    expect(card.status, JSON.stringify(card.body)).toBe(201);
+    const quote = await call(
+      'http',
+      'quote_order',
+      {
+        items: [{ productId: 'dog-shampoo', qty: 1 }],
+        shippingMethod: 'visit',
+        bookingId: card.body.bookingId,
+      },
+      { key: person.key },
+    );
+    expect(quote.body.shippingError).toMatchObject({ code: 'BOOKING_NEEDED' });
+    expect(quote.body.shippingError.message).toMatch(/pay this one first/);
+  });
+
+  it('lets a buy refused while the shop was closed be sent again with the same Idempotency-Key', async () => {
+    const buyer = await newBuyer(server, 'ayanda@example.com');
+    const deps = server.service.runtime.deps;
+    const order = courierOrder([{ productId: 'cat-wand', qty: 1 }]);
+    await setShopOpenAs(deps, false, OPERATOR);
+    try {
+      const closed = await call('http', 'buy', order, { key: buyer.key, idempotencyKey: 'shop-off-retry' });
+      expect(closed.status).toBe(409);
+      expect(closed.body.error.code).toBe('SHOP_OFF');
+    } finally {
+      await setShopOpenAs(deps, true, OPERATOR);
+    }
+    const open = await call('http', 'buy', order, { key: buyer.key, idempotencyKey: 'shop-off-retry' });
+    expect(open.status, JSON.stringify(open.body)).toBe(201);
+    const again = await call('http', 'buy', order, { key: buyer.key, idempotencyKey: 'shop-off-retry' });
+    expect(again.body.orderId).toBe(open.body.orderId);
+  });
+});
