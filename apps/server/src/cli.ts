@@ -19,6 +19,9 @@ import {
   createApiKey,
   createPayout,
   markPayoutDone,
+  moveOrder,
+  type Order,
+  ordersToPack,
   type Payout,
   leadsToFollowUp,
   paymentProblems,
@@ -27,6 +30,8 @@ import {
   resolvePaymentProblem,
   SCOPE_NAMES,
   ServiceError,
+  setShopOpenAs,
+  shopStatus,
   systemClock,
 } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
@@ -390,6 +395,115 @@ payout
   .action(async (id: string, opts: { note: string }) => {
     const p = await withDatabase((db) => markPayoutDone(depsOf(db), id, opts.note, OPERATOR));
     process.stdout.write(`${payoutLine(p)}\n`);
+  });
+
+const stampUtc = (d: Date | string) => `${new Date(d).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const linesWords = (o: Order) => o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ');
+const orderLine = (o: Order) =>
+  `${o.orderId}\t${o.status}\t${o.paymentStatus}\t${o.total}\t${o.shippingMethod}${o.tracking ? `\ttracking ${o.tracking}` : ''}`;
+
+const shop = program.command('shop').description("The operator's shop: open or closed for buying");
+for (const [verb, open] of [
+  ['open', true],
+  ['close', false],
+] as const) {
+  shop
+    .command(verb)
+    .description(
+      open
+        ? 'Open the shop: browse_shop, quote_order and buy answer again.'
+        : 'Close the shop: browse_shop, quote_order and buy answer 409 SHOP_OFF; orders already made go on.',
+    )
+    .action(async () => {
+      const done = await withDatabase((db) => setShopOpenAs(depsOf(db), open, CLI_REVIEWER));
+      const state = done.open ? 'open' : 'closed';
+      process.stdout.write(done.changed ? `The shop is now ${state}.\n` : `The shop was already ${state}.\n`);
+    });
+}
+shop
+  .command('status')
+  .description('Whether the shop is open, and when that last changed (UTC).')
+  .action(async () => {
+    const s = await withDatabase((db) => shopStatus(depsOf(db)));
+    process.stdout.write(
+      `The shop is ${s.open ? 'open' : 'closed'}${s.changedAt ? ` (since ${stampUtc(s.changedAt)})` : ''}.\n`,
+    );
+  });
+
+const order = program
+  .command('order')
+  .description('Shop orders: pack, ship and deliver them; cancel or refund');
+order
+  .command('list')
+  .description(
+    'Orders to pack and ship (paid, or cash add-ons accepted; CONFIRMED or PACKED), oldest first: id, created (UTC), ' +
+      'total, delivery method, status, payment status, lines, and where it goes.',
+  )
+  .action(async () => {
+    const rows = await withDatabase((db) => ordersToPack(depsOf(db)));
+    process.stdout.write(
+      rows.length
+        ? `${rows
+            .map(
+              (o) =>
+                `${o.orderId}\t${stampUtc(o.createdAt)}\t${o.total}\t${o.shippingMethod}\t${o.status}\t${o.paymentStatus}\t${linesWords(o)}\t${o.delivery}`,
+            )
+            .join('\n')}\n`
+        : 'No orders to pack.\n',
+    );
+  });
+order
+  .command('pack')
+  .description('Mark a CONFIRMED order packed (PACKED).')
+  .argument('<orderId>')
+  .action(async (id: string) => {
+    const o = await withDatabase((db) => moveOrder(depsOf(db), id, 'PACK', CLI_REVIEWER));
+    process.stdout.write(`${orderLine(o)}\n`);
+  });
+order
+  .command('ship')
+  .description(
+    'Mark a CONFIRMED or PACKED order handed over (SHIPPED): to the courier or driver, or to the crew for a visit.',
+  )
+  .argument('<orderId>')
+  .option('--tracking <ref>', "the courier's tracking reference (the person sees it)")
+  .action(async (id: string, opts: { tracking?: string }) => {
+    const o = await withDatabase((db) =>
+      moveOrder(depsOf(db), id, 'SHIP', CLI_REVIEWER, { tracking: opts.tracking }),
+    );
+    process.stdout.write(`${orderLine(o)}\n`);
+  });
+order
+  .command('deliver')
+  .description('Mark a SHIPPED order delivered (DELIVERED).')
+  .argument('<orderId>')
+  .action(async (id: string) => {
+    const o = await withDatabase((db) => moveOrder(depsOf(db), id, 'DELIVER', CLI_REVIEWER));
+    process.stdout.write(`${orderLine(o)}\n`);
+  });
+order
+  .command('cancel')
+  .description(
+    'Cancel a CONFIRMED or PACKED order (CANCELLED): its stock and discount use return; paid money becomes REFUND_REQUESTED.',
+  )
+  .argument('<orderId>')
+  .option('--note <text>', 'why (kept in the audit log)')
+  .action(async (id: string, opts: { note?: string }) => {
+    const o = await withDatabase((db) =>
+      moveOrder(depsOf(db), id, 'CANCEL', CLI_REVIEWER, { note: opts.note }),
+    );
+    process.stdout.write(`${orderLine(o)}\n`);
+  });
+order
+  .command('refunded')
+  .description("Mark a cancelled order's refund made at the gateway (REFUND_REQUESTED becomes REFUNDED).")
+  .argument('<orderId>')
+  .option('--note <text>', "the gateway's refund reference or a note")
+  .action(async (id: string, opts: { note?: string }) => {
+    const o = await withDatabase((db) =>
+      moveOrder(depsOf(db), id, 'REFUNDED', CLI_REVIEWER, { note: opts.note }),
+    );
+    process.stdout.write(`${orderLine(o)}\n`);
   });
 
 const mail = program.command('mail').description('Mail the service sends (sign-in links)');

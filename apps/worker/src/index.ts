@@ -1,6 +1,7 @@
 export {
   completeFinishedBookings,
   expireUnpaidHolds,
+  expireUnpaidOrders,
   type JobContext,
   type JobDefinition,
   jobs,

@@ -3,6 +3,7 @@ import {
   deliverPendingMail,
   type Deps,
   expireHolds,
+  expireOrders,
   extendSeries,
   recheckNotices,
 } from '@nogpets/operations';
@@ -47,6 +48,16 @@ export const expireUnpaidHolds: JobDefinition = {
     if (!deps) return { skipped: 'no deps' };
     const expired = await expireHolds(deps);
     return { expired: expired.length };
+  },
+};
+
+/** Card shop orders unpaid 24 hours after they were made close: their stock and discount use return (docs/decisions.md). */
+export const expireUnpaidOrders: JobDefinition = {
+  name: 'expire-unpaid-orders',
+  cron: '* * * * *',
+  async run({ deps }) {
+    if (!deps) return { skipped: 'no deps' };
+    return { expired: (await expireOrders(deps)).length };
   },
 };
 
@@ -135,6 +146,7 @@ export const purgeSignupDrafts: JobDefinition = {
 export const jobs: readonly JobDefinition[] = [
   purgeExpiredRateLimits,
   expireUnpaidHolds,
+  expireUnpaidOrders,
   completeFinishedBookings,
   keepSeriesBooked,
   purgeOldIdempotencyKeys,

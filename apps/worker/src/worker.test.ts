@@ -62,7 +62,12 @@ describe('worker', () => {
           .sort((a, b) => a.name.localeCompare(b.name)),
       );
       expect(schedules.map((s) => s.name)).toEqual(
-        expect.arrayContaining(['expire-unpaid-holds', 'keep-series-booked', 'purge-idempotency-keys']),
+        expect.arrayContaining([
+          'expire-unpaid-holds',
+          'expire-unpaid-orders',
+          'keep-series-booked',
+          'purge-idempotency-keys',
+        ]),
       );
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
