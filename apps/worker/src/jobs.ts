@@ -4,6 +4,7 @@ import {
   type Deps,
   expireHolds,
   expireOrders,
+  releaseStrandedVisitOrders,
   extendSeries,
   recheckNotices,
 } from '@nogpets/operations';
@@ -51,13 +52,19 @@ export const expireUnpaidHolds: JobDefinition = {
   },
 };
 
-/** Card shop orders unpaid 24 hours after they were made close: their stock and discount use return (docs/decisions.md). */
+/**
+ * Shop orders that can no longer go ahead close (docs/decisions.md, "The shop"): card orders unpaid
+ * 24 hours after they were made, and `visit` add-ons whose booking was cancelled or lapsed. Their
+ * stock and discount use return.
+ */
 export const expireUnpaidOrders: JobDefinition = {
   name: 'expire-unpaid-orders',
   cron: '* * * * *',
   async run({ deps }) {
     if (!deps) return { skipped: 'no deps' };
-    return { expired: (await expireOrders(deps)).length };
+    const expired = await expireOrders(deps);
+    const released = await releaseStrandedVisitOrders(deps);
+    return { expired: expired.length, released: released.length };
   },
 };
 
