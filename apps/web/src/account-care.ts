@@ -1,5 +1,5 @@
-// The pet owner's part of the account page: bookings (pay, cancel, until when movable), pets and
-// addresses. Every change runs the operation an assistant would call, as the person themselves.
+// The pet owner's part of the account page: bookings (pay, cancel, until when movable), shop
+// orders, pets and addresses. Every change runs the operation an assistant would call, as the person themselves.
 import {
   type AccountBooking,
   accountBookings,
@@ -11,6 +11,8 @@ import {
   listAddresses,
   listPets,
   type OperationContext,
+  type Order,
+  ordersOfPerson,
   paymentWords,
   payBooking,
   removeSaved,
@@ -36,14 +38,18 @@ type Session = { user: UserRow; csrf: string };
 /** What a form's change comes to: words for the person, a refusal with its status, or null once answered. */
 type Outcome = string | { text: string; status: number } | null;
 
+/** Shop orders listed on the account page, newest first (an assistant's list_orders pages through all). */
+const ORDERS_SHOWN = 20;
+
 /** Everything the pet owner's sections show, read through the operations. */
 export async function loadCare(ctx: OperationContext) {
-  const [bookings, { pets }, { addresses }] = await Promise.all([
+  const [bookings, orders, { pets }, { addresses }] = await Promise.all([
     accountBookings(ctx),
+    ordersOfPerson(ctx.deps.sql, ctx.auth!.userId, { limit: ORDERS_SHOWN }),
     runOperation(listPets, ctx, {}),
     runOperation(listAddresses, ctx, {}),
   ]);
-  return { bookings, pets: pets as Pet[], addresses: addresses as Address[] };
+  return { bookings, orders, pets: pets as Pet[], addresses: addresses as Address[] };
 }
 
 const noticeHtml = (notice: Notice | undefined, section: Notice['section']) =>
@@ -103,6 +109,34 @@ function bookingsSection(care: Awaited<ReturnType<typeof loadCare>>, csrf: strin
       earlier.length
         ? html`<h3>Earlier and cancelled</h3><table id="earlier"><tr><th>What, when and where</th><th>Status</th><th>Payment</th><th>Total</th></tr>$${bookingRows(earlier, csrf, false)}</table>`
         : ''
+    }`;
+}
+
+const dateWords = (iso: string) =>
+  new Intl.DateTimeFormat('en-ZA', {
+    timeZone: 'Africa/Johannesburg',
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(new Date(iso));
+
+function ordersSection(orders: Order[]): string {
+  return html`<h2 id="orders">Shop orders</h2>
+    $${
+      orders.length
+        ? html`<table id="order-list"><tr><th>What</th><th>Delivery</th><th>Status</th><th>Total</th></tr>$${orders
+            .map(
+              (o) => html`<tr id="order-${o.orderId}">
+                <td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${dateWords(o.createdAt)} · ${o.orderId}</span></td>
+                <td data-label="Delivery">${o.delivery}</td>
+                <td data-label="Status">${o.statusText}$${o.tracking ? html`<br>Tracking: ${o.tracking}` : ''}</td>
+                <td data-label="Total">${o.total}$${o.discountCents > 0 ? html`<br><span class="muted">after ${o.discount} off (${o.discountCode ?? ''})</span>` : ''}</td>
+              </tr>`,
+            )
+            .join('')}</table>
+          $${orders.length >= ORDERS_SHOWN ? html`<p class="muted">These are your latest ${String(ORDERS_SHOWN)} orders; ask your assistant for older ones (list_orders).</p>` : ''}`
+        : html`<p>No shop orders yet.</p>`
     }`;
 }
 
@@ -191,6 +225,7 @@ export function careSections(
 ): string {
   return (
     bookingsSection(care, csrf, notice) +
+    ordersSection(care.orders) +
     petsSection(care.pets, csrf, notice) +
     addressesSection(care.addresses, csrf, notice)
   );

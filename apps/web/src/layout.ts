@@ -14,6 +14,7 @@ a.button { display: inline-block; margin-top: 1rem; padding: .5rem 1rem; border-
 table { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
 th, td { text-align: left; padding: .4rem .3rem; border-bottom: 1px solid #e3e7e4; vertical-align: top; }
 .error { color: #8a3b2c; font-weight: 600; }
+th.amount, td.amount { text-align: right; white-space: nowrap; }
 input, select, textarea { max-width: 36rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .notice { color: #2f6b4f; font-weight: 600; }
@@ -40,6 +41,7 @@ header form button { margin-top: 0; }
   td { border: 0; padding: .15rem 0; }
   td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
   td button { margin-top: .25rem; }
+  td.amount { text-align: left; }
 }
 `;
 

@@ -1,6 +1,7 @@
 // The operator console (/operator), for operator accounts only (`pnpm cli operator add`):
 // applications to review with their checklist in words (approve, or reject with a note), proposed
-// service areas to approve, leads to follow up and refunds owed. Every change is one operator
+// service areas to approve, leads to follow up, refunds owed, and the shop (open or closed, orders
+// to pack and ship). Every change is one operator
 // function of @nogpets/operations, the same the CLI calls, audited with the operator's name.
 import {
   type ApplicationForReview,
@@ -14,10 +15,15 @@ import {
   leadsToFollowUp,
   MAX_REVIEW_NOTE,
   markRefundDone,
+  moveOrder,
+  type Order,
+  ordersToPack,
   type RefundOwed,
   refundsOwed,
   rejectApplication,
   ServiceError,
+  setShopOpenAs,
+  shopStatus,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { LeadRow, UserRow } from '@nogpets/store';
@@ -29,7 +35,7 @@ type Session = { user: UserRow; csrf: string };
 
 /** What the operator just did, said at the top of the section it was done in. */
 interface Notice {
-  section: 'applications' | 'areas' | 'leads' | 'refunds';
+  section: 'applications' | 'areas' | 'leads' | 'refunds' | 'shop';
   text: string;
   error?: boolean;
 }
@@ -53,6 +59,8 @@ const WAITING_SHOWN = 100;
 /** Applications decided or still drafts shown below the ones waiting. */
 const OTHERS_SHOWN = 20;
 const LEADS_SHOWN = 50;
+/** Orders to pack shown at once (the oldest first). */
+const ORDERS_SHOWN = 100;
 
 const hidden = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 
@@ -197,6 +205,47 @@ function refundsSection(refunds: RefundOwed[], csrf: string, notice?: Notice): s
     }`;
 }
 
+const PAYMENT_WORDS: Record<Order['paymentStatus'], string> = {
+  PENDING: 'Not paid yet',
+  PAID: 'Paid by card',
+  CASH_DUE: 'Cash to the crew at the visit',
+  REFUND_REQUESTED: 'Refund owed',
+  REFUNDED: 'Refunded',
+  NONE: 'Nothing paid',
+};
+
+function orderRow(o: Order, csrf: string): string {
+  const where =
+    o.shippingMethod === 'visit' && o.bookingId ? `${o.delivery} (booking ${o.bookingId})` : o.delivery;
+  const pack =
+    o.status === 'CONFIRMED'
+      ? html`<form method="post" action="/operator/orders/${o.orderId}/pack">$${hidden(csrf)}<button type="submit">Mark packed</button></form>`
+      : '';
+  return html`<tr id="order-${o.orderId}"><td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${o.orderId} · made ${stamp(new Date(o.createdAt))}</span></td>
+    <td data-label="Delivery">${where}$${o.shipTo?.notes ? html`<br><span class="muted">${o.shipTo.notes}</span>` : ''}</td>
+    <td data-label="Total">${o.total}<br><span class="muted">${PAYMENT_WORDS[o.paymentStatus]}</span></td>
+    <td data-label="Status">${o.statusText}</td>
+    <td>$${pack}<form method="post" action="/operator/orders/${o.orderId}/ship">$${hidden(csrf)}
+      <label class="muted" for="tracking-${o.orderId}">Tracking reference (optional)</label><input id="tracking-${o.orderId}" type="text" name="tracking" maxlength="100">
+      <button type="submit">Mark shipped</button></form></td></tr>`;
+}
+
+function shopSection(shop: { open: boolean }, orders: Order[], csrf: string, notice?: Notice): string {
+  return html`<h2 id="shop">Shop</h2>
+    $${noticeHtml(notice, 'shop')}
+    <p id="shop-state">The shop is <strong>${shop.open ? 'open' : 'closed'}</strong>.${shop.open ? '' : ' Assistants are told it is closed; orders already made go on.'}</p>
+    <form method="post" action="/operator/shop">$${hidden(csrf)}<input type="hidden" name="open" value="${shop.open ? 'no' : 'yes'}">
+      <button $${shop.open ? 'class="secondary" ' : ''}type="submit">${shop.open ? 'Close the shop' : 'Open the shop'}</button></form>
+    <h3>Orders to pack</h3>
+    $${
+      orders.length
+        ? html`<table id="orders-to-pack"><tr><th>What</th><th>Delivery</th><th>Total</th><th>Status</th><th></th></tr>$${orders
+            .map((o) => orderRow(o, csrf))
+            .join('')}</table>`
+        : html`<p>No orders to pack.</p>`
+    }`;
+}
+
 /** A form's one text field, as typed (CRLF as one line break), or undefined when missing or sent twice. */
 function textField(req: Request, name: string): string | undefined {
   const v = (req.body as Record<string, unknown> | undefined)?.[name];
@@ -232,12 +281,14 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
   }
 
   async function showConsole(res: Response, s: Session, notice?: Notice, status = 200): Promise<void> {
-    const [waitingApps, otherApps, areas, leads, refunds] = await Promise.all([
+    const [waitingApps, otherApps, areas, leads, refunds, shop, orders] = await Promise.all([
       applicationsToReview(deps, { statuses: ['SUBMITTED'], limit: WAITING_SHOWN }),
       applicationsToReview(deps, { statuses: ['DRAFT', 'APPROVED', 'REJECTED'], limit: OTHERS_SHOWN }),
       areasToReview(deps),
       leadsToFollowUp(deps, LEADS_SHOWN),
       refundsOwed(deps),
+      shopStatus(deps),
+      ordersToPack(deps, ORDERS_SHOWN),
     ]);
     const apps = [...waitingApps, ...otherApps];
     const waiting = waitingApps.length;
@@ -249,11 +300,13 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
           'Operator console',
           html`<nav class="sections"><a href="#applications">Applications (${String(waiting)})</a> ·
             <a href="#areas">Areas (${String(areas.length)})</a> · <a href="#leads">Leads (${String(leads.length)})</a> ·
-            <a href="#refunds">Refunds (${String(refunds.length)})</a></nav>
+            <a href="#refunds">Refunds (${String(refunds.length)})</a> ·
+            <a href="#shop">Shop (${shop.open ? 'open' : 'closed'}, ${String(orders.length)} to pack)</a></nav>
             $${applicationsSection(apps, s.csrf, notice)}
             $${areasSection(areas, s.csrf, notice)}
             $${leadsSection(leads, s.csrf, notice)}
-            $${refundsSection(refunds, s.csrf, notice)}`,
+            $${refundsSection(refunds, s.csrf, notice)}
+            $${shopSection(shop, orders, s.csrf, notice)}`,
           { email: s.user.email, csrf: s.csrf },
         ),
       );
@@ -354,6 +407,34 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
         textField(req, 'note'),
       );
       return `${r.id} is marked refunded.`;
+    }),
+  );
+
+  router.post(
+    '/operator/shop',
+    act('shop', async (req, s) => {
+      const open = textField(req, 'open') === 'yes';
+      const done = await setShopOpenAs(deps, open, consoleReviewer(s.user));
+      const state = done.open ? 'open' : 'closed';
+      return done.changed ? `The shop is now ${state}.` : `The shop was already ${state}.`;
+    }),
+  );
+
+  router.post(
+    '/operator/orders/:id/pack',
+    act('shop', async (req, s) => {
+      const o = await moveOrder(deps, String(req.params.id), 'PACK', consoleReviewer(s.user));
+      return `${o.orderId} is packed.`;
+    }),
+  );
+
+  router.post(
+    '/operator/orders/:id/ship',
+    act('shop', async (req, s) => {
+      // An empty box is no reference; a reference is kept as typed, on one line.
+      const tracking = textField(req, 'tracking')?.replace(/\s+/g, ' ').trim().slice(0, 100) || undefined;
+      const o = await moveOrder(deps, String(req.params.id), 'SHIP', consoleReviewer(s.user), { tracking });
+      return `${o.orderId} is shipped${o.tracking ? ` (tracking ${o.tracking})` : ''}.`;
     }),
   );
 }

@@ -570,7 +570,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     return page(
       'Your account',
       html`<p>Signed in as <strong>${s.user.name || s.user.email}</strong> (${s.user.email}).</p>
-      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a></nav>
+      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a></nav>
       $${careSections(care, s.csrf, notice)}
       <h2 id="assistants">Connected assistants</h2>
       $${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}

@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import {
+  accountPageContext,
   type Booking,
   checkNotification,
-  type PayLink,
   type createSandboxGateway,
   findPayLink,
+  getOrder,
+  type Order,
+  type PayLink,
   receiveNotification,
+  runOperation,
+  toOrder,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import express, { type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';
 import { page } from './layout.js';
@@ -130,22 +135,72 @@ export function paymentsRouter(runtime: Runtime): Router {
           html`<p class="error">This pay link is not known. Ask your assistant for a new one.</p>`,
         ),
       );
-  // An invoice link (a business's amount and description) shows those; a booking's link its bookings.
-  const summary = ({ bookings, invoice }: Pick<PayLink, 'bookings' | 'invoice'>) =>
-    invoice
-      ? html`<table id="invoice"><tr><td>${invoice.businessName}</td><td>${invoice.description}$${invoice.dueDate ? html`<br>Due ${invoice.dueDate}` : ''}</td><td>${formatMoney(invoice.amountCents, invoice.currency)}</td></tr></table>`
-      : html`<table id="bookings">$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}$${b.where ? html`<br>${b.where}` : ''}</td><td>${b.total}</td></tr>`).join('')}</table>`;
+  // An order's link shows the order: its lines, discount, delivery and total.
+  const orderSummary = (o: Order) =>
+    html`<h2>Your NogPets shop order</h2>
+    <p class="muted">${o.orderId} · ${o.statusText}</p>
+    <table id="order"><tr><th>Item</th><th>Kind</th><th>Qty</th><th class="amount">Total</th></tr>
+    $${o.lines.map((l) => html`<tr><td><strong>${l.name}</strong></td><td data-label="Kind">${l.variant}</td><td data-label="Qty">${String(l.qty)}</td><td class="amount" data-label="Total">${l.total}</td></tr>`).join('')}
+    <tr><td colspan="3">Subtotal</td><td class="amount">${o.subtotal}</td></tr>
+    $${o.discountCents > 0 ? html`<tr id="order-discount"><td colspan="3">Discount (${o.discountCode ?? ''})</td><td class="amount">−${o.discount}</td></tr>` : ''}
+    <tr id="order-delivery"><td colspan="3">Delivery: ${o.delivery}</td><td class="amount">${o.deliveryFeeCents > 0 ? o.deliveryFee : 'Free'}</td></tr>
+    <tr id="order-total"><td colspan="3"><strong>Total</strong></td><td class="amount"><strong>${o.total}</strong></td></tr>
+    </table>`;
+  // An invoice link (a business's amount and description) shows those; an order's link the order; a booking's link its bookings.
+  const summary = ({
+    bookings,
+    invoice,
+    order,
+  }: Pick<PayLink, 'bookings' | 'invoice'> & { order: Order | null }) =>
+    order
+      ? orderSummary(order)
+      : invoice
+        ? html`<table id="invoice"><tr><td>${invoice.businessName}</td><td>${invoice.description}$${invoice.dueDate ? html`<br>Due ${invoice.dueDate}` : ''}</td><td>${formatMoney(invoice.amountCents, invoice.currency)}</td></tr></table>`
+        : html`<table id="bookings">$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}$${b.where ? html`<br>${b.where}` : ''}</td><td>${b.total}</td></tr>`).join('')}</table>`;
+  /** What became of an order's link that cannot be paid now, in words. */
+  const orderOutcome = (order: Order, state: PayLink['state']) => {
+    const live = ['CONFIRMED', 'PACKED', 'SHIPPED', 'DELIVERED'].includes(order.status);
+    if (state === 'paid')
+      return live
+        ? order.status === 'CONFIRMED' || order.status === 'PACKED'
+          ? 'Paid. Thank you: your order is confirmed and being packed.'
+          : `Paid. Thank you. ${order.statusText}.`
+        : // Paid at the gateway after the order had closed (or once cancelled): the operator owes it back.
+          `Paid, but the order is ${order.status === 'CANCELLED' ? 'cancelled' : 'closed'}: the money is owed back to you and will be refunded.`;
+    // The link lapses with the order itself (24 hours), so an unpaid one has closed.
+    if (order.status === 'EXPIRED' || order.status === 'PENDING_PAYMENT')
+      return 'This order closed unpaid after 24 hours; nothing was charged. Ask your assistant to order again.';
+    return 'Nothing is left to pay on this link.';
+  };
+  /**
+   * The order of a pay link as its owner sees it (get_order, with the shop's delivery words); the
+   * link is the proof, as for a booking's. An order whose person is gone is shown from its row.
+   */
+  const orderOf = async (req: Request, found: PayLink): Promise<Order | null> => {
+    const row = found.order;
+    if (!row) return null;
+    if (!row.userId) return toOrder(row);
+    const ctx = accountPageContext(
+      runtime.deps,
+      row.userId,
+      { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
+      ['orders:write'],
+    );
+    return (await runOperation(getOrder, ctx, { orderId: row.id })) as Order;
+  };
   // The card fee is part of the total the person pays: say so, and how much of it is.
   const feeNote = (bookings: Booking[]) => {
     const fee = bookings.reduce((sum, b) => sum + b.cardFeeCents, 0);
     return fee > 0 ? html`, which includes the card fee of ${money(fee)}` : '';
   };
 
-  // Onward from paying: the booking on the person's account page (sign-in first when needed).
-  const onward = (bookings: Booking[]) =>
-    bookings.length === 0
-      ? ''
-      : html`<p><a id="onward" href="/account#$${bookings.length === 1 ? html`booking-${bookings[0]!.id}` : 'bookings'}">See your ${bookings.length === 1 ? 'booking' : 'bookings'} on your account page</a></p>`;
+  // Onward from paying: the booking or the order on the person's account page (sign-in first when needed).
+  const onward = (bookings: Booking[], order: Order | null = null) =>
+    order
+      ? html`<p><a id="onward" href="/account#orders">See your orders on your account page</a></p>`
+      : bookings.length === 0
+        ? ''
+        : html`<p><a id="onward" href="/account#$${bookings.length === 1 ? html`booking-${bookings[0]!.id}` : 'bookings'}">See your ${bookings.length === 1 ? 'booking' : 'bookings'} on your account page</a></p>`;
 
   router.get('/pay/:token', async (req, res, next) => {
     try {
@@ -155,27 +210,31 @@ export function paymentsRouter(runtime: Runtime): Router {
         return;
       }
       const { payment, bookings, state } = found;
+      const order = await orderOf(req, found);
+      const shown = { ...found, order };
       if (state !== 'open') {
-        const text = {
-          paid: found.invoice
-            ? 'This is paid. Thank you.'
-            : 'This is paid. Thank you: the booking is confirmed.',
-          expired:
-            'This pay link has expired or was replaced by a newer one. Ask your assistant for a new link.',
-          nothing: 'Nothing is left to pay on this link.',
-        }[state];
+        const text = order
+          ? orderOutcome(order, state)
+          : {
+              paid: found.invoice
+                ? 'This is paid. Thank you.'
+                : 'This is paid. Thank you: the booking is confirmed.',
+              expired:
+                'This pay link has expired or was replaced by a newer one. Ask your assistant for a new link.',
+              nothing: 'Nothing is left to pay on this link.',
+            }[state];
         res
           .status(state === 'paid' ? 200 : 410)
           .type('html')
-          .send(page('Pay', html`<p>${text}</p>$${summary(found)}$${onward(bookings)}`));
+          .send(page('Pay', html`<p id="outcome">${text}</p>$${summary(shown)}$${onward(bookings, order)}`));
         return;
       }
       if (gateway.name === 'sandbox') {
         res.type('html').send(
           page(
             'TEST payment',
-            html`<p class="test-banner"><strong>TEST — no money moves.</strong> This is the NogPets sandbox gateway, for trying bookings end to end.</p>
-            $${summary(found)}
+            html`<p class="test-banner"><strong>TEST — no money moves.</strong> This is the NogPets sandbox gateway, for trying ${order ? 'the shop' : 'bookings'} end to end.</p>
+            $${summary(shown)}
             <p>Total: <strong id="amount">${money(payment.amountCents)}</strong>$${feeNote(bookings)}.</p>
             <form method="post" action="/pay/${req.params.token}/sandbox">
               <button type="submit" name="decision" value="pay">Pay ${money(payment.amountCents)} (test)</button>
@@ -190,9 +249,11 @@ export function paymentsRouter(runtime: Runtime): Router {
         paymentId: payment.id,
         amountCents: payment.amountCents,
         currency: payment.currency,
-        itemName: found.invoice
-          ? `${found.invoice.businessName}: ${found.invoice.description}`
-          : `NogPets: ${bookings.map((b) => `${b.what} ${b.when}`).join('; ')}`,
+        itemName: order
+          ? `NogPets shop order ${order.orderId}`
+          : found.invoice
+            ? `${found.invoice.businessName}: ${found.invoice.description}`
+            : `NogPets: ${bookings.map((b) => `${b.what} ${b.when}`).join('; ')}`,
         returnUrl: `${base}/pay/${req.params.token}/done`,
         cancelUrl: `${base}/pay/${req.params.token}`,
         notifyUrl: `${base}/payments/${gateway.name}/notify`,
@@ -203,7 +264,7 @@ export function paymentsRouter(runtime: Runtime): Router {
       res.type('html').send(
         page(
           gateway.test ? 'Pay (PayFast sandbox)' : 'Pay',
-          html`$${summary(found)}<p>Total: <strong>${money(payment.amountCents)}</strong>$${feeNote(bookings)}. You pay on PayFast's own page; NogPets never sees your card.</p>
+          html`$${summary(shown)}<p>Total: <strong>${money(payment.amountCents)}</strong>$${feeNote(bookings)}. You pay on PayFast's own page; NogPets never sees your card.</p>
           <form method="post" action="$${html`${checkout.action}`}">
             $${checkout.fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`).join('')}
             <button type="submit">Continue to PayFast</button>
@@ -265,14 +326,17 @@ export function paymentsRouter(runtime: Runtime): Router {
         return;
       }
       const paid = found.payment.status === 'PAID';
+      const order = await orderOf(req, found);
       // PayFast sends the browser here only after a payment, often before its notification is
       // checked: the page waits for it rather than inviting a second payment.
       const waiting = found.awaitingConfirmation;
       if (waiting) res.setHeader('Refresh', '5');
       const text = paid
-        ? found.invoice
-          ? 'Payment received. Thank you.'
-          : 'Payment received: your booking is confirmed.'
+        ? order
+          ? orderOutcome(order, 'paid')
+          : found.invoice
+            ? 'Payment received. Thank you.'
+            : 'Payment received: your booking is confirmed.'
         : waiting
           ? "Thank you. PayFast's confirmation has not reached us yet; this page checks again every few seconds. Please do not pay again."
           : 'The payment has not come through. If you declined it, you can try again from the same link while it is valid.';
@@ -280,9 +344,9 @@ export function paymentsRouter(runtime: Runtime): Router {
         page(
           paid ? 'Paid' : waiting ? 'Waiting for PayFast' : 'Not paid yet',
           html`<p id="outcome">${text}</p>
-          $${summary(found)}
+          $${summary({ ...found, order })}
           $${paid || waiting ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}
-          $${onward(found.bookings)}`,
+          $${onward(found.bookings, order)}`,
         ),
       );
     } catch (err) {
