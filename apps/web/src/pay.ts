@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import {
-  accountPageContext,
   type Booking,
   checkNotification,
   type createSandboxGateway,
   findPayLink,
-  getOrder,
   type Order,
   type PayLink,
   receiveNotification,
-  runOperation,
-  toOrder,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';
 import { page } from './layout.js';
@@ -172,22 +168,6 @@ export function paymentsRouter(runtime: Runtime): Router {
       return 'This order closed unpaid after 24 hours; nothing was charged. Ask your assistant to order again.';
     return 'Nothing is left to pay on this link.';
   };
-  /**
-   * The order of a pay link as its owner sees it (get_order, with the shop's delivery words); the
-   * link is the proof, as for a booking's. An order whose person is gone is shown from its row.
-   */
-  const orderOf = async (req: Request, found: PayLink): Promise<Order | null> => {
-    const row = found.order;
-    if (!row) return null;
-    if (!row.userId) return toOrder(row);
-    const ctx = accountPageContext(
-      runtime.deps,
-      row.userId,
-      { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
-      ['orders:write'],
-    );
-    return (await runOperation(getOrder, ctx, { orderId: row.id })) as Order;
-  };
   // The card fee is part of the total the person pays: say so, and how much of it is.
   const feeNote = (bookings: Booking[]) => {
     const fee = bookings.reduce((sum, b) => sum + b.cardFeeCents, 0);
@@ -210,7 +190,7 @@ export function paymentsRouter(runtime: Runtime): Router {
         return;
       }
       const { payment, bookings, state } = found;
-      const order = await orderOf(req, found);
+      const order = found.orderView;
       const shown = { ...found, order };
       if (state !== 'open') {
         const text = order
@@ -326,7 +306,7 @@ export function paymentsRouter(runtime: Runtime): Router {
         return;
       }
       const paid = found.payment.status === 'PAID';
-      const order = await orderOf(req, found);
+      const order = found.orderView;
       // PayFast sends the browser here only after a payment, often before its notification is
       // checked: the page waits for it rather than inviting a second payment.
       const waiting = found.awaitingConfirmation;

@@ -10,6 +10,7 @@ import {
 import { hashSecret } from '../auth.js';
 import { type Booking, toBooking } from '../booking/booking-model.js';
 import type { Deps } from '../context.js';
+import { findShop, type Order, toOrder } from '../shop/shop-model.js';
 
 /** Whether a pay link can be paid now, and if not, why. */
 export type PayLinkState = 'paid' | 'expired' | 'nothing' | 'open';
@@ -22,6 +23,8 @@ export interface PayLink {
   invoice: InvoiceRow | null;
   /** The shop order the link is for (no bookings), or null. */
   order: OrderRow | null;
+  /** That order as its person sees it (get_order's answer, with the shop's delivery words). */
+  orderView: Order | null;
   state: PayLinkState;
   /**
    * A payment may have been made at the gateway and its confirmation be on its way: PayFast sends
@@ -52,6 +55,7 @@ export async function findPayLink(
     bookings,
     invoice,
     order,
+    orderView: order ? toOrder(order, (await findShop(deps.sql))?.delivery ?? null) : null,
     state: payLinkState(payment, bookings, invoice, order, now),
     awaitingConfirmation: payment.status === 'OPEN' && live && deps.payments.gateway.name !== 'sandbox',
   };
