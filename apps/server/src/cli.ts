@@ -426,7 +426,9 @@ shop
   .action(async () => {
     const s = await withDatabase((db) => shopStatus(depsOf(db)));
     process.stdout.write(
-      `The shop is ${s.open ? 'open' : 'closed'}${s.changedAt ? ` (since ${stampUtc(s.changedAt)})` : ''}.\n`,
+      s.exists
+        ? `The shop is ${s.open ? 'open' : 'closed'}${s.changedAt ? ` (since ${stampUtc(s.changedAt)})` : ''}.\n`
+        : 'There is no shop: the demo data (or the operator) has not set one up.\n',
     );
   });
 

@@ -563,6 +563,16 @@ describe('the shop over HTTP and MCP', () => {
           (d) => expect(JSON.stringify(d.fields)).toContain('shipTo'),
         ],
         [
+          "a line break hidden in the address (it would forge a row of the operator's order list)",
+          buyer.key,
+          courierOrder([{ productId: 'cat-wand', qty: 1 }], {
+            shipTo: { line1: '1 Main St\nord_fake\tR 0\tlocal', city: 'Stellenbosch', postalCode: '7600' },
+          }),
+          400,
+          'BAD_REQUEST',
+          (d) => expect(JSON.stringify(d.fields)).toContain('shipTo.line1'),
+        ],
+        [
           'CASH for courier',
           buyer.key,
           courierOrder([{ productId: 'cat-wand', qty: 1 }], { paymentMethod: 'CASH', confirm: true }),
@@ -755,9 +765,14 @@ describe('the shop over HTTP and MCP', () => {
         // Its link stops at 24 hours, but a payment begun just before has a grace to be confirmed.
         clock.set(new Date(Date.parse(NOW) + 24 * HOUR + 60_000));
         expect(await expireOrders(deps)).not.toContain(orderId);
+        // Its page does not say "nothing was charged": a payment begun in time may still arrive.
         const closing = await fetch(res.body.payUrl);
         expect(closing.status).toBe(410);
-        await closing.body?.cancel();
+        const closingText = await closing.text();
+        expect(closingText).toContain(
+          'If you have just paid, your order is confirmed as soon as the payment reaches us',
+        );
+        expect(closingText).not.toContain('nothing was charged');
         clock.set(new Date(Date.parse(NOW) + 24 * HOUR + ORDER_PAYMENT_GRACE_MS + 60_000));
         const [a, b] = await Promise.all([expireOrders(deps), expireOrders(deps)]);
         expect([...a, ...b].filter((id) => id === orderId)).toHaveLength(1);

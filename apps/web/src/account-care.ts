@@ -112,6 +112,16 @@ function bookingsSection(care: Awaited<ReturnType<typeof loadCare>>, csrf: strin
     }`;
 }
 
+const timeWords = (iso: string) =>
+  new Intl.DateTimeFormat('en-ZA', {
+    timeZone: 'Africa/Johannesburg',
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(iso));
+
 const dateWords = (iso: string) =>
   new Intl.DateTimeFormat('en-ZA', {
     timeZone: 'Africa/Johannesburg',
@@ -130,7 +140,7 @@ function ordersSection(orders: Order[]): string {
               (o) => html`<tr id="order-${o.orderId}">
                 <td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${dateWords(o.createdAt)} · ${o.orderId}</span></td>
                 <td data-label="Delivery">${o.delivery}</td>
-                <td data-label="Status">${o.statusText}$${o.tracking ? html`<br>Tracking: ${o.tracking}` : ''}</td>
+                <td data-label="Status">${o.statusText}$${o.tracking ? html`<br>Tracking: ${o.tracking}` : ''}$${o.canPay && o.expiresAt ? html`<br><span class="muted">Pay with the link your assistant gave you, by ${timeWords(o.expiresAt)}; unpaid, the order closes then.</span>` : ''}</td>
                 <td data-label="Total">${o.total}$${o.discountCents > 0 ? html`<br><span class="muted">after ${o.discount} off (${o.discountCode ?? ''})</span>` : ''}</td>
               </tr>`,
             )

@@ -211,7 +211,7 @@ const PAYMENT_WORDS: Record<Order['paymentStatus'], string> = {
   CASH_DUE: 'Cash to the crew at the visit',
   REFUND_REQUESTED: 'Refund owed',
   REFUNDED: 'Refunded',
-  NONE: 'Nothing paid',
+  NONE: 'Nothing to pay',
 };
 
 function orderRow(o: Order, csrf: string): string {
@@ -230,7 +230,14 @@ function orderRow(o: Order, csrf: string): string {
       <button type="submit">Mark shipped</button></form></td></tr>`;
 }
 
-function shopSection(shop: { open: boolean }, orders: Order[], csrf: string, notice?: Notice): string {
+function shopSection(
+  shop: { exists: boolean; open: boolean },
+  orders: Order[],
+  csrf: string,
+  notice?: Notice,
+): string {
+  if (!shop.exists)
+    return html`<h2 id="shop">Shop</h2><p id="shop-state">There is no shop: the operator's catalogue has not been loaded.</p>`;
   return html`<h2 id="shop">Shop</h2>
     $${noticeHtml(notice, 'shop')}
     <p id="shop-state">The shop is <strong>${shop.open ? 'open' : 'closed'}</strong>.${shop.open ? '' : ' Assistants are told it is closed; orders already made go on.'}</p>

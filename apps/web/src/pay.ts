@@ -155,18 +155,19 @@ export function paymentsRouter(runtime: Runtime): Router {
         : html`<table id="bookings">$${bookings.map((b) => html`<tr><td>${b.what}</td><td>${b.when}$${b.where ? html`<br>${b.where}` : ''}</td><td>${b.total}</td></tr>`).join('')}</table>`;
   /** What became of an order's link that cannot be paid now, in words. */
   const orderOutcome = (order: Order, state: PayLink['state']) => {
-    const live = ['CONFIRMED', 'PACKED', 'SHIPPED', 'DELIVERED'].includes(order.status);
+    // Money owed back or returned (a cancelled paid order, a payment after it closed): its status says so.
+    if (order.paymentStatus === 'REFUND_REQUESTED' || order.paymentStatus === 'REFUNDED')
+      return `${order.statusText}.`;
     if (state === 'paid')
-      return live
-        ? order.status === 'CONFIRMED' || order.status === 'PACKED'
-          ? 'Paid. Thank you: your order is confirmed and being packed.'
-          : `Paid. Thank you. ${order.statusText}.`
-        : // Paid at the gateway after the order had closed (or once cancelled): the operator owes it back.
-          `Paid, but the order is ${order.status === 'CANCELLED' ? 'cancelled' : 'closed'}: the money is owed back to you and will be refunded.`;
-    // The link lapses with the order itself (24 hours), so an unpaid one has closed.
-    if (order.status === 'EXPIRED' || order.status === 'PENDING_PAYMENT')
+      return order.status === 'CONFIRMED' || order.status === 'PACKED'
+        ? 'Paid. Thank you: your order is confirmed and being packed.'
+        : `Paid. Thank you. ${order.statusText}.`;
+    // The link stops at 24 hours; the order closes a little later, so a payment begun in time can still arrive.
+    if (order.status === 'PENDING_PAYMENT')
+      return 'This pay link has stopped: an order is paid within 24 hours. If you have just paid, your order is confirmed as soon as the payment reaches us; otherwise ask your assistant to order again.';
+    if (order.status === 'EXPIRED')
       return 'This order closed unpaid after 24 hours; nothing was charged. Ask your assistant to order again.';
-    return 'Nothing is left to pay on this link.';
+    return `Nothing is left to pay on this link. ${order.statusText}.`;
   };
   // The card fee is part of the total the person pays: say so, and how much of it is.
   const feeNote = (bookings: Booking[]) => {

@@ -310,3 +310,17 @@ export const WeightKgSchema = z
   .min(0.01, { error: 'The weight is at least 0.01 kg.', abort: true })
   .max(150, { error: 'The weight is at most 150 kg.', abort: true })
   .multipleOf(0.01, 'Give the weight in kg with at most two decimals (for example 12.5).');
+
+/**
+ * One line of text a person gives (an address line, a city): no control characters, so what is
+ * shown on a page, a list or a terminal (the operator's `order list`) is what was typed, with no
+ * line breaks, tabs or escape sequences hidden in it.
+ */
+export function singleLine(max: number, min = 0) {
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .regex(/^[^\p{Cc}]*$/u, 'One line of text: no line breaks, tabs or control characters.');
+}

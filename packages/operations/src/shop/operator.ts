@@ -45,10 +45,16 @@ async function operatorShop(q: Queryable) {
   return shop;
 }
 
-/** Whether the shop is open, for the console and `pnpm cli shop status`. */
-export async function shopStatus(deps: ShopDeps): Promise<{ open: boolean; changedAt: Date | null }> {
-  const { settings } = await operatorShop(deps.sql);
-  return { open: settings.open, changedAt: settings.changedAt };
+/** Whether there is a shop and it is open, for the console and `pnpm cli shop status`. */
+export async function shopStatus(
+  deps: ShopDeps,
+): Promise<{ exists: boolean; open: boolean; changedAt: Date | null }> {
+  const shop = await findShop(deps.sql);
+  return {
+    exists: shop !== null,
+    open: shop?.settings.open ?? false,
+    changedAt: shop?.settings.changedAt ?? null,
+  };
 }
 
 /**
@@ -84,9 +90,10 @@ export async function setShopOpenAs(
 
 /** Orders paid (or cash add-ons accepted) and not yet shipped, oldest first: what the operator packs. */
 export async function ordersToPack(deps: ShopDeps, limit = 200): Promise<Order[]> {
-  const { business, delivery } = await operatorShop(deps.sql);
-  const rows = await listOrdersToPack(deps.sql, business.id, limit);
-  return rows.map((r) => toOrder(r, delivery));
+  const shop = await findShop(deps.sql);
+  if (!shop) return [];
+  const rows = await listOrdersToPack(deps.sql, shop.business.id, limit);
+  return rows.map((r) => toOrder(r, shop.delivery));
 }
 
 type OrderMove = 'PACK' | 'SHIP' | 'DELIVER' | 'CANCEL' | 'REFUNDED';

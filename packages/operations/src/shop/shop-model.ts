@@ -18,6 +18,7 @@ import {
 import { z } from 'zod';
 import { whenText } from '../booking/local-time.js';
 import { ServiceError } from '../errors.js';
+import { singleLine } from '../schemas.js';
 
 export const PRODUCT_CATEGORIES = ['FOOD', 'TOYS', 'BEDS', 'ACCESSORIES', 'CARE'] as const;
 export const SHOP_PET_TYPES = ['DOG', 'CAT'] as const;
@@ -142,19 +143,14 @@ export const ShippingErrorSchema = z
 
 export const ShipToSchema = z
   .object({
-    line1: z.string().trim().min(1).max(200).meta({ description: 'Street and number.' }),
-    suburb: z.string().trim().max(100).optional(),
-    city: z.string().trim().min(1).max(100),
+    line1: singleLine(200, 1).meta({ description: 'Street and number.' }),
+    suburb: singleLine(100).optional(),
+    city: singleLine(100, 1),
     province: ProvinceSchema.optional().meta({
       description: 'For courier delivery; taken from the postal code when left out.',
     }),
     postalCode: PostalCodeSchema,
-    notes: z
-      .string()
-      .trim()
-      .max(300)
-      .optional()
-      .meta({ description: 'For the driver: gate code, where to leave it.' }),
+    notes: singleLine(300).optional().meta({ description: 'For the driver: gate code, where to leave it.' }),
   })
   .strict()
   .meta({ id: 'ShipTo', description: 'Where the order goes (courier or local delivery).' });
@@ -220,7 +216,7 @@ function statusText(row: OrderRow): string {
   if (row.status === 'CONFIRMED' && row.paymentStatus === 'NONE')
     return 'Confirmed (nothing to pay); being packed';
   if (row.paymentMethod === 'CASH' && row.status === 'CONFIRMED')
-    return 'Confirmed; paid in cash to the crew at the visit';
+    return 'Confirmed; to be paid in cash to the crew at the visit';
   if (row.status === 'SHIPPED' && row.shippingMethod === 'visit') return 'With the crew for the visit';
   if (row.status === 'CANCELLED' && row.paymentStatus === 'REFUND_REQUESTED')
     return 'Cancelled; the refund is on its way (5 to 7 working days)';
