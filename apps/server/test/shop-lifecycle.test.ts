@@ -10,6 +10,7 @@ import { cli, startTestServer, type TestServer } from './harness.js';
 import {
   buyerWithBooking,
   courierOrder,
+  DOORS,
   NOW,
   newBuyer,
   payOrderLink,
@@ -32,6 +33,7 @@ describe('shop orders after they are made', () => {
   });
   afterAll(() => server?.stop());
 
+  // One door buys and the other reads: doubling it costs two more CLI processes (over 10 s here).
   it('cancelling a paid order returns its stock and puts its money on the refund list until refunded', async () => {
     const buyer = await newBuyer(server, 'thandi@example.com');
     const before = await stockNow(server);
@@ -70,52 +72,55 @@ describe('shop orders after they are made', () => {
     expect((await stockNow(server))['cat-brush']).toBe(before['cat-brush']);
   });
 
-  it('releases a cash visit add-on when its booking is cancelled: stock back, nothing owed', async () => {
-    const person = await buyerWithBooking(server, 'bongani@example.com', '2026-11-25', 'CASH');
-    const before = await stockNow(server);
-    const counts = await shopCounts(server);
-    const add = {
-      items: [{ productId: 'dog-shampoo', qty: 1 }],
-      shippingMethod: 'visit',
-      bookingId: person.bookingId,
-      paymentMethod: 'CASH',
-      confirm: true,
-      discountCode: 'WELCOME10',
-    };
-    const bought = await call('mcp', 'buy', add, { key: person.key });
-    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
-    expect(bought.body).toMatchObject({
-      status: 'CONFIRMED',
-      paymentStatus: 'CASH_DUE',
-      shippingMethod: 'visit',
-    });
-    const orderId = bought.body.orderId as string;
+  it.each(DOORS)(
+    'releases a cash visit add-on when its booking is cancelled: stock back, nothing owed, over %s',
+    async (door) => {
+      const person = await buyerWithBooking(server, `bongani.${door}@example.com`, '2026-11-25', 'CASH');
+      const before = await stockNow(server);
+      const counts = await shopCounts(server);
+      const add = {
+        items: [{ productId: 'dog-shampoo', qty: 1 }],
+        shippingMethod: 'visit',
+        bookingId: person.bookingId,
+        paymentMethod: 'CASH',
+        confirm: true,
+        discountCode: 'WELCOME10',
+      };
+      const bought = await call(door, 'buy', add, { key: person.key });
+      expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+      expect(bought.body).toMatchObject({
+        status: 'CONFIRMED',
+        paymentStatus: 'CASH_DUE',
+        shippingMethod: 'visit',
+      });
+      const orderId = bought.body.orderId as string;
 
-    // Nothing to release while the booking is live.
-    expect(await releaseStrandedVisitOrders(server.service.runtime.deps)).not.toContain(orderId);
-    const cancel = await server.post(
-      `/v1/bookings/${person.bookingId}/cancel`,
-      { confirm: true },
-      { authorization: `Bearer ${person.ownerKey}` },
-    );
-    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
-    const deps = server.service.runtime.deps;
-    // The worker's job and a second run at the same moment release it once.
-    const [job, other] = await Promise.all([
-      expireUnpaidOrders.run({ sql: deps.sql, now: () => clock.now(), deps }),
-      releaseStrandedVisitOrders(deps),
-    ]);
-    expect((job.released as number) + other.filter((id) => id === orderId).length).toBe(1);
-    expect((await call('http', 'get_order', { orderId }, { key: person.key })).body).toMatchObject({
-      status: 'CANCELLED',
-      paymentStatus: 'NONE',
-    });
-    expect((await stockNow(server))['dog-shampoo']).toBe(before['dog-shampoo']);
-    expect((await shopCounts(server)).uses.WELCOME10).toBe(counts.uses.WELCOME10);
-  });
+      // Nothing to release while the booking is live.
+      expect(await releaseStrandedVisitOrders(server.service.runtime.deps)).not.toContain(orderId);
+      const cancel = await server.post(
+        `/v1/bookings/${person.bookingId}/cancel`,
+        { confirm: true },
+        { authorization: `Bearer ${person.ownerKey}` },
+      );
+      expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+      const deps = server.service.runtime.deps;
+      // The worker's job and a second run at the same moment release it once.
+      const [job, other] = await Promise.all([
+        expireUnpaidOrders.run({ sql: deps.sql, now: () => clock.now(), deps }),
+        releaseStrandedVisitOrders(deps),
+      ]);
+      expect((job.released as number) + other.filter((id) => id === orderId).length).toBe(1);
+      expect((await call(door, 'get_order', { orderId }, { key: person.key })).body).toMatchObject({
+        status: 'CANCELLED',
+        paymentStatus: 'NONE',
+      });
+      expect((await stockNow(server))['dog-shampoo']).toBe(before['dog-shampoo']);
+      expect((await shopCounts(server)).uses.WELCOME10).toBe(counts.uses.WELCOME10);
+    },
+  );
 
-  it('refuses a visit add-on to an unpaid card booking (it may lapse)', async () => {
-    const person = await buyerWithBooking(server, 'karin@example.com', '2026-11-26', 'CASH');
+  it.each(DOORS)('refuses a visit add-on to an unpaid card booking (it may lapse), over %s', async (door) => {
+    const person = await buyerWithBooking(server, `karin.${door}@example.com`, '2026-11-26', 'CASH');
     // The same person's second booking, by card and left unpaid.
     const owner = { authorization: `Bearer ${person.ownerKey}` };
     const body = {
@@ -136,35 +141,56 @@ describe('shop orders after they are made', () => {
       owner,
     );
     expect(card.status, JSON.stringify(card.body)).toBe(201);
-    const quote = await call(
-      'http',
-      'quote_order',
-      {
-        items: [{ productId: 'dog-shampoo', qty: 1 }],
-        shippingMethod: 'visit',
-        bookingId: card.body.bookingId,
-      },
-      { key: person.key },
-    );
+    const addOn = {
+      items: [{ productId: 'dog-shampoo', qty: 1 }],
+      shippingMethod: 'visit',
+      bookingId: card.body.bookingId,
+    };
+    const quote = await call(door, 'quote_order', addOn, { key: person.key });
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
     expect(quote.body.shippingError).toMatchObject({ code: 'BOOKING_NEEDED' });
     expect(quote.body.shippingError.message).toMatch(/pay this one first/);
+    // Buying it is refused with the same words, and nothing is taken.
+    const before = await shopCounts(server);
+    const stock = await stockNow(server);
+    const bought = await call(
+      door,
+      'buy',
+      { ...addOn, paymentMethod: 'CASH', confirm: true },
+      { key: person.key },
+    );
+    expect(bought.status, JSON.stringify(bought.body)).toBe(409);
+    expect(bought.body.error.code).toBe('CANNOT_DELIVER');
+    expect(bought.body.error.details.shippingError).toMatchObject({ code: 'BOOKING_NEEDED' });
+    expect(bought.body.error.details.shippingError.message).toMatch(/pay this one first/);
+    expect(await shopCounts(server)).toEqual(before);
+    expect((await stockNow(server))['dog-shampoo']).toBe(stock['dog-shampoo']);
   });
 
-  it('lets a buy refused while the shop was closed be sent again with the same Idempotency-Key', async () => {
-    const buyer = await newBuyer(server, 'ayanda@example.com');
-    const deps = server.service.runtime.deps;
-    const order = courierOrder([{ productId: 'cat-wand', qty: 1 }]);
-    await setShopOpenAs(deps, false, OPERATOR);
-    try {
-      const closed = await call('http', 'buy', order, { key: buyer.key, idempotencyKey: 'shop-off-retry' });
-      expect(closed.status).toBe(409);
-      expect(closed.body.error.code).toBe('SHOP_OFF');
-    } finally {
-      await setShopOpenAs(deps, true, OPERATOR);
-    }
-    const open = await call('http', 'buy', order, { key: buyer.key, idempotencyKey: 'shop-off-retry' });
-    expect(open.status, JSON.stringify(open.body)).toBe(201);
-    const again = await call('http', 'buy', order, { key: buyer.key, idempotencyKey: 'shop-off-retry' });
-    expect(again.body.orderId).toBe(open.body.orderId);
-  });
+  it.each(DOORS)(
+    'lets a buy refused while the shop was closed be sent again with the same Idempotency-Key, over %s',
+    async (door) => {
+      const buyer = await newBuyer(server, `ayanda.${door}@example.com`);
+      // Over MCP the key goes as `_meta.idempotencyKey`; each door has its own, so neither replays the other's.
+      const idempotencyKey = `shop-off-retry-${door}`;
+      const deps = server.service.runtime.deps;
+      const order = courierOrder([{ productId: 'cat-wand', qty: 1 }]);
+      await setShopOpenAs(deps, false, OPERATOR);
+      try {
+        const closed = await call(door, 'buy', order, { key: buyer.key, idempotencyKey });
+        expect(closed.status).toBe(409);
+        expect(closed.body.error.code).toBe('SHOP_OFF');
+      } finally {
+        await setShopOpenAs(deps, true, OPERATOR);
+      }
+      const counts = await shopCounts(server);
+      const open = await call(door, 'buy', order, { key: buyer.key, idempotencyKey });
+      expect(open.status, JSON.stringify(open.body)).toBe(201);
+      const again = await call(door, 'buy', order, { key: buyer.key, idempotencyKey });
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      expect(again.body.orderId).toBe(open.body.orderId);
+      // One order made by the two sends that succeeded.
+      expect((await shopCounts(server)).orders).toBe(counts.orders + 1);
+    },
+  );
 });
