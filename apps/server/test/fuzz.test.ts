@@ -147,6 +147,17 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
           select id from business_clients where business_id = 'biz_boland_paws' order by id limit 3`
       ).map((r) => r.id),
     };
+    // A shop order of the full key's own, so get_order is fuzzed with an id that exists.
+    const order = await server.post(
+      '/v1/orders',
+      {
+        items: [{ productId: 'dental-treats', qty: 1 }],
+        shippingMethod: 'courier',
+        shipTo: { line1: '12 Dorp Street', city: 'Stellenbosch', postalCode: '7600' },
+      },
+      { authorization: `Bearer ${me.key}` },
+    );
+    expect(order.status, preview(order.body)).toBe(201);
     tokens.full = me.key;
     tokens.other = other.key;
     // One scope that none of the document's operations asks for (or the least likely to help).
@@ -191,6 +202,19 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
       lat: fc.constantFrom(-33.9477, -33.93),
       lng: fc.constantFrom(18.8502, 18.86),
       weightKg: fc.constantFrom(4, 12, 30),
+      // The shop: products and variants that exist (one sold out, some nearly), an order, codes in each state.
+      productId: fc.constantFrom(
+        'dental-treats',
+        'chew-rope',
+        'cat-food',
+        'ball-launcher',
+        'dog-bed',
+        'prd_nope',
+      ),
+      variantId: fc.constantFrom('chew-rope-l', 'cat-food-fish', 'dog-bed-l', 'dog-bed-m', 'var_nope'),
+      orderId: fc.constantFrom(order.body.orderId as string, 'ord_doesnotexist'),
+      discountCode: fc.constantFrom('WELCOME10', 'SAVE50', 'WINTER25', 'LAUNCH100', 'SUMMER27', 'NOPE'),
+      province: fc.constantFrom('WC', 'GP', 'KZN'),
     };
     // A corpus of good bodies, by operation: the fuzzer mixes them in and mutates them, so requests
     // get past the rules across fields that JSON Schema cannot say ("one way only", "sitting only").
@@ -271,6 +295,48 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
           breed: 'Persian',
           birthYear: 2020,
           notes: 'Shy.',
+        },
+      ],
+      quoteOrder: [
+        {
+          items: [{ productId: 'dental-treats', qty: 2 }],
+          shippingMethod: 'courier',
+          postalCode: '7600',
+          discountCode: 'WELCOME10',
+        },
+        {
+          items: [{ productId: 'chew-rope', variantId: 'chew-rope-m', qty: 1 }],
+          shippingMethod: 'local',
+          postalCode: '7600',
+        },
+        { items: [{ productId: 'cat-wand', qty: 1 }], shippingMethod: 'visit', bookingId: me.bookingId },
+      ],
+      buy: [
+        {
+          items: [
+            { productId: 'dental-treats', qty: 1 },
+            { productId: 'dog-bed', variantId: 'dog-bed-m', qty: 1 },
+          ],
+          shippingMethod: 'courier',
+          shipTo: { line1: '12 Dorp Street', city: 'Stellenbosch', province: 'WC', postalCode: '7600' },
+          discountCode: 'SAVE50',
+        },
+        {
+          items: [{ productId: 'cat-food', variantId: 'cat-food-fish', qty: 1 }],
+          shippingMethod: 'local',
+          shipTo: {
+            line1: '3 Ryneveld Street',
+            city: 'Stellenbosch',
+            postalCode: '7600',
+            notes: 'Blue gate',
+          },
+        },
+        {
+          items: [{ productId: 'cat-wand', qty: 1 }],
+          shippingMethod: 'visit',
+          bookingId: me.bookingId,
+          paymentMethod: 'CASH',
+          confirm: true,
         },
       ],
       addAddress: [

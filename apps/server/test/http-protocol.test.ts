@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 
@@ -21,6 +22,35 @@ describe('answers in the protocols clients speak', () => {
     address: 'Rua Augusta 100, Lisbon',
     pets: [{ name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
   });
+
+  it('keeps an idle keep-alive connection open past Node’s 5 s default, so a request on it is answered', async () => {
+    // A load balancer (or fetch's pool) reuses idle connections for up to a minute: the server must
+    // not close one under it, or the request sent on it meets ECONNRESET.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    let connections = 0;
+    const get = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get(`${server.url}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('socket', (socket) => {
+          if (!(socket as { _counted?: boolean })._counted) {
+            (socket as { _counted?: boolean })._counted = true;
+            connections += 1;
+          }
+        });
+        req.on('error', reject);
+      });
+    try {
+      expect(await get()).toBe(200);
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(await get()).toBe(200);
+      expect(connections).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  }, 20_000);
 
   it('refuses a body sent as anything but JSON with 415, and does nothing with it', async () => {
     const before = await leads();

@@ -69,6 +69,11 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
       const s = app.listen(config.PORT, config.HOST, (err?: Error) => (err ? reject(err) : resolve(s)));
     });
     server.on('clientError', answerClientError);
+    // Idle keep-alive connections are closed by the client or the load balancer in front (60 s is
+    // the common idle timeout), not by us first: a request sent on a connection just as the server
+    // closes it is lost (ECONNRESET), which Node's 5 s default makes likely under load.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     runtime.setPublicUrl(config.PUBLIC_URL ?? `http://localhost:${port}`);
