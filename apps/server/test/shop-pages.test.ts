@@ -1,7 +1,9 @@
 // The shop's pages and operator tasks (issue 17), in real Chromium: an order's pay page (its lines,
 // discount, delivery and total, then the sandbox's pay button), the person's orders on the account
 // page, the console's Shop section (open or close it; mark orders packed and shipped), `pnpm cli
-// shop|order`, and the worker's expire-unpaid-orders closing an order left unpaid for 24 hours.
+// shop|order`, and the worker's expire-unpaid-orders closing an order left unpaid for 24 hours; then
+// markup typed by a buyer or the operator shown as text, and the console's shop forms refused
+// without their token or from another site.
 import { mkdirSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
 import { createApiKey, type Order } from '@nogpets/operations';
@@ -9,13 +11,16 @@ import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { expireUnpaidOrders } from '@nogpets/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTestServer, type TestServer } from './harness.js';
+import { cli, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
+import { payOrderLink } from './shop-fixture.js';
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
 const PASSWORD = 'a long enough password';
 const SHOTS = '/tmp/shots';
 const BUYER = 'lindiwe.buyer@example.com';
 const OPERATOR = 'shop.operator@example.com';
+/** Markup that runs script if any page puts it in unescaped. */
+const PROBE = '<script>alert(1)</script><img src=x onerror=alert(2)>';
 
 /** Two chew ropes and dental treats by courier to Stellenbosch, 10% off with WELCOME10. */
 const ORDER = {
@@ -262,7 +267,10 @@ describe('the shop pages, console and CLI', () => {
 
     const delivered = await run('order', 'deliver', bought.orderId);
     expect(delivered.status).not.toBe(0);
-    expect(delivered.stderr).toMatch(/\S/);
+    // The order's own refusal, in its words (not a stack or a generic failure).
+    expect(delivered.stderr).toBe(
+      'This order is confirmed but not yet packed, so it cannot be marked delivered.\n',
+    );
     expect((await order(bought.orderId)).status).toBe('CONFIRMED');
 
     const packed = await run('order', 'pack', bought.orderId);
@@ -334,5 +342,112 @@ describe('the shop pages, console and CLI', () => {
     await expect(page.getByRole('button', { name: /Pay/ }).count()).resolves.toBe(0);
     await shoot(page, 'pay-order-closed');
     await page.close();
+  });
+
+  it("shows a buyer's address and notes and the operator's tracking as text, never as markup", async () => {
+    const bought = await buy({
+      items: [{ productId: 'lick-mat', qty: 1 }],
+      shippingMethod: 'courier',
+      shipTo: { line1: PROBE, suburb: PROBE, city: 'Stellenbosch', postalCode: '7600', notes: PROBE },
+    });
+    const dialogs: string[] = [];
+    const buyerContext = await browser.newContext();
+    const operatorContext = await browser.newContext();
+    // Any alert, confirm or prompt is script that ran: noted (and dismissed) to fail the test.
+    const watched = (page: Page) => {
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      return page;
+    };
+    const noMarkup = async (page: Page) => {
+      expect(await page.locator('img[src="x"]').count()).toBe(0);
+      expect(dialogs).toEqual([]);
+    };
+    try {
+      const buyerPage = watched(await buyerContext.newPage());
+      await buyerPage.goto(bought.payUrl);
+      expect(await seen(buyerPage, '#order-delivery')).toContain(`to ${PROBE}, ${PROBE}, Stellenbosch 7600`);
+      await noMarkup(buyerPage);
+      await buyerPage.getByRole('button', { name: `Pay ${bought.total} (test)` }).click();
+      await buyerPage.waitForURL(/\/done$/);
+      await noMarkup(buyerPage);
+
+      const operatorPage = watched(await operatorContext.newPage());
+      await signIn(operatorPage, OPERATOR, '/operator');
+      const row = await seen(operatorPage, `#order-${bought.orderId}`);
+      expect(row).toContain(`to ${PROBE}, ${PROBE}, Stellenbosch 7600`);
+      // The driver's notes, under the address.
+      expect(await seen(operatorPage, `#order-${bought.orderId} td[data-label=Delivery] .muted`)).toBe(PROBE);
+      await noMarkup(operatorPage);
+      await operatorPage.locator(`#tracking-${bought.orderId}`).fill(PROBE);
+      await submit(
+        operatorPage,
+        operatorPage.locator(`#order-${bought.orderId}`).getByRole('button', { name: 'Mark shipped' }),
+      );
+      expect(await seen(operatorPage, '[role=status]')).toBe(
+        `${bought.orderId} is shipped (tracking ${PROBE}).`,
+      );
+      await noMarkup(operatorPage);
+      expect(await order(bought.orderId)).toMatchObject({ status: 'SHIPPED', tracking: PROBE });
+
+      await signIn(buyerPage, BUYER, '/account');
+      const listed = await seen(buyerPage, `#order-${bought.orderId}`);
+      expect(listed).toContain(`to ${PROBE}, ${PROBE}, Stellenbosch 7600`);
+      expect(listed).toContain(`Tracking: ${PROBE}`);
+      await noMarkup(buyerPage);
+      // The paid pay page, shown again, still shows the address as text.
+      await buyerPage.goto(bought.payUrl);
+      expect(await seen(buyerPage, '#order-delivery')).toContain(`to ${PROBE}, ${PROBE}, Stellenbosch 7600`);
+      await noMarkup(buyerPage);
+    } finally {
+      await buyerContext.close();
+      await operatorContext.close();
+    }
+  });
+
+  it("refuses the console's shop forms without their token or from another site, changing nothing", async () => {
+    const bought = await buy({
+      items: [{ productId: 'lick-mat', qty: 1 }],
+      shippingMethod: 'local',
+      shipTo: { line1: '4 Ryneveld Street', city: 'Stellenbosch', postalCode: '7600' },
+    });
+    expect(await payOrderLink(server, bought.payUrl)).toBe(303);
+    expect((await order(bought.orderId)).status).toBe('CONFIRMED');
+    const form = await signedInForm(server, OPERATOR, PASSWORD);
+    const audited = async () =>
+      (
+        await server.db.sql`
+        select count(*)::int as n from audit_log where action like 'shop.%' or target = ${bought.orderId}`
+      )[0]!.n;
+    const auditBefore = await audited();
+    const posts: [string, Record<string, string>][] = [
+      ['/operator/shop', { open: 'no' }],
+      [`/operator/orders/${bought.orderId}/pack`, {}],
+      [`/operator/orders/${bought.orderId}/ship`, { tracking: 'FORGED-1' }],
+    ];
+    const foreign: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const [path, fields] of posts) {
+      const noToken = await postForm(server, path, fields, undefined, { cookie: form.cookie });
+      expect(noToken.status, `${path} without a token`).toBe(403);
+      const wrongToken = await postForm(server, path, fields, { cookie: form.cookie, csrf: 'forged' });
+      expect(wrongToken.status, `${path} with a forged token`).toBe(403);
+      for (const headers of foreign) {
+        const res = await postForm(server, path, fields, form, headers);
+        expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+      }
+    }
+    expect((await server.get('/v1/products')).status).toBe(200);
+    expect(await order(bought.orderId)).toMatchObject({ status: 'CONFIRMED', tracking: null });
+    expect(await audited()).toBe(auditBefore);
+    // The same session's token, from the console itself, is taken: the refusals above were the token's and the site's.
+    const same = await postForm(server, '/operator/shop', { open: 'yes' }, form, { origin: server.url });
+    expect(same.status).toBe(200);
+    expect(await same.text()).toContain('The shop was already open.');
   });
 });
