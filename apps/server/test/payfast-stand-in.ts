@@ -41,6 +41,18 @@ const CHECKOUT_ORDER = [
   'item_name',
 ];
 
+/** The server's settings for PayFast through the stand-in at `url` (its notifications come from loopback). */
+export function payFastEnv(url: string): Record<string, string> {
+  return {
+    PAYMENT_GATEWAY: 'payfast',
+    PAYFAST_MERCHANT_ID: MERCHANT_ID,
+    PAYFAST_MERCHANT_KEY: MERCHANT_KEY,
+    PAYFAST_PASSPHRASE: PASSPHRASE,
+    PAYFAST_URL: url,
+    PAYFAST_SOURCES: '127.0.0.1/32',
+  };
+}
+
 export interface StandIn {
   url: string;
   /** Param strings of the ITNs it sent: only these validate. */

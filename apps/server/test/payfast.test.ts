@@ -5,10 +5,8 @@ import { cli, newPetOwner, startTestServer, type TestServer } from './harness.js
 import {
   checked,
   checkoutForm,
-  MERCHANT_ID,
-  MERCHANT_KEY,
   notifyAndCheck,
-  PASSPHRASE,
+  payFastEnv,
   type StandIn,
   startPayFastStandIn,
 } from './payfast-stand-in.js';
@@ -34,14 +32,7 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     server = await startTestServer({
       clock,
       database: { demoDataAt: clock.now() },
-      env: {
-        PAYMENT_GATEWAY: 'payfast',
-        PAYFAST_MERCHANT_ID: MERCHANT_ID,
-        PAYFAST_MERCHANT_KEY: MERCHANT_KEY,
-        PAYFAST_PASSPHRASE: PASSPHRASE,
-        PAYFAST_URL: payfast.url,
-        PAYFAST_SOURCES: '127.0.0.1/32',
-      },
+      env: payFastEnv(payfast.url),
     });
     browser = await launchBrowser();
     ({ key, petId, addressId } = await newPetOwner(server, {

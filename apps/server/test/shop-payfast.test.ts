@@ -7,9 +7,8 @@ import { startTestServer, type TestServer } from './harness.js';
 import {
   checkoutForm,
   MERCHANT_ID,
-  MERCHANT_KEY,
   notifyAndCheck,
-  PASSPHRASE,
+  payFastEnv,
   type StandIn,
   startPayFastStandIn,
 } from './payfast-stand-in.js';
@@ -31,14 +30,7 @@ describe('a shop order paid on PayFast', () => {
     server = await startTestServer({
       clock,
       database: { demoDataAt: clock.now() },
-      env: {
-        PAYMENT_GATEWAY: 'payfast',
-        PAYFAST_MERCHANT_ID: MERCHANT_ID,
-        PAYFAST_MERCHANT_KEY: MERCHANT_KEY,
-        PAYFAST_PASSPHRASE: PASSPHRASE,
-        PAYFAST_URL: payfast.url,
-        PAYFAST_SOURCES: '127.0.0.1/32',
-      },
+      env: payFastEnv(payfast.url),
     });
     browser = await launchBrowser();
     call = shopCaller(server);
