@@ -36,13 +36,18 @@ export interface ServerProcess {
  * `node --import tsx apps/server/src/main.ts` as `pnpm start` runs it, with `env` added (no
  * DATABASE_URL unless given: then it starts its embedded PostgreSQL under DATA_DIR). Resolves when
  * it prints its URL; rejects with its output when it exits first or takes longer than `timeoutMs`.
+ * `entry` runs another app the same way (`apps/worker/src/main.ts`).
  */
-export function spawnServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
+export function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+  entry = 'apps/server/src/main.ts',
+): Promise<ServerProcess> {
   const e: NodeJS.ProcessEnv = { ...process.env };
   delete e.DATABASE_URL;
   delete e.npm_lifecycle_event; // no "parent exited" watch: the test is the parent
   Object.assign(e, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_POINTS: '1000000', ...env });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: repoRoot,
     env: e,
     stdio: ['ignore', 'pipe', 'pipe'],
