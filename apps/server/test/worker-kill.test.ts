@@ -12,6 +12,7 @@ describe('worker killed with SIGKILL mid-job', () => {
       drafts: 60,
       draftApplications: 5,
       settleMs: 2500,
+      killWhenActive: true,
     });
     expect(figures.map((f) => f.job)).toEqual([
       'expire-unpaid-holds',
@@ -23,7 +24,7 @@ describe('worker killed with SIGKILL mid-job', () => {
       expect(f.doneAfterKillMs, f.job).not.toBeNull();
     }
     for (const f of figures.filter((f) => f.job !== 'purge-signup-drafts')) {
-      expect(f.doneAtKill, f.job).toBeGreaterThan(0);
+      // Killed while the job ran (some items may not have been reached yet), never after it ended.
       expect(f.doneAtKill!, f.job).toBeLessThan(f.items);
       expect(f.effects, f.job).toEqual({ 1: f.items });
     }
