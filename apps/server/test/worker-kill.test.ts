@@ -2,18 +2,34 @@
 // worker process killed with SIGKILL mid-job in hold expiry, order expiry and the draft purge, on a
 // PostgreSQL of its own; started again, each job does its work, each item once.
 import { describe, expect, it } from 'vitest';
-import { workerKillTrial } from '../faults/worker-jobs.js';
+import { type JobFigures, workerKillTrial } from '../faults/worker-jobs.js';
+
+/** A trial whose kill landed before a job's work began or after it ended tests nothing mid-job. */
+const missed = (figures: JobFigures[]) =>
+  figures.some((f) => f.job !== 'purge-signup-drafts' && (f.doneAtKill === null || f.doneAtKill >= f.items));
 
 describe('worker killed with SIGKILL mid-job', () => {
   it('runs each job again and does its work once: holds and orders expired once, drafts purged', async () => {
-    const figures = await workerKillTrial({
-      bookings: 30,
-      orders: 30,
-      drafts: 60,
-      draftApplications: 5,
-      settleMs: 2500,
-      killWhenActive: true,
-    });
+    // With 30 items a job runs for a fraction of a second, and a busy machine can miss that window:
+    // such a trial is run again on fresh work (at most three times). A double effect is never retried.
+    let figures: JobFigures[] = [];
+    for (let trial = 1; trial <= 3; trial++) {
+      try {
+        figures = await workerKillTrial({
+          bookings: 30,
+          orders: 30,
+          drafts: 60,
+          draftApplications: 5,
+          settleMs: 2500,
+          killWhenActive: true,
+        });
+      } catch (err) {
+        if (trial < 3 && /never caught mid-job/.test(String(err))) continue;
+        throw err;
+      }
+      for (const f of figures) expect(f.problems, f.job).toEqual([]);
+      if (!missed(figures)) break;
+    }
     expect(figures.map((f) => f.job)).toEqual([
       'expire-unpaid-holds',
       'expire-unpaid-orders',
@@ -23,10 +39,8 @@ describe('worker killed with SIGKILL mid-job', () => {
       expect(f.problems, f.job).toEqual([]);
       expect(f.doneAfterKillMs, f.job).not.toBeNull();
     }
-    for (const f of figures.filter((f) => f.job !== 'purge-signup-drafts')) {
-      // Killed while the job ran (some items may not have been reached yet), never after it ended.
-      expect(f.doneAtKill!, f.job).toBeLessThan(f.items);
+    expect(missed(figures)).toBe(false);
+    for (const f of figures.filter((f) => f.job !== 'purge-signup-drafts'))
       expect(f.effects, f.job).toEqual({ 1: f.items });
-    }
-  }, 150_000);
+  }, 480_000);
 });
