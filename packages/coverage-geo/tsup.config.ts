@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup';
 
+// ESM (index.js, index.d.ts) and CommonJS (index.cjs, index.d.cts) builds of one entry.
 export default defineConfig({
   entry: ['src/index.ts'],
-  format: ['esm'],
+  format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
   clean: true,
