@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MIGRATIONS_DIR } from '@nogpets/store';
 import { createTestDatabase } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
@@ -110,6 +115,60 @@ describe('two instances on one database', () => {
     } finally {
       await a.stop();
       await b.stop();
+      await db.drop();
+    }
+  });
+});
+
+describe('behind a pooler in transaction mode, migrated by a release step', () => {
+  const serverDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+  it('MIGRATE=false refuses an unmigrated database; MIGRATE=only migrates and exits; DB_PREPARE=false prepares nothing', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    try {
+      await expect(startTestServer({ db, env: { MIGRATE: 'false' } })).rejects.toThrow(
+        /lacks migrations 0001_.*run the release step/,
+      );
+      const [before] = await db.sql`select to_regclass('schema_migrations')::text as t`;
+      expect(before?.t).toBeNull();
+
+      // The release step: the server's own main with MIGRATE=only applies everything and exits 0.
+      const release = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: serverDir,
+        env: { ...process.env, DATABASE_URL: db.url, MIGRATE: 'only', LOG_LEVEL: 'silent', PORT: '0' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect(release.status, release.stderr).toBe(0);
+      expect(release.stdout).toContain('migrations and demo data applied');
+      const [applied] = await db.sql`select count(*)::int as n from schema_migrations`;
+      expect(applied?.n).toBe((await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).length);
+      const [operators] = await db.sql`select count(*)::int as n from businesses where is_operator`;
+      expect(operators?.n).toBe(1);
+
+      // One connection per pool, so the statements the requests ran are on the connection asked.
+      const prepared = async (env: Record<string, string>) => {
+        const server = await startTestServer({ db, env: { MIGRATE: 'false', DB_POOL_MAX: '1', ...env } });
+        try {
+          expect((await server.get('/v1/services')).status).toBe(200);
+          const found = await server.post('/v1/availability', {
+            category: 'grooming',
+            address: 'Die Boord',
+            pets: [{ name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
+          });
+          expect(found.status).toBe(200);
+          const sql = server.service.runtime.db.sql;
+          const [row] = await sql`select count(*)::int as n from pg_prepared_statements`;
+          return { option: sql.options.prepare, statements: row?.n };
+        } finally {
+          await server.stop();
+        }
+      };
+      const byDefault = await prepared({});
+      expect(byDefault.option).toBe(true);
+      expect(byDefault.statements).toBeGreaterThan(0);
+      expect(await prepared({ DB_PREPARE: 'false' })).toEqual({ option: false, statements: 0 });
+    } finally {
       await db.drop();
     }
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './env.js';
+import { databaseUrlFor } from './runtime.js';
 
 describe('loadConfig', () => {
   it('works untouched: every setting has a default that runs the embedded setup', () => {
@@ -78,6 +79,30 @@ describe('loadConfig', () => {
     expect(problems({ PAYFAST_URL: 'http://sandbox.payfast.co.za' })).toBe('');
   });
 
+  it('reads DB_PREPARE and MIGRATE, for a pooler in transaction mode and a release step', () => {
+    expect(loadConfig({})).toMatchObject({ DB_PREPARE: true, MIGRATE: true });
+    expect(loadConfig({ DB_PREPARE: 'false', MIGRATE: 'false' })).toMatchObject({
+      DB_PREPARE: false,
+      MIGRATE: false,
+    });
+    expect(loadConfig({ MIGRATE: 'only' }).MIGRATE).toBe('only');
+    expect(loadConfig({ MIGRATE: 'yes' }).MIGRATE).toBe(true);
+  });
+
+  it('turns prepared statements off through the URL postgres.js reads, keeping the rest of it', () => {
+    const url = 'postgres://app:s%40cret@db.internal:6432/nogpets?sslmode=require';
+    expect(databaseUrlFor(url, true)).toBe(url);
+    const off = new URL(databaseUrlFor(url, false));
+    expect(off.searchParams.get('prepare')).toBe('false');
+    expect(off.searchParams.get('sslmode')).toBe('require');
+    expect([off.username, decodeURIComponent(off.password), off.host, off.pathname]).toEqual([
+      'app',
+      's@cret',
+      'db.internal:6432',
+      '/nogpets',
+    ]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
@@ -89,6 +114,8 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
     ['RUN_WORKER', 'maybe'],
+    ['DB_PREPARE', 'off'],
+    ['MIGRATE', 'later'],
     ['METRICS_TOKEN', 'too-short'],
     ['METRICS_TOKEN', 'has a space in it somewhere'],
     ['TRUST_PROXY', 'maybe'],

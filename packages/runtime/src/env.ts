@@ -61,6 +61,21 @@ export const ConfigSchema = z
     DATA_DIR: z.string().min(1).optional(),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    /**
+     * Named prepared statements on the service's pool (postgres.js). `false` behind a pooler in
+     * transaction mode (PgBouncer before 1.21, or without max_prepared_statements): a statement
+     * prepared on one server connection is not there on the next.
+     */
+    DB_PREPARE: bool.default(true),
+    /**
+     * Whether a start applies the migrations and the demo data: `true` (every instance, serialised
+     * by an advisory lock), `false` (a release step did; the start refuses if any is missing), or
+     * `only` (the release step: apply them, then exit 0 without listening).
+     */
+    MIGRATE: z
+      .enum(['true', 'false', '1', '0', 'yes', 'no', 'only'])
+      .default('true')
+      .transform((v) => (v === 'only' ? ('only' as const) : v === 'true' || v === '1' || v === 'yes')),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(300),
     RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(60),

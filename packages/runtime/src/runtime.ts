@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import {
   type Clock,
   createOfferCache,
@@ -10,7 +11,15 @@ import {
   type PaymentGateway,
   systemClock,
 } from '@nogpets/operations';
-import { type Database, loadDemoData, migrate, openDatabase, settingOrCreate } from '@nogpets/store';
+import {
+  type Database,
+  loadDemoData,
+  MIGRATIONS_DIR,
+  migrate,
+  openDatabase,
+  type Sql,
+  settingOrCreate,
+} from '@nogpets/store';
 import type { Config } from './env.js';
 import { createMailTransport } from './mail.js';
 import type { Logger } from './logger.js';
@@ -40,16 +49,18 @@ export interface RuntimeOptions {
   /** Where `.data/` lives when no DATABASE_URL is set. */
   dataDir: string;
   clock?: Clock;
-  /** Apply migrations (every instance does; the advisory lock serialises them). */
+  /** Apply migrations (default: unless MIGRATE=false; the advisory lock serialises instances). */
   migrate?: boolean;
+  /** Load the demo data (default: as `migrate`). */
   demoData?: boolean;
 }
 
 /** Opens the database (embedded or DATABASE_URL), migrates, loads demo data, builds the deps. */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
+  const migrating = options.migrate ?? config.MIGRATE !== false;
   const db = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
+    databaseUrl: config.DATABASE_URL && databaseUrlFor(config.DATABASE_URL, config.DB_PREPARE),
     dataDir: options.dataDir,
     embeddedPort: config.EMBEDDED_PG_PORT,
     poolMax: config.DB_POOL_MAX,
@@ -57,11 +68,18 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     notice: (line) => logger.warn({ component: 'postgres' }, line),
   });
   try {
-    if (options.migrate ?? true) {
+    if (migrating) {
       const result = await migrate(db.sql);
       if (result.applied.length) logger.info({ applied: result.applied }, 'migrations applied');
+    } else {
+      const missing = await missingMigrations(db.sql);
+      if (missing.length) {
+        throw new Error(
+          `MIGRATE=false but the database lacks migrations ${missing.join(', ')}: run the release step (MIGRATE=only) first`,
+        );
+      }
     }
-    if (options.demoData ?? true) await loadDemoData(db.sql, (options.clock ?? systemClock).now());
+    if (options.demoData ?? migrating) await loadDemoData(db.sql, (options.clock ?? systemClock).now());
   } catch (err) {
     await db.close();
     throw err;
@@ -115,6 +133,30 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       return closed;
     },
   };
+}
+
+/**
+ * The connection string the service's pool opens: with DB_PREPARE=false, postgres.js's `prepare`
+ * option set through its URL (postgres.js reads its options from the query; node-postgres, which
+ * the rate limiter and pg-boss use on the same URL, ignores the parameter and never prepares
+ * named statements on its own).
+ */
+export function databaseUrlFor(databaseUrl: string, prepare: boolean): string {
+  if (prepare) return databaseUrl;
+  const url = new URL(databaseUrl);
+  url.searchParams.set('prepare', 'false');
+  return url.toString();
+}
+
+/** Migrations of this build not yet applied to the database (all of them on an empty one). */
+export async function missingMigrations(sql: Sql, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const [table] = await sql<{ name: string | null }[]>`select to_regclass('schema_migrations')::text as name`;
+  if (!table?.name) return files;
+  const done = new Set(
+    (await sql<{ name: string }[]>`select name from schema_migrations`).map((r) => r.name),
+  );
+  return files.filter((f) => !done.has(f));
 }
 
 /** The configured gateway; the sandbox signs with a secret kept in the database (shared by every instance). */

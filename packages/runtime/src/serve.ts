@@ -34,6 +34,8 @@ export function findRepoRoot(from = process.cwd()): string {
   }
 }
 
+const dataDirOf = (config: Config) => config.DATA_DIR ?? path.join(findRepoRoot(), '.data');
+
 export interface StartOptions {
   config: Config;
   logger: Logger;
@@ -47,7 +49,7 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
     config,
     logger,
     clock: options.clock,
-    dataDir: config.DATA_DIR ?? path.join(findRepoRoot(), '.data'),
+    dataDir: dataDirOf(config),
   });
   const app = createBaseApp({
     logger,
@@ -127,6 +129,21 @@ export async function runMain(parts: ServiceParts): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL, `nogpets-${parts.name}`);
+  if (config.MIGRATE === 'only') {
+    // The release step: the migrations and the demo data, then exit; no routes, no worker.
+    try {
+      const runtime = await startRuntime({ config, logger, dataDir: dataDirOf(config), migrate: true });
+      await runtime.close();
+    } catch (err) {
+      logger.fatal({ err }, 'migrations failed');
+      process.stderr.write(
+        `NogPets migrations failed: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+      process.exit(1);
+    }
+    process.stdout.write('NogPets migrations and demo data applied (MIGRATE=only)\n');
+    process.exit(0);
+  }
   let running: RunningService | undefined;
   let stoppingSince: number | null = null;
   const stop = (service: RunningService) =>
