@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './harness.js';
+import { cliProcess } from './harness.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(serverDir, '../..');
@@ -69,7 +69,7 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
 
   it('starts, serves, stops cleanly on SIGTERM, and a second start reuses the data; the CLI works on it running or not', async () => {
     // The operator CLI before anything runs: it starts the embedded cluster for itself, and stops it.
-    const before = await cli(
+    const before = await cliProcess(
       undefined,
       ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile'],
       { DATA_DIR: dataDir },
@@ -78,7 +78,7 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     const first = await startMain(dataDir);
     // While `pnpm start` runs, the CLI attaches to its cluster.
-    const during = await cli(
+    const during = await cliProcess(
       undefined,
       ['key', 'create', '--email', 'op@example.com', '--scopes', 'profile,pets'],
       { DATA_DIR: dataDir },
