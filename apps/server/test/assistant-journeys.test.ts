@@ -177,10 +177,8 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
     checkJourney(a);
   });
 
-  // Found by these journeys: asked for a pay link of a paid booking, pay_booking answers
-  // NOTHING_TO_PAY "This booking is already paid." and nothing on what to do (tell the person it is
-  // paid; get_booking shows it). The other NOTHING_TO_PAY messages say what follows.
-  it.fails('1b. a pay link asked for the paid booking is refused with what to do next', async () => {
+  // Found by these journeys: NOTHING_TO_PAY on a paid booking once said only "already paid".
+  it('1b. a pay link asked for the paid booking is refused with what to do next', async () => {
     const a = await connect(ownerKey);
     const nothing = await a.refused('pay_booking', { bookingId: owner.paidId });
     expect(nothing.code).toBe('NOTHING_TO_PAY');

@@ -32,7 +32,7 @@ export function payLink(
 function nothingToPayMessage(state: BookingState): string {
   switch (state.paymentStatus) {
     case 'PAID':
-      return 'This booking is already paid.';
+      return 'This booking is already paid, so there is nothing to pay; tell the person it is paid (get_booking shows the payment).';
     case 'REFUND_REQUESTED':
       return 'This booking was paid and its refund is under way (5 to 7 working days); there is nothing to pay.';
     case 'REFUNDED':
