@@ -73,6 +73,7 @@ function check(dir) {
     for (const f of [
       'package/LICENSE',
       'package/README.md',
+      'package/CHANGELOG.md',
       'package/dist/index.js',
       'package/dist/index.cjs',
       'package/dist/index.d.ts',
