@@ -12,8 +12,9 @@ import { fixedClock } from '@nogpets/test-utils';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Assistant, missingNextStep } from './assistant.js';
+import { Assistant, missingNextStep, unaskedMoneyMoves } from './assistant.js';
 import { startTestServer, type TestServer } from './harness.js';
+import { payOrderLink } from './shop-fixture.js';
 
 type Json = any;
 
@@ -30,16 +31,19 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
   const assistants: Assistant[] = [];
 
   /**
-   * What money the database holds, as a fingerprint: every pay link and its status, every
-   * booking's and order's payment status, every invoice. Read by the test, never by the assistant.
+   * What money the database holds, as a fingerprint: every payment row (pay links, invoice and
+   * order payments) with its status and amount, every booking's and order's payment status and
+   * total, every invoice and every payout with status and amount. An empty table reads `-`, so no
+   * part can stand in for another. Read by the test, never by the assistant.
    */
   const money = async (): Promise<string> => {
     const [row] = await server.db.sql<{ f: string }[]>`
       select concat_ws('|',
-        (select string_agg(id || ':' || status, ',' order by id) from payments),
-        (select string_agg(id || ':' || payment_status, ',' order by id) from bookings),
-        (select string_agg(id || ':' || payment_status, ',' order by id) from orders),
-        (select string_agg(id || ':' || status, ',' order by id) from invoices)) as f`;
+        coalesce((select string_agg(id || ':' || status || ':' || amount_cents, ',' order by id) from payments), '-'),
+        coalesce((select string_agg(id || ':' || payment_status || ':' || total_cents, ',' order by id) from bookings), '-'),
+        coalesce((select string_agg(id || ':' || payment_status || ':' || total_cents, ',' order by id) from orders), '-'),
+        coalesce((select string_agg(id || ':' || status || ':' || amount_cents, ',' order by id) from invoices), '-'),
+        coalesce((select string_agg(id || ':' || status || ':' || amount_cents, ',' order by id) from payouts), '-')) as f`;
     return row!.f;
   };
   const connect = async (token?: string) => {
@@ -53,12 +57,9 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
 
   /** The end of every journey: each refusal said what to do next; money moved only with a say-so. */
   function checkJourney(a: Assistant) {
-    expect(a.refusals.flatMap(missingNextStep)).toEqual([]);
-    const unasked = a.moneyMoves.filter((m) => !m.confirmed && !m.payUrl);
-    expect(
-      unasked.map((m) => m.tool),
-      'money moved after a call with neither confirm: true nor a payUrl',
-    ).toEqual([]);
+    const toolNames = a.tools.map((t) => t.name);
+    expect(a.refusals.flatMap((r) => missingNextStep(r, toolNames))).toEqual([]);
+    expect(unaskedMoneyMoves(a.moneyMoves)).toEqual([]);
   }
 
   /** The person on the sandbox's TEST pay page: opens the link, then presses pay. */
@@ -66,14 +67,7 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
     const page = await fetch(payUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/TEST/);
-    const paid = await fetch(`${payUrl}/sandbox`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
-      body: 'decision=pay',
-      redirect: 'manual',
-    });
-    await paid.body?.cancel();
-    expect(paid.status).toBe(303);
+    expect(await payOrderLink(server, payUrl)).toBe(303);
   }
 
   /** The local weekday (mon..sun) of a YYYY-MM-DD date. */
@@ -325,10 +319,13 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
     expect(coverage.next).toMatch(/word for word/);
 
     // Asking for times there: the same lead, and the same words to pass on.
+    const groom = (await a.ask('list_services')).lines
+      .find((l: Json) => l.id === 'grooming')
+      .services.find((s: Json) => s.kind === 'PRIMARY' && s.petTypes.includes('DOG'));
     const refused = await a.refused('find_times', {
       category: 'grooming',
       address: place,
-      pets: [{ name: 'Bolt', type: 'DOG', weightKg: 20, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
+      pets: [{ name: 'Bolt', type: 'DOG', weightKg: 20, coat: 'SHORT', serviceIds: [groom.id] }],
     });
     expect(refused.code).toBe('NO_COVERAGE');
     expect(refused.details.leadId).toBe(coverage.leadId);

@@ -30,8 +30,30 @@ export interface MoneyMove {
   tool: string;
   confirmed: boolean;
   payUrl: string | null;
+  /** The call was answered with a refusal (a refusal must leave money as it was). */
+  refused: boolean;
+  /** tools/list marks the tool read-only (a read must never move money). */
+  readOnly: boolean;
   before: string;
   after: string;
+}
+
+/**
+ * Why money moved without the person's say-so in each move that did, or empty: a move needs
+ * `confirm: true` sent or a `payUrl` answered, and never comes from a refused call or a read-only
+ * tool (a `payUrl` in a read's answer, such as get_booking's, is no say-so).
+ */
+export function unaskedMoneyMoves(moves: readonly MoneyMove[]): string[] {
+  return moves.flatMap((m) => {
+    const why = m.refused
+      ? 'a refused call'
+      : m.readOnly
+        ? 'a read-only tool'
+        : !m.confirmed && !m.payUrl
+          ? 'neither confirm: true nor a payUrl'
+          : null;
+    return why ? [`${m.tool}: money moved after ${why}`] : [];
+  });
 }
 
 /** The answer of one call: the tool result's JSON, and whether it is a refusal. */
@@ -142,6 +164,8 @@ export class Assistant {
           tool: name,
           confirmed: args.confirm === true,
           payUrl: answer.ok ? payUrlIn(answer.body) : null,
+          refused: !answer.ok,
+          readOnly: tool.annotations?.readOnlyHint === true,
           before,
           after,
         });
@@ -164,23 +188,49 @@ export class Assistant {
   }
 }
 
+/** Verbs that open an instruction to the assistant or to the person. */
+const VERBS =
+  'phone|call|send|show|ask|try|choose|pick|use|give|offer|check|open|contact|confirm|book|add|set|tell|' +
+  'wait|change|remove|retry|pass|sign|find|pay|move|cancel|start|submit|fix|say|enter|widen|look';
+const INSTRUCTION = new RegExp(
+  `(?:^|[.;:!?(\u2013\u2014]\\s*|,\\s*(?:so|and)\\s+|\\b(?:please|then|instead)\\s+)(?:${VERBS})\\b`,
+  'i',
+);
+const MODAL =
+  /\b(?:the person|they|you|the assistant)\s+(?:must|should|can|may|needs? to)\s+(?!not\b)[a-z]+/i;
+
+/**
+ * Whether a text tells what to do next: an instruction (one of the verbs opening a sentence or
+ * clause, or after "please", "then", "instead"), what the person must, should or can do, or a tool
+ * of tools/list to call (by a name with an underscore). A verb only mentioned ("Cannot book: ...", "an invalid set of pets") is
+ * not an instruction.
+ */
+export function saysWhatToDo(text: unknown, toolNames: readonly string[] = []): boolean {
+  if (typeof text !== 'string' || !text.trim()) return false;
+  return (
+    INSTRUCTION.test(text) ||
+    MODAL.test(text) ||
+    // A tool named by its full name (a one-word name such as `book` reads as a mere word).
+    toolNames.some((name) => name.includes('_') && new RegExp(`(?<![\\w-])${name}(?![\\w-])`).test(text))
+  );
+}
+
 /**
  * What a refusal tells the assistant to do next, by the spec's error rules (Errors table: NO_COVERAGE
  * carries `leadId`, `message`, `next`; CONFIRM_REQUIRED the summary to show; TOO_LATE that the person
  * must phone the operator; SLOT_TAKEN to call find_times again; UNKNOWN_PLACE to ask the person), the
  * shop's refusals (details.problems / discountError / shippingError, each with what to change) and
- * the auth refusals (the scope to ask for). Every other code: its message says what to do, in words.
+ * the auth refusals (the scope to ask for). Every other code: `details.next`, or a message that says
+ * what to do in words (see `saysWhatToDo`; `toolNames` are the tools it may name).
  * Returns the reasons it does not; empty when it does.
  */
-export function missingNextStep(r: Refusal): string[] {
+export function missingNextStep(r: Refusal, toolNames: readonly string[] = []): string[] {
   const { code, message, details } = r.error;
   const problems: string[] = [];
   const need = (ok: unknown, what: string) => {
     if (!ok) problems.push(`${r.tool} ${code}: ${what} (${JSON.stringify(r.error)})`);
   };
   const text = (v: unknown) => typeof v === 'string' && v.trim().length > 0;
-  const action =
-    /\b(phone|call|send|show|ask|try|choose|pick|use|give|offer|check|open|contact|confirm|book|add|set|tell|wait|change|remove|retry)\b/i;
   need(text(message), 'a message');
   switch (code) {
     case 'CONFIRM_REQUIRED':
@@ -201,6 +251,9 @@ export function missingNextStep(r: Refusal): string[] {
         'find times again',
       );
       break;
+    case 'UNKNOWN_PLACE':
+      need(/\bask\b/i.test(`${message} ${details?.next ?? ''}`), 'ask the person for the place');
+      break;
     case 'NO_AVAILABILITY':
       need(text(details?.message) || text(message), 'a message');
       need(Array.isArray(details?.alternatives), 'alternatives');
@@ -218,10 +271,13 @@ export function missingNextStep(r: Refusal): string[] {
     case 'FORBIDDEN':
       // MCP clients widen authorization from the scope named (RFC 6750 insufficient_scope).
       if (r.via === 'http') need(text(details?.scope), 'details.scope to ask the person for');
-      else need(action.test(message), 'a message that says what to do');
+      else need(saysWhatToDo(message, toolNames), 'a message that says what to do');
       break;
     default:
-      need(text(details?.next) || action.test(message), 'details.next or a message that says what to do');
+      need(
+        text(details?.next) || saysWhatToDo(message, toolNames),
+        'details.next or a message that says what to do',
+      );
   }
   return problems;
 }
