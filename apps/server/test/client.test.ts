@@ -184,4 +184,50 @@ describe('@nogpets/client against the real server', () => {
     expect(other.response.status).toBe(409);
     expect(other.error?.error.code).toBe('SLOT_TAKEN');
   });
+
+  it('books once when a fetch retries the request (its answer lost): the retry carries the key the client gave it', async () => {
+    // A fetch that sends each request, drops the answer as a lost connection would, and sends it again.
+    const keys: (string | null)[] = [];
+    const retrying = async (request: Request) => {
+      const again = request.clone();
+      keys.push(request.headers.get('idempotency-key'));
+      const lost = await fetch(request);
+      await lost.body?.cancel();
+      keys.push(again.headers.get('idempotency-key'));
+      return fetch(again);
+    };
+    const plain = createNogPetsClient({ baseUrl: server.url, token: key });
+    const api = createNogPetsClient({ baseUrl: server.url, token: key, fetch: retrying });
+    const pet = (await plain.GET('/v1/pets')).data!.pets[0]!;
+    const home = (await plain.GET('/v1/addresses')).data!.addresses[0]!;
+    const request = {
+      category: 'grooming' as const,
+      addressId: home.id,
+      pets: [{ petId: pet.id, serviceIds: ['groom-dog-bath'] }],
+    };
+    const slot = (await plain.POST('/v1/availability', { body: request })).data!.days.flatMap(
+      (d) => d.slots,
+    )[0]!;
+
+    const count = async () =>
+      (await server.db.sql<{ n: number }[]>`select count(*)::int as n from bookings`)[0]!.n;
+    const before = await count();
+    const booked = await api.POST('/v1/bookings', {
+      body: { ...request, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CARD' },
+    });
+    // Answered as the first request was (201), not SLOT_TAKEN by its own booking; one booking made.
+    expect(booked.error).toBeUndefined();
+    expect(booked.response.status).toBe(201);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await count()).toBe(before + 1);
+    expect(
+      (
+        await plain.GET('/v1/bookings/{bookingId}', {
+          params: { path: { bookingId: booked.data!.bookingId } },
+        })
+      ).data,
+    ).toMatchObject({ start: slot.start, paymentStatus: 'PENDING' });
+  });
 });
