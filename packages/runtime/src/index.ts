@@ -12,7 +12,12 @@ export {
 } from './http.js';
 export { createLogger, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
-export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './rate-limit.js';
+export {
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+  rateLimitPool,
+} from './rate-limit.js';
 export { type Runtime, type RuntimeOptions, startRuntime } from './runtime.js';
 export {
   findRepoRoot,

@@ -21,6 +21,8 @@ export interface FailureCounter {
 
 export interface RateLimitOptions {
   databaseUrl: string;
+  /** Named prepared statements (rate-limiter-flexible names its queries); false behind a transaction-mode pooler. */
+  prepare?: boolean;
   points: number;
   windowSec: number;
 }
@@ -38,6 +40,44 @@ interface Held {
 type Decision = { ok: true; remaining: number; msBeforeNext: number } | { ok: false; msBeforeNext: number };
 
 /**
+ * A pg pool whose queries are never named: node-postgres prepares a named query once per
+ * connection and reuses it by name, which a pooler in transaction mode breaks (the next
+ * transaction runs on another server connection: "prepared statement … does not exist" or
+ * "… already exists"). Unnamed, each query is parsed where it runs.
+ */
+export function unnamedQueries(pool: pg.Pool): Pick<pg.Pool, 'query'> {
+  return {
+    query: ((q: pg.QueryConfig | string, values?: unknown[]) =>
+      typeof q === 'string'
+        ? pool.query(q, values)
+        : pool.query({ text: q.text, values: q.values ?? values })) as pg.Pool['query'],
+  };
+}
+
+/**
+ * The rate limiter's own pool (node-postgres, as rate-limiter-flexible wants), bounded like the
+ * main pool: while PostgreSQL is unreachable a request waits seconds here, not the operating
+ * system's two-minute connect timeout (docs/reliability.md). `store` is what the limiter queries
+ * through: the pool, or with `prepare: false` the pool with its queries unnamed.
+ */
+export function rateLimitPool(
+  databaseUrl: string,
+  options: { prepare?: boolean; max?: number } = {},
+): { pool: pg.Pool; store: Pick<pg.Pool, 'query'> } {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 4,
+    application_name: 'nogpets-ratelimit',
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 10_000,
+    statement_timeout: 10_000,
+  });
+  // A broken idle connection must not take the process down; the next query reconnects.
+  pool.on('error', () => {});
+  return { pool, store: (options.prepare ?? true) ? pool : unnamedQueries(pool) };
+}
+
+/**
  * Requests per client address per window, counted in PostgreSQL (rate-limiter-flexible's
  * RateLimiterPostgres) so every instance shares one count. Answers carry the IETF draft
  * `RateLimit-*` headers; a refusal is 429 `RateLimited` with `Retry-After`.
@@ -47,20 +87,9 @@ type Decision = { ok: true; remaining: number; msBeforeNext: number } | { ok: fa
  * counter row is not written on every request. An instance holds at most block-1 unspent points.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
-  // Bounded like the main pool: while PostgreSQL is unreachable a request waits seconds here, not
-  // the operating system's two-minute connect timeout (docs/reliability.md).
-  const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
-    max: 4,
-    application_name: 'nogpets-ratelimit',
-    connectionTimeoutMillis: 5_000,
-    query_timeout: 10_000,
-    statement_timeout: 10_000,
-  });
-  // A broken idle connection must not take the process down; the next query reconnects.
-  pool.on('error', () => {});
+  const { pool, store } = rateLimitPool(options.databaseUrl, { prepare: options.prepare });
   const limiter = new RateLimiterPostgres({
-    storeClient: pool,
+    storeClient: store,
     storeType: 'pool',
     tableName: 'rate_limits',
     tableCreated: true, // created by migration 0001, so instances never race to create it
@@ -164,7 +193,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     },
     failures(name, points, windowSec) {
       const counter = new RateLimiterPostgres({
-        storeClient: pool,
+        storeClient: store,
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true,

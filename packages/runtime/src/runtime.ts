@@ -100,6 +100,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   const rateLimiter = createRateLimiter({
     databaseUrl: db.url,
+    prepare: config.DB_PREPARE,
     points: config.RATE_LIMIT_POINTS,
     windowSec: config.RATE_LIMIT_WINDOW_SEC,
   });
