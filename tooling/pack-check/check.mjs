@@ -3,7 +3,10 @@
 //   1. run the README's first example as example.mjs with plain node (the examples assert with
 //      node:assert, so a wrong claim fails the run);
 //   2. typecheck the same text as example.ts (tsc, module nodenext, strict, lib checks on) and run it with tsx;
-//   3. require() the package from a .cjs file with require(esm) turned off, and compare its export
+//   3. the same text as example.cts: typechecked against the CommonJS types (index.d.cts), compiled by
+//      tsc to example.cjs (its imports become require()) and run with plain node, require(esm) off, on
+//      the CommonJS build (index.cjs), asserts and all;
+//   4. require() the package from a .cjs file with require(esm) turned off, and compare its export
 //      names with the ESM build's.
 // Usage: node check.mjs [package-dir-name ...]   (default: all five). Exit code 1 on any failure.
 import { execFileSync } from 'node:child_process';
@@ -40,11 +43,11 @@ const TSCONFIG = {
     moduleResolution: 'nodenext',
     target: 'es2022',
     strict: true,
-    noEmit: true,
+    outDir: 'out',
     skipLibCheck: false,
     types: ['node'],
   },
-  files: ['example.ts'],
+  files: ['example.ts', 'example.cts'],
 };
 
 const NAMES_CJS = `const name = process.argv[2];
@@ -108,11 +111,16 @@ function check(dir) {
     steps.push('README example ran as example.mjs (node)');
 
     fs.writeFileSync(path.join(project, 'example.ts'), example);
+    fs.writeFileSync(path.join(project, 'example.cts'), example);
     fs.writeFileSync(path.join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
     run(process.execPath, [tsx, 'example.ts'], project);
     steps.push('README example typechecked as example.ts (tsc: nodenext, strict) and ran with tsx');
-
+    const compiled = fs.readFileSync(path.join(project, 'out/example.cjs'), 'utf8');
+    if (!compiled.includes(`require("${name}")`))
+      throw new Error(`out/example.cjs does not require("${name}")`);
+    run(process.execPath, ['--no-experimental-require-module', 'out/example.cjs'], project);
+    steps.push('README example typechecked as example.cts (the .d.cts types), ran as CommonJS on index.cjs');
     fs.writeFileSync(path.join(project, 'names.cjs'), NAMES_CJS);
     fs.writeFileSync(path.join(project, 'names.mjs'), NAMES_MJS);
     const cjs = JSON.parse(
@@ -133,25 +141,32 @@ function check(dir) {
   }
 }
 
-const wanted = process.argv.slice(2);
-for (const w of wanted) if (!PACKAGES.includes(w)) throw new Error(`not a published package: ${w}`);
-const dirs = wanted.length ? wanted : PACKAGES;
+/** The check over `dirs` (all five when empty): builds them, checks each, prints, sets the exit code. */
+function main(wanted) {
+  for (const w of wanted) if (!PACKAGES.includes(w)) throw new Error(`not a published package: ${w}`);
+  const dirs = wanted.length ? wanted : PACKAGES;
 
-const filters = dirs.map((d) => `--filter=./packages/${d}`);
-execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', ...filters, '--output-logs=errors-only'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+  const filters = dirs.map((d) => `--filter=./packages/${d}`);
+  execFileSync('pnpm', ['exec', 'turbo', 'run', 'build', ...filters, '--output-logs=errors-only'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 
-let failed = 0;
-for (const dir of dirs) {
-  const r = check(dir);
-  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.label}`);
-  for (const s of r.steps) console.log(`     - ${s}`);
-  if (!r.ok) {
-    failed++;
-    console.log(r.detail.replace(/^/gm, '     '));
+  let failed = 0;
+  for (const dir of dirs) {
+    const r = check(dir);
+    console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.label}`);
+    for (const s of r.steps) console.log(`     - ${s}`);
+    if (!r.ok) {
+      failed++;
+      console.log(r.detail.replace(/^/gm, '     '));
+    }
   }
+  console.log(failed ? `${failed} of ${dirs.length} packages failed` : `all ${dirs.length} packages passed`);
+  process.exitCode = failed ? 1 : 0;
 }
-console.log(failed ? `${failed} of ${dirs.length} packages failed` : `all ${dirs.length} packages passed`);
-process.exitCode = failed ? 1 : 0;
+
+// Run as a script only: importing `firstExample` builds and packs nothing.
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2));
+}
