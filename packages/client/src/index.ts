@@ -1,6 +1,18 @@
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import * as openapiFetch from 'openapi-fetch';
+import type { Client, Middleware } from 'openapi-fetch';
 import { READ_ONLY_REQUESTS } from './reads.js';
 import type { components, paths } from './schema.js';
+
+/**
+ * openapi-fetch's `createClient`, its default export. Our CommonJS build (index.cjs) require()s
+ * openapi-fetch's CommonJS build, which keeps it on `exports.default`; the bundler's Node-style
+ * interop makes the whole `exports` object the default there, so a plain default import called that
+ * object (`createNogPetsClient` threw under require()).
+ */
+const createClient: typeof openapiFetch.default =
+  typeof openapiFetch.default === 'function'
+    ? openapiFetch.default
+    : (openapiFetch.default as unknown as { default: typeof openapiFetch.default }).default;
 
 export type { components, operations, paths } from './schema.js';
 export { READ_ONLY_REQUESTS } from './reads.js';
