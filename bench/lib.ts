@@ -42,7 +42,7 @@ export function start(
   cwd: string,
   env: NodeJS.ProcessEnv,
   ready: RegExp,
-  options: { profile?: boolean } = {},
+  options: { profile?: boolean; tap?: (chunk: string) => void } = {},
 ): Promise<Child> {
   const profiling = options.profile && profileDir !== undefined;
   if (profiling) mkdirSync(profileDir!, { recursive: true });
@@ -75,8 +75,10 @@ export function start(
       out += c.toString();
       const m = out.match(ready);
       if (m) {
-        // From here on the server's log lines are drained and dropped, not kept or searched.
+        // From here on the server's log lines are drained and dropped, not kept or searched
+        // (or handed to `tap` as they come, which keeps nothing either).
         child.stdout?.off('data', onData);
+        if (options.tap) child.stdout?.on('data', (c: Buffer) => options.tap!(c.toString()));
         child.stdout?.resume();
         resolve({ child, match: m, stop });
       }
@@ -98,16 +100,27 @@ export interface NogPets extends Child {
  * The all-in-one server as in production (JSON request logs at info to a drained pipe, metrics,
  * the PostgreSQL-backed rate limiter with a limit that never refuses, the offer cache), no worker.
  * On a fresh embedded PostgreSQL (a benchmark must not write into a shared database) unless
- * `useDatabaseUrl` and DATABASE_URL is set.
+ * `useDatabaseUrl` and DATABASE_URL is set, or `databaseUrl` names the database to use.
+ * `main` runs another app's main instead (`../worker/src/main.ts`, from `apps/server`); `env` adds
+ * or overrides settings (`RUN_WORKER`, `MIGRATE`, `TRUST_PROXY`).
  */
-export async function startNogPets(options: { useDatabaseUrl?: boolean } = {}): Promise<NogPets> {
+export async function startNogPets(
+  options: {
+    useDatabaseUrl?: boolean;
+    databaseUrl?: string;
+    env?: NodeJS.ProcessEnv;
+    main?: string;
+    tap?: (chunk: string) => void;
+  } = {},
+): Promise<NogPets> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nogpets-bench-'));
   chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user when we are root
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   // spawn leaves out variables whose value is undefined.
-  if (!options.useDatabaseUrl) env.DATABASE_URL = undefined;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else if (!options.useDatabaseUrl) env.DATABASE_URL = undefined;
   const server = await start(
-    ['src/main.ts'],
+    [options.main ?? 'src/main.ts'],
     serverDir,
     {
       ...env,
@@ -117,11 +130,12 @@ export async function startNogPets(options: { useDatabaseUrl?: boolean } = {}): 
       // One client address sends all the load here; the limit must not be what is measured.
       RATE_LIMIT_POINTS: '100000000',
       RUN_WORKER: 'false',
+      ...options.env,
     },
     /is running at (http:\/\/\S+)/,
-    { profile: true },
+    { profile: true, tap: options.tap },
   );
-  return { ...server, base: server.match[1]!, dataDir, env };
+  return { ...server, base: server.match[1]!, dataDir, env: { ...env, ...options.env } };
 }
 
 /** The bare express route answering a constant: the floor of the read routes. */
@@ -174,10 +188,11 @@ export function watchCpuOf(pid: number | undefined): void {
   cpuPid = pid;
 }
 
-function serverCpuMs(): number | undefined {
-  if (cpuPid === undefined) return undefined;
+/** The CPU time (user + system, ms) a process has used so far, from /proc; undefined where there is none. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
   try {
-    const stat = readFileSync(`/proc/${cpuPid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // After "pid (name) ": the state is field 3 of proc(5); utime and stime are fields 14 and 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
@@ -185,6 +200,8 @@ function serverCpuMs(): number | undefined {
     return undefined; // not Linux
   }
 }
+
+const serverCpuMs = () => processCpuMs(cpuPid);
 
 /** The server's CPU milliseconds per request in case `name`, when it was counted. */
 export function cpuPerRequest(name: string, requests: number): string {
