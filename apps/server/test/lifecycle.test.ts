@@ -84,6 +84,13 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
       { DATA_DIR: dataDir },
     );
     expect(during.status, during.stderr).toBe(0);
+    // A refusal ends the process with status 1 and the reason on stderr, nothing on stdout.
+    const refused = await cliProcess(undefined, ['booking', 'accept', 'bkg_nosuchbooking'], {
+      DATA_DIR: dataDir,
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).not.toBe('');
+    expect(refused.stdout).toBe('');
     const a = await fetch(`${first.url}/v1/services`);
     expect(a.status).toBe(200);
     expect(a.headers.get('ratelimit-remaining')).toBe('59');

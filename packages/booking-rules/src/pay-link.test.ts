@@ -79,10 +79,12 @@ describe('payLink', () => {
       /cancelled.*nothing to pay/,
     ],
     ['done without a card payment', { status: 'DONE', paymentStatus: 'PENDING' }, /done.*nothing to pay/],
-  ])('answers NOTHING_TO_PAY for a booking %s, saying why', (_, overrides, message) => {
+  ])('answers NOTHING_TO_PAY for a booking %s, saying why and what to do next', (_, overrides, message) => {
     const outcome = payLink(aBooking(overrides), at(START, -72 * HOUR));
     expect(outcome).toMatchObject({ ok: false, code: 'NOTHING_TO_PAY' });
     expect(outcome.ok ? '' : outcome.message).toMatch(message);
+    // An assistant passes this on: it must say what follows, not only the state.
+    expect(outcome.ok ? '' : outcome.message).toMatch(/\b(tell the person|book again)\b/i);
   });
   it('refuses a link once the start has come: the unpaid hold lapsed there', () => {
     const booking = aBooking({

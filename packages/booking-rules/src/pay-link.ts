@@ -34,12 +34,12 @@ function nothingToPayMessage(state: BookingState): string {
     case 'PAID':
       return 'This booking is already paid, so there is nothing to pay; tell the person it is paid (get_booking shows the payment).';
     case 'REFUND_REQUESTED':
-      return 'This booking was paid and its refund is under way (5 to 7 working days); there is nothing to pay.';
+      return 'This booking was paid and its refund is under way (5 to 7 working days); there is nothing to pay. Tell the person the money is on its way back.';
     case 'REFUNDED':
-      return 'This booking was paid and has been refunded; there is nothing to pay.';
+      return 'This booking was paid and has been refunded; there is nothing to pay. Book again for a new time if the person still wants one.';
   }
   if (state.paymentMethod === 'CASH') {
-    return 'This is a cash booking: it is paid to the crew on the day, so there is no payment link.';
+    return 'This is a cash booking: it is paid to the crew on the day, so there is no payment link. Tell the person to have the cash ready.';
   }
   return `This booking is ${state.status.toLowerCase()}, so there is nothing to pay; book again for a new time.`;
 }
