@@ -173,3 +173,23 @@ describe('behind a pooler in transaction mode, migrated by a release step', () =
     }
   });
 });
+
+describe('stopping behind a load balancer (SHUTDOWN_DELAY_MS)', () => {
+  it('keeps serving while /readyz says draining for the delay, each answer closing its connection, then stops accepting', async () => {
+    const server = await startTestServer({ env: { SHUTDOWN_DELAY_MS: '1500' } });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get('connection')).not.toBe('close');
+    const stopped = server.stop();
+    // The balancer's health check sees draining and takes the instance out; requests still answer.
+    const draining = await fetch(`${server.url}/readyz`);
+    expect(draining.status).toBe(503);
+    expect(await draining.json()).toEqual({ status: 'draining' });
+    expect(draining.headers.get('retry-after')).not.toBeNull();
+    const served = await fetch(`${server.url}/v1/services`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('connection')).toBe('close');
+    await stopped;
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+});

@@ -83,6 +83,12 @@ export const ConfigSchema = z
     TRUST_PROXY: trustProxy.default(0),
     RUN_WORKER: bool.default(true),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    /**
+     * On a stop signal, how long the instance keeps serving while `/readyz` says draining, before it
+     * stops accepting: the balancer's health checks take it out first, so no request meets a
+     * closed port. 0 (the default) stops accepting at once, as a single process should.
+     */
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
     /** An upstream OpenID Connect provider people may sign in through (with OIDC_CLIENT_ID). */
     OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),

@@ -183,6 +183,11 @@ export function createBaseApp(deps: BaseAppDeps): Express {
   app.use(requestLogging(deps.logger));
   app.use(deps.metrics.middleware);
   app.use(refuseRepeatedAuthorization);
+  // While draining, each answer closes its connection, so keep-alive clients reconnect elsewhere.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    if (deps.draining()) res.setHeader('Connection', 'close');
+    next();
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '@nogpets/operations';
 import type { Express } from 'express';
 import { type Config, ConfigError, loadConfig } from './env.js';
@@ -90,6 +91,9 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
       stop() {
         stopping ??= (async () => {
           runtime.beginDrain();
+          // Behind a balancer: keep serving while /readyz says draining, so its health checks take
+          // this instance out before the port closes (answers meanwhile carry Connection: close).
+          if (config.SHUTDOWN_DELAY_MS > 0) await delay(config.SHUTDOWN_DELAY_MS);
           // Stop accepting, let requests in flight finish, then close what is left.
           const closed = new Promise<void>((resolve) => srv.close(() => resolve()));
           srv.closeIdleConnections();
