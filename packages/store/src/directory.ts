@@ -1,6 +1,6 @@
 // The directory of pet businesses: listings anyone can search, partners (businesses on the
 // service) first.
-import type { Queryable as Sql } from './sql.js';
+import type { Sql as PoolSql, Queryable as Sql, TransactionSql } from './sql.js';
 
 export interface NewListing {
   id: string;
@@ -40,12 +40,18 @@ export interface ListingQuery {
 /** Escapes LIKE's wildcards so a query's `%` and `_` are only themselves. */
 const likeText = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** How close (pg_trgm word similarity) a query must be to some words of a listing to find it. */
+export const WORD_SIMILARITY = 0.4;
+const THRESHOLD_SETTING = 'pg_trgm.word_similarity_threshold';
+
 /**
- * One page of listings: partners first, then (with `q`) the closest matches, then by name.
- * Answers up to `limit + 1` rows so the caller can tell whether another page follows.
+ * The statement findListings runs (a postgres.js fragment, so a test can EXPLAIN the same text).
+ * With `q` it filters with `like` and `<%`, both of which the trigram index directory_listings_search
+ * serves (word_similarity() as a function cannot use it); `<%` is word_similarity(q, text) >=
+ * pg_trgm.word_similarity_threshold, so it must run where that is WORD_SIMILARITY (inWordSimilarity).
  */
-export async function findListings(sql: Sql, query: ListingQuery): Promise<ListingRow[]> {
-  const q = query.q?.trim().toLowerCase() || null;
+export function listingsStatement(sql: Sql, query: ListingQuery) {
+  const q = searchWords(query);
   return sql<ListingRow[]>`
     select l.id, l.name, l.categories, l.area, l.town, l.services, l.website, l.phone, l.email,
       l.business_id as "businessId", l.fictional, coalesce(b.is_operator, false) as "isOperator"
@@ -53,9 +59,44 @@ export async function findListings(sql: Sql, query: ListingQuery): Promise<Listi
     where true
       ${query.town ? sql`and l.town = ${query.town}` : sql``}
       ${query.categories?.length ? sql`and l.categories && ${query.categories}::text[]` : sql``}
-      ${q ? sql`and (l.search_text like ${`%${likeText(q)}%`} or word_similarity(${q}, l.search_text) >= 0.4)` : sql``}
+      ${q ? sql`and (l.search_text like ${`%${likeText(q)}%`} or ${q} <% l.search_text)` : sql``}
     order by (l.business_id is not null) desc,
       ${q ? sql`word_similarity(${q}, l.search_text) desc,` : sql``}
       l.name, l.id
     limit ${query.limit + 1} offset ${query.offset}`;
+}
+
+const searchWords = (query: ListingQuery) => query.q?.trim().toLowerCase() || null;
+
+/**
+ * Runs `work` with pg_trgm.word_similarity_threshold at WORD_SIMILARITY: on a pool in a transaction
+ * of its own (`set_config(…, true)` lasts until its end); inside the caller's transaction, set for
+ * `work` and put back after it, so the caller's later statements see what they saw before.
+ */
+export async function inWordSimilarity<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
+  const set = (tx: Sql, value: string) => tx`select set_config(${THRESHOLD_SETTING}, ${value}, true)`;
+  if (typeof (sql as Partial<Pick<TransactionSql, 'savepoint'>>).savepoint !== 'function') {
+    return (sql as PoolSql).begin(async (tx) => {
+      await set(tx, String(WORD_SIMILARITY));
+      return work(tx);
+    }) as Promise<T>;
+  }
+  const [before] = await sql<{ value: string | null }[]>`
+    select current_setting(${THRESHOLD_SETTING}, true) as value`;
+  await set(sql, String(WORD_SIMILARITY));
+  try {
+    return await work(sql);
+  } finally {
+    // Unset before pg_trgm was loaded it is '' or absent; its default then is 0.6.
+    await set(sql, before?.value || '0.6');
+  }
+}
+
+/**
+ * One page of listings: partners first, then (with `q`) the closest matches, then by name.
+ * Answers up to `limit + 1` rows so the caller can tell whether another page follows.
+ */
+export async function findListings(sql: Sql, query: ListingQuery): Promise<ListingRow[]> {
+  if (!searchWords(query)) return await listingsStatement(sql, query);
+  return inWordSimilarity(sql, async (tx) => await listingsStatement(tx, query));
 }
