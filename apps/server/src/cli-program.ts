@@ -35,7 +35,7 @@ import {
   systemClock,
 } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { ConfigError, findRepoRoot, loadConfig } from '@nogpets/runtime';
+import { ConfigError, findRepoRoot, loadConfig, poolDatabaseUrl } from '@nogpets/runtime';
 import {
   type Database,
   listMail,
@@ -60,7 +60,8 @@ export interface CliIo {
 async function withDatabase<T>(env: CliIo['env'], work: (db: Database) => Promise<T>): Promise<T> {
   const config = loadConfig(env);
   const db = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
+    // DB_PREPARE=false holds here too: the CLI may be given the instances' pooler address.
+    databaseUrl: poolDatabaseUrl(config),
     dataDir: config.DATA_DIR ?? path.join(findRepoRoot(), '.data'),
     attach: true,
     poolMax: 2,

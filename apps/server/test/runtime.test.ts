@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MIGRATIONS_DIR } from '@nogpets/store';
 import { createTestDatabase } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { cli, startTestServer, type TestServer } from './harness.js';
 
 const METRICS_TOKEN = 'scraper-token-0123456789abcdef';
 
@@ -176,7 +177,8 @@ describe('behind a pooler in transaction mode, migrated by a release step', () =
 
 describe('stopping behind a load balancer (SHUTDOWN_DELAY_MS)', () => {
   it('keeps serving while /readyz says draining for the delay, each answer closing its connection, then stops accepting', async () => {
-    const server = await startTestServer({ env: { SHUTDOWN_DELAY_MS: '1500' } });
+    // A delay no test outlasts, ended by endDelay() (what a second signal does) once checked.
+    const server = await startTestServer({ env: { SHUTDOWN_DELAY_MS: '300000' } });
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(ready.headers.get('connection')).not.toBe('close');
@@ -189,7 +191,172 @@ describe('stopping behind a load balancer (SHUTDOWN_DELAY_MS)', () => {
     const served = await fetch(`${server.url}/v1/services`);
     expect(served.status).toBe(200);
     expect(served.headers.get('connection')).toBe('close');
+    // MCP answers through its SDK transport, which writes its own headers: still closing.
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(mcp.headers.get('connection')).toBe('close');
+    expect(server.service.endDelay()).toBe(true);
     await stopped;
+    expect(server.service.endDelay()).toBe(false);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('a second stop signal during SHUTDOWN_DELAY_MS', () => {
+  const serverDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+  it('ends the delay and stops cleanly (exit 0), rather than exiting at once while the instance still serves', async () => {
+    const db = await createTestDatabase();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        RUN_WORKER: 'false',
+        LOG_LEVEL: 'silent',
+        // Far longer than the test may take: only the second signal can end it.
+        SHUTDOWN_DELAY_MS: '300000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /is running at (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!.replace('localhost', '127.0.0.1'));
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code} before listening: ${out}`)));
+      });
+      child.kill('SIGTERM');
+      let readiness = '';
+      while (readiness !== 'draining') {
+        readiness = ((await (await fetch(`${url}/readyz`)).json()) as { status: string }).status;
+      }
+      // Past the window in which a repeated signal counts as the same one (Ctrl-C echoed by pnpm).
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await fetch(`${url}/v1/services`)).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await db.drop();
+    }
+  });
+});
+
+/**
+ * A TCP relay to PostgreSQL that notes every statement a client prepares by name (a Parse message
+ * with a name; node-postgres and postgres.js send '' for an unnamed one), with the client's
+ * application_name: what a pooler in transaction mode cannot carry from one server connection to the next.
+ */
+async function preparedNamesRelay(databaseUrl: string) {
+  const target = new URL(databaseUrl);
+  const named: string[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    let pending = Buffer.alloc(0);
+    let startup = true;
+    let application = '?';
+    client.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      for (;;) {
+        if (startup) {
+          if (pending.length < 8) break;
+          const length = pending.readInt32BE(0);
+          if (pending.length < length) break;
+          const code = pending.readInt32BE(4);
+          if (code === 196608) {
+            const params = pending.subarray(8, length).toString('utf8').split('\0');
+            const at = params.indexOf('application_name');
+            if (at >= 0) application = params[at + 1] ?? '?';
+            startup = false;
+          }
+          pending = pending.subarray(length);
+        } else {
+          if (pending.length < 5) break;
+          const length = pending.readInt32BE(1) + 1;
+          if (pending.length < length) break;
+          if (pending[0] === 0x50) {
+            const name = pending.subarray(5, pending.indexOf(0, 5)).toString('utf8');
+            if (name) named.push(`${application}: ${name}`);
+          }
+          pending = pending.subarray(length);
+        }
+      }
+    });
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const relayed = new URL(databaseUrl);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String((server.address() as { port: number }).port);
+  return {
+    url: relayed.toString(),
+    named,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('DB_PREPARE=false on every pool that may go through a transaction-mode pooler', () => {
+  it('with DB_PREPARE=false (or prepare=false in the URL) no pool names a statement: server, rate limiter, worker, CLI; by default the server, rate limiter and CLI do', async () => {
+    const db = await createTestDatabase();
+    const relay = await preparedNamesRelay(db.url);
+    try {
+      const namedBy = async (databaseUrl: string, env: Record<string, string>) => {
+        relay.named.length = 0;
+        const server = await startTestServer({
+          db,
+          worker: true,
+          env: { DATABASE_URL: databaseUrl, ...env },
+        });
+        try {
+          expect((await server.get('/v1/services')).status).toBe(200);
+          const found = await server.post('/v1/availability', {
+            category: 'grooming',
+            address: 'Die Boord',
+            pets: [{ name: 'Rex', type: 'DOG', weightKg: 12, coat: 'SHORT', serviceIds: ['groom-dog-bath'] }],
+          });
+          expect(found.status).toBe(200);
+        } finally {
+          await server.stop();
+        }
+        const made = await cli(
+          databaseUrl,
+          ['key', 'create', '--email', 'relay@example.com', '--scopes', 'pets'],
+          env,
+        );
+        expect(made.status, made.stderr).toBe(0);
+        return new Set(relay.named.map((n) => n.split(':')[0]));
+      };
+      expect(await namedBy(relay.url, {})).toEqual(new Set(['nogpets', 'nogpets-ratelimit', 'nogpets-cli']));
+      expect(await namedBy(relay.url, { DB_PREPARE: 'false' })).toEqual(new Set());
+      // postgres.js's own URL parameter, given instead of DB_PREPARE, holds for the rate limiter too.
+      const unprepared = new URL(relay.url);
+      unprepared.searchParams.set('prepare', 'false');
+      expect(await namedBy(unprepared.toString(), {})).toEqual(new Set());
+    } finally {
+      await relay.close();
+      await db.drop();
+    }
   });
 });

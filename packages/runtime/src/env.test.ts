@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './env.js';
-import { databaseUrlFor } from './runtime.js';
+import { databaseUrlFor, poolDatabaseUrl, preparesStatements } from './runtime.js';
 
 describe('loadConfig', () => {
   it('works untouched: every setting has a default that runs the embedded setup', () => {
@@ -101,6 +101,21 @@ describe('loadConfig', () => {
       'db.internal:6432',
       '/nogpets',
     ]);
+  });
+
+  it('takes prepare=false (or disable) in DATABASE_URL, as postgres.js does, for every pool', () => {
+    const at = (url?: string, setting?: string) =>
+      loadConfig({ ...(url ? { DATABASE_URL: url } : {}), ...(setting ? { DB_PREPARE: setting } : {}) });
+    expect(preparesStatements(at())).toBe(true);
+    expect(preparesStatements(at('postgres://db/nogpets?sslmode=require'))).toBe(true);
+    expect(preparesStatements(at('postgres://db/nogpets?prepare=false'))).toBe(false);
+    expect(preparesStatements(at('postgres://db/nogpets?prepare=disable'))).toBe(false);
+    expect(preparesStatements(at('postgres://db/nogpets?prepare=true', 'false'))).toBe(false);
+    // DB_PREPARE=false wins over a prepare=true already in the URL.
+    expect(new URL(poolDatabaseUrl(at('postgres://db/nogpets?prepare=true', 'false'))!).search).toBe(
+      '?prepare=false',
+    );
+    expect(poolDatabaseUrl(at(undefined, 'false'))).toBeUndefined();
   });
 
   it('treats an empty variable as unset', () => {

@@ -18,7 +18,13 @@ export {
   type RateLimitOptions,
   rateLimitPool,
 } from './rate-limit.js';
-export { type Runtime, type RuntimeOptions, startRuntime } from './runtime.js';
+export {
+  poolDatabaseUrl,
+  preparesStatements,
+  type Runtime,
+  type RuntimeOptions,
+  startRuntime,
+} from './runtime.js';
 export {
   findRepoRoot,
   type RunningService,

@@ -60,7 +60,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, logger } = options;
   const migrating = options.migrate ?? config.MIGRATE !== false;
   const db = await openDatabase({
-    databaseUrl: config.DATABASE_URL && databaseUrlFor(config.DATABASE_URL, config.DB_PREPARE),
+    databaseUrl: poolDatabaseUrl(config),
     dataDir: options.dataDir,
     embeddedPort: config.EMBEDDED_PG_PORT,
     poolMax: config.DB_POOL_MAX,
@@ -100,7 +100,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   const rateLimiter = createRateLimiter({
     databaseUrl: db.url,
-    prepare: config.DB_PREPARE,
+    prepare: preparesStatements(config),
     points: config.RATE_LIMIT_POINTS,
     windowSec: config.RATE_LIMIT_WINDOW_SEC,
   });
@@ -147,6 +147,23 @@ export function databaseUrlFor(databaseUrl: string, prepare: boolean): string {
   const url = new URL(databaseUrl);
   url.searchParams.set('prepare', 'false');
   return url.toString();
+}
+
+/**
+ * Whether the service's pools name and prepare their statements: DB_PREPARE, unless DATABASE_URL
+ * already turns postgres.js's off (`prepare=false` or `disable` in its query, which postgres.js
+ * obeys): the rate limiter, whose node-postgres ignores that parameter, must then not name its
+ * queries either.
+ */
+export function preparesStatements(config: Pick<Config, 'DATABASE_URL' | 'DB_PREPARE'>): boolean {
+  if (!config.DB_PREPARE) return false;
+  const given = config.DATABASE_URL && new URL(config.DATABASE_URL).searchParams.get('prepare');
+  return given !== 'false' && given !== 'disable';
+}
+
+/** DATABASE_URL as every pool of the service opens it (see `databaseUrlFor`); undefined for the embedded one. */
+export function poolDatabaseUrl(config: Pick<Config, 'DATABASE_URL' | 'DB_PREPARE'>): string | undefined {
+  return config.DATABASE_URL && databaseUrlFor(config.DATABASE_URL, preparesStatements(config));
 }
 
 /** Migrations of this build not yet applied to the database (all of them on an empty one). */

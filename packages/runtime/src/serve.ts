@@ -22,6 +22,11 @@ export interface RunningService {
   server: Server;
   url: string;
   stop(): Promise<void>;
+  /**
+   * While `stop()` waits out SHUTDOWN_DELAY_MS: ends the wait now (the port closes and requests in
+   * flight still finish) and answers true; false when there is no such wait going on.
+   */
+  endDelay(): boolean;
 }
 
 /** The folder holding `pnpm-workspace.yaml` above `from`, or `from` itself: where `.data/` lives. */
@@ -83,6 +88,7 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
     const publicUrl = runtime.publicUrl();
     stopBackground = parts.background ? await parts.background(runtime) : undefined;
     let stopping: Promise<void> | null = null;
+    let delaying: AbortController | null = null;
     const srv = server;
     return {
       runtime,
@@ -93,7 +99,11 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
           runtime.beginDrain();
           // Behind a balancer: keep serving while /readyz says draining, so its health checks take
           // this instance out before the port closes (answers meanwhile carry Connection: close).
-          if (config.SHUTDOWN_DELAY_MS > 0) await delay(config.SHUTDOWN_DELAY_MS);
+          if (config.SHUTDOWN_DELAY_MS > 0) {
+            delaying = new AbortController();
+            await delay(config.SHUTDOWN_DELAY_MS, undefined, { signal: delaying.signal }).catch(() => {});
+            delaying = null;
+          }
           // Stop accepting, let requests in flight finish, then close what is left.
           const closed = new Promise<void>((resolve) => srv.close(() => resolve()));
           srv.closeIdleConnections();
@@ -104,6 +114,12 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
           await runtime.close();
         })();
         return stopping;
+      },
+      endDelay() {
+        if (!delaying) return false;
+        delaying.abort();
+        delaying = null;
+        return true;
       },
     };
   } catch (err) {
@@ -116,7 +132,10 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
 
 /**
  * A signal this soon after the first is the same request to stop: Ctrl-C (or a signal to the
- * process group) reaches us and `pnpm start`, which passes it on. Only a later one forces an exit.
+ * process group) reaches us and `pnpm start`, which passes it on. Only a later one forces an exit,
+ * except during SHUTDOWN_DELAY_MS: there the instance is still serving its full share of requests,
+ * so a later signal ends the delay (the port closes, requests in flight finish) and only the next
+ * one forces the exit.
  */
 const REPEAT_WINDOW_MS = 1_000;
 
@@ -164,6 +183,11 @@ export async function runMain(parts: ServiceParts): Promise<void> {
   const shutdown = (signal: NodeJS.Signals | 'parent exited') => {
     if (stoppingSince !== null) {
       if (performance.now() - stoppingSince <= REPEAT_WINDOW_MS) return;
+      if (running?.endDelay()) {
+        logger.warn({ signal }, 'signal again: shutdown delay ended, stopping now');
+        stoppingSince = performance.now();
+        return;
+      }
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
