@@ -15,22 +15,25 @@ cd "$(dirname "$0")/.."
 SERVER_URL=${SERVER_URL:-postgres://root@127.0.0.1:5432}
 SRC=nogpets_backup_src_$$
 DST=nogpets_restore_check_$$
-DUMP=$(mktemp -d)/nogpets.dump
+WORK=$(mktemp -d)
+DUMP=$WORK/nogpets.dump
 PID=
 say() { printf '\n== %s\n' "$*"; }
 stop() { if [ -n "$PID" ]; then kill -TERM "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true; PID=; fi; }
 cleanup() {
   stop
-  dropdb --if-exists --force -d "$SERVER_URL/postgres" "$SRC" 2>/dev/null || dropdb --if-exists "$SRC" || true
-  dropdb --if-exists --force -d "$SERVER_URL/postgres" "$DST" 2>/dev/null || dropdb --if-exists "$DST" || true
-  rm -f "$DUMP"
+  # --maintenance-db takes a connection string: the databases are made and dropped on SERVER_URL's
+  # server, not on whatever the libpq defaults (PGHOST, the local socket) point at.
+  dropdb --if-exists --force --maintenance-db="$SERVER_URL/postgres" "$SRC" || true
+  dropdb --if-exists --force --maintenance-db="$SERVER_URL/postgres" "$DST" || true
+  rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 # curl that prints the answer and fails on a status of 400 or more.
 call() {
   local out status
-  out=$(mktemp)
+  out=$(mktemp -p "$WORK")
   status=$(curl -s -o "$out" -w '%{http_code}' "$@")
   if [ "$status" -ge 400 ]; then echo "$* answered $status: $(cat "$out")" >&2; return 1; fi
   cat "$out"
@@ -39,7 +42,7 @@ call() {
 # Starts the all-in-one server (no worker) on database $1 with MIGRATE=$2; sets PID and BASE.
 serve() {
   local log
-  log=$(mktemp)
+  log=$(mktemp -p "$WORK")
   DATABASE_URL="$SERVER_URL/$1" MIGRATE=$2 RUN_WORKER=false PORT=0 HOST=127.0.0.1 LOG_LEVEL=warn \
     node --import tsx apps/server/src/main.ts >"$log" 2>&1 &
   PID=$!
@@ -54,7 +57,7 @@ serve() {
 }
 
 say "1. $SRC: created, migrated by the release step"
-createdb -d "$SERVER_URL/postgres" "$SRC" 2>/dev/null || createdb "$SRC"
+createdb --maintenance-db="$SERVER_URL/postgres" "$SRC"
 DATABASE_URL="$SERVER_URL/$SRC" MIGRATE=only LOG_LEVEL=warn node --import tsx apps/server/src/main.ts
 
 say "2. a booking through the API"
@@ -79,7 +82,7 @@ ls -l "$DUMP"
 stop
 
 say "4. pg_restore into $DST"
-createdb -d "$SERVER_URL/postgres" "$DST" 2>/dev/null || createdb "$DST"
+createdb --maintenance-db="$SERVER_URL/postgres" "$DST"
 time pg_restore --no-owner --exit-on-error --dbname="$SERVER_URL/$DST" "$DUMP"
 ROWS_DST=$(psql -Atq "$SERVER_URL/$DST" -c 'select count(*) from bookings')
 echo "bookings: $ROWS_SRC in the source, $ROWS_DST restored"
