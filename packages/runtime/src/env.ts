@@ -62,7 +62,8 @@ export const ConfigSchema = z
     EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     /**
-     * Named prepared statements on the service's pool (postgres.js). `false` behind a pooler in
+     * Named prepared statements on the service's pools (postgres.js's, the rate limiter's, the
+     * CLI's; `prepare=false` in DATABASE_URL counts as false too). `false` behind a pooler in
      * transaction mode (PgBouncer before 1.21, or without max_prepared_statements): a statement
      * prepared on one server connection is not there on the next.
      */
@@ -86,7 +87,8 @@ export const ConfigSchema = z
     /**
      * On a stop signal, how long the instance keeps serving while `/readyz` says draining, before it
      * stops accepting: the balancer's health checks take it out first, so no request meets a
-     * closed port. 0 (the default) stops accepting at once, as a single process should.
+     * closed port. 0 (the default) stops accepting at once, as a single process should. A second
+     * signal during the delay ends it.
      */
     SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
     /** An upstream OpenID Connect provider people may sign in through (with OIDC_CLIENT_ID). */
