@@ -35,15 +35,8 @@ import {
   systemClock,
 } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { ConfigError, findRepoRoot, loadConfig, poolDatabaseUrl } from '@nogpets/runtime';
-import {
-  type Database,
-  listMail,
-  loadDemoData,
-  migrate,
-  openDatabase,
-  type PaymentNoticeRow,
-} from '@nogpets/store';
+import { ConfigError, findRepoRoot, loadConfig, poolDatabaseUrl, readySchema } from '@nogpets/runtime';
+import { type Database, listMail, openDatabase, type PaymentNoticeRow } from '@nogpets/store';
 import { Command, CommanderError } from 'commander';
 
 /** Where one run of the CLI reads its settings and writes its answers: the process, or a test. */
@@ -68,8 +61,9 @@ async function withDatabase<T>(env: CliIo['env'], work: (db: Database) => Promis
     applicationName: 'nogpets-cli',
   });
   try {
-    await migrate(db.sql);
-    await loadDemoData(db.sql);
+    // MIGRATE=false (a release step migrates; the CLI may be pointed at a pooler): check, never migrate.
+    const migrating = config.MIGRATE !== false;
+    await readySchema(db.sql, { migrate: migrating, demoData: migrating, now: systemClock.now() });
     return await work(db);
   } finally {
     await db.close();

@@ -124,12 +124,16 @@ describe('two instances on one database', () => {
 describe('behind a pooler in transaction mode, migrated by a release step', () => {
   const serverDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-  it('MIGRATE=false refuses an unmigrated database; MIGRATE=only migrates and exits; DB_PREPARE=false prepares nothing', async () => {
+  it('MIGRATE=false refuses an unmigrated database (server and CLI); MIGRATE=only migrates and exits; DB_PREPARE=false prepares nothing', async () => {
     const db = await createTestDatabase({ migrate: false });
     try {
       await expect(startTestServer({ db, env: { MIGRATE: 'false' } })).rejects.toThrow(
         /lacks migrations 0001_.*run the release step/,
       );
+      // The operator CLI with MIGRATE=false checks too, and never migrates (it may be given a pooler).
+      const refused = await cli(db.url, ['shop', 'status'], { MIGRATE: 'false' });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/lacks migrations 0001_.*run the release step/);
       const [before] = await db.sql`select to_regclass('schema_migrations')::text as t`;
       expect(before?.t).toBeNull();
 

@@ -21,6 +21,7 @@ export {
 export {
   poolDatabaseUrl,
   preparesStatements,
+  readySchema,
   type Runtime,
   type RuntimeOptions,
   startRuntime,

@@ -68,18 +68,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     notice: (line) => logger.warn({ component: 'postgres' }, line),
   });
   try {
-    if (migrating) {
-      const result = await migrate(db.sql);
-      if (result.applied.length) logger.info({ applied: result.applied }, 'migrations applied');
-    } else {
-      const missing = await missingMigrations(db.sql);
-      if (missing.length) {
-        throw new Error(
-          `MIGRATE=false but the database lacks migrations ${missing.join(', ')}: run the release step (MIGRATE=only) first`,
-        );
-      }
-    }
-    if (options.demoData ?? migrating) await loadDemoData(db.sql, (options.clock ?? systemClock).now());
+    await readySchema(db.sql, {
+      migrate: migrating,
+      demoData: options.demoData ?? migrating,
+      now: (options.clock ?? systemClock).now(),
+      onApplied: (applied) => logger.info({ applied }, 'migrations applied'),
+    });
   } catch (err) {
     await db.close();
     throw err;
@@ -164,6 +158,30 @@ export function preparesStatements(config: Pick<Config, 'DATABASE_URL' | 'DB_PRE
 /** DATABASE_URL as every pool of the service opens it (see `databaseUrlFor`); undefined for the embedded one. */
 export function poolDatabaseUrl(config: Pick<Config, 'DATABASE_URL' | 'DB_PREPARE'>): string | undefined {
   return config.DATABASE_URL && databaseUrlFor(config.DATABASE_URL, preparesStatements(config));
+}
+
+/**
+ * The schema a process works on, made ready: with `migrate`, this build's migrations applied (under
+ * the migrations' advisory lock) and, with `demoData`, the operator's demo data; without (MIGRATE=false:
+ * a release step migrates), a database lacking one of this build's migrations refused. One rule for
+ * every process: instances, the release step and the CLI.
+ */
+export async function readySchema(
+  sql: Sql,
+  options: { migrate: boolean; demoData: boolean; now: Date; onApplied?: (applied: string[]) => void },
+): Promise<void> {
+  if (options.migrate) {
+    const result = await migrate(sql);
+    if (result.applied.length) options.onApplied?.(result.applied);
+  } else {
+    const missing = await missingMigrations(sql);
+    if (missing.length) {
+      throw new Error(
+        `MIGRATE=false but the database lacks migrations ${missing.join(', ')}: run the release step (MIGRATE=only) first`,
+      );
+    }
+  }
+  if (options.demoData) await loadDemoData(sql, options.now);
 }
 
 /** Migrations of this build not yet applied to the database (all of them on an empty one). */
