@@ -5,7 +5,6 @@
 // nobody was told of, and stock plus the quantities ordered is the stock at the start.
 // `pnpm faults crash-writes` runs it; FAULT_TRIALS and FAULT_CLIENTS (per kind of write) change its size.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { createApiKey } from '@nogpets/operations';
 import { runningEmbedded } from '@nogpets/store';
@@ -24,12 +23,12 @@ import {
   spawnServer,
   Tally,
   tempDir,
+  FAULT_TRIALS,
+  FAULT_CLIENTS,
+  GIVE_UP_MS,
+  freePort,
 } from './support.js';
 
-const TRIALS = Number(process.env.FAULT_TRIALS ?? 3);
-const CLIENTS = Number(process.env.FAULT_CLIENTS ?? 8);
-/** How long a client keeps retrying one key before it gives up (and we report the key). */
-const GIVE_UP_MS = 120_000;
 /** Variants the orders take from, with the stock each starts with (one small, to sell out under load). */
 const STOCK: Record<string, { productId: string; stock: number }> = {
   leash: { productId: 'leash', stock: 400 },
@@ -39,17 +38,6 @@ const STOCK: Record<string, { productId: string; stock: number }> = {
 };
 /** People made beforehand for sign-ups: one application each, so "none twice" is per person. */
 const APPLICANTS = 600;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 type Kind = 'booking' | 'order' | 'start' | 'services';
 interface Attempted {
@@ -68,10 +56,12 @@ interface Attempted {
 describe('server killed with SIGKILL under booking, order and sign-up load', () => {
   const report: unknown[] = [];
   afterAll(() => {
-    console.log(JSON.stringify({ fault: 'crash-writes', clientsPerKind: CLIENTS, trials: report }, null, 2));
+    console.log(
+      JSON.stringify({ fault: 'crash-writes', clientsPerKind: FAULT_CLIENTS, trials: report }, null, 2),
+    );
   });
 
-  for (let trial = 1; trial <= TRIALS; trial++) {
+  for (let trial = 1; trial <= FAULT_TRIALS; trial++) {
     it(`trial ${trial}: every acknowledged booking, order and sign-up step exists once; stock adds up`, async () => {
       const tmp = await tempDir('nogpets-fault-crash-writes-');
       const env = { DATA_DIR: tmp.dir, PORT: String(await freePort()) };
@@ -84,7 +74,7 @@ describe('server killed with SIGKILL under booking, order and sign-up load', () 
         let sql = await serviceDatabase(pgBefore!.url);
         const customer: Customer = await makeCustomer(sql, url);
         const buyers = await Promise.all(
-          Array.from({ length: CLIENTS }, (_, i) =>
+          Array.from({ length: FAULT_CLIENTS }, (_, i) =>
             createApiKey(sql, {
               email: `faults-buyer-${i}-${randomUUID().slice(0, 6)}@example.com`,
               scopes: ['orders:write'],
@@ -215,9 +205,9 @@ describe('server killed with SIGKILL under booking, order and sign-up load', () 
           }
         }
         const load = [
-          ...Array.from({ length: CLIENTS }, () => booker()),
-          ...Array.from({ length: CLIENTS }, (_, n) => orderer(n)),
-          ...Array.from({ length: CLIENTS }, (_, n) => applicant(n)),
+          ...Array.from({ length: FAULT_CLIENTS }, () => booker()),
+          ...Array.from({ length: FAULT_CLIENTS }, (_, n) => orderer(n)),
+          ...Array.from({ length: FAULT_CLIENTS }, (_, n) => applicant(n)),
         ];
         await sleep(2500 + Math.random() * 2000);
         const killedAt = performance.now();

@@ -4,7 +4,6 @@
 // every acknowledged booking exists exactly once and no booking exists that nobody was told of.
 // `pnpm faults` runs it; FAULT_TRIALS and FAULT_CLIENTS change its size.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { runningEmbedded } from '@nogpets/store';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,23 +22,11 @@ import {
   spawnServer,
   Tally,
   tempDir,
+  FAULT_TRIALS,
+  FAULT_CLIENTS,
+  GIVE_UP_MS,
+  freePort,
 } from './support.js';
-
-const TRIALS = Number(process.env.FAULT_TRIALS ?? 3);
-const CLIENTS = Number(process.env.FAULT_CLIENTS ?? 8);
-/** How long a client keeps retrying one key before it gives up (and we report the key). */
-const GIVE_UP_MS = 120_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Attempted {
   key: string;
@@ -56,10 +43,10 @@ interface Attempted {
 describe('server killed with SIGKILL under booking load', () => {
   const report: unknown[] = [];
   afterAll(() => {
-    console.log(JSON.stringify({ fault: 'crash', clients: CLIENTS, trials: report }, null, 2));
+    console.log(JSON.stringify({ fault: 'crash', clients: FAULT_CLIENTS, trials: report }, null, 2));
   });
 
-  for (let trial = 1; trial <= TRIALS; trial++) {
+  for (let trial = 1; trial <= FAULT_TRIALS; trial++) {
     it(`trial ${trial}: restarts on the same data, every acknowledged booking exists once`, async () => {
       const tmp = await tempDir('nogpets-fault-crash-');
       const env = { DATA_DIR: tmp.dir, PORT: String(await freePort()) };
@@ -118,7 +105,7 @@ describe('server killed with SIGKILL under booking load', () => {
             }
           }
         }
-        const load = Array.from({ length: CLIENTS }, () => client());
+        const load = Array.from({ length: FAULT_CLIENTS }, () => client());
         await sleep(2500 + Math.random() * 2000);
         const killedAt = performance.now();
         first.child.kill('SIGKILL');

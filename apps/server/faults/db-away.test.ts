@@ -22,11 +22,11 @@ import {
   spawnServer,
   Tally,
   tempDir,
+  FAULT_TRIALS,
+  FAULT_CLIENTS,
 } from './support.js';
 
-const TRIALS = Number(process.env.FAULT_TRIALS ?? 3);
 const DOWN_MS = Number(process.env.FAULT_DOWN_SEC ?? 10) * 1000;
-const CLIENTS = Number(process.env.FAULT_CLIENTS ?? 8);
 /** The longest any answer may take while PostgreSQL is away. */
 const BOUND_MS = 10_000;
 /** Serving again within this of PostgreSQL's return. */
@@ -67,11 +67,11 @@ describe('PostgreSQL stopped under load', () => {
     await pg?.stop();
     await tmp?.rm();
     console.log(
-      JSON.stringify({ fault: 'db-away', clients: CLIENTS, downMs: DOWN_MS, trials: report }, null, 2),
+      JSON.stringify({ fault: 'db-away', clients: FAULT_CLIENTS, downMs: DOWN_MS, trials: report }, null, 2),
     );
   });
 
-  for (let trial = 1; trial <= TRIALS; trial++) {
+  for (let trial = 1; trial <= FAULT_TRIALS; trial++) {
     it(`trial ${trial}: 503 while away, the process lives, serving again within ${BACK_MS / 1000} s`, async () => {
       let phase: Phase = 'before';
       let running = true;
@@ -117,7 +117,7 @@ describe('PostgreSQL stopped under load', () => {
         }
       }
 
-      const load = [...Array.from({ length: CLIENTS }, (_, n) => client(n)), watchReady()];
+      const load = [...Array.from({ length: FAULT_CLIENTS }, (_, n) => client(n)), watchReady()];
       await sleep(3000);
       const downAt = performance.now();
       phase = 'down';

@@ -3,11 +3,30 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApiKey } from '@nogpets/operations';
 import { createSql, ensureDatabase, type Sql } from '@nogpets/store';
+
+/** Trials per fault test (`FAULT_TRIALS`) and clients per kind of load (`FAULT_CLIENTS`). */
+export const FAULT_TRIALS = Number(process.env.FAULT_TRIALS ?? 3);
+export const FAULT_CLIENTS = Number(process.env.FAULT_CLIENTS ?? 8);
+/** How long a client keeps retrying one key before it gives up (and the test reports the key). */
+export const GIVE_UP_MS = 120_000;
+
+/** A free loopback port for a server process to take. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -6,9 +6,9 @@
 // CLI (`nogpets payout`), so there is nothing of theirs for a worker to be killed in.
 // `pnpm faults worker-kill` runs it; FAULT_TRIALS and FAULT_WORKER_ITEMS change its size.
 import { afterAll, describe, expect, it } from 'vitest';
+import { FAULT_TRIALS } from './support.js';
 import { type JobFigures, workerKillTrial } from './worker-jobs.js';
 
-const TRIALS = Number(process.env.FAULT_TRIALS ?? 3);
 const ITEMS = Number(process.env.FAULT_WORKER_ITEMS ?? 300);
 
 describe('worker killed with SIGKILL mid-job', () => {
@@ -17,7 +17,7 @@ describe('worker killed with SIGKILL mid-job', () => {
     console.log(JSON.stringify({ fault: 'worker-kill', items: ITEMS, trials: report }, null, 2));
   });
 
-  for (let trial = 1; trial <= TRIALS; trial++) {
+  for (let trial = 1; trial <= FAULT_TRIALS; trial++) {
     it(`trial ${trial}: each job runs again and does its work once`, async () => {
       const figures: JobFigures[] = await workerKillTrial({
         bookings: ITEMS,

@@ -1,6 +1,7 @@
 // What the race test (issue 18) shares: crowds of clients fired at once with a bound on requests in
 // flight, a tally of their answers, and the invariants read from the database itself, each query
 // answering the rows that break it (none when it holds), so a failure shows its evidence.
+import { expect } from 'vitest';
 import type { TestServer } from './harness.js';
 
 type Json = any;
@@ -33,6 +34,12 @@ export class Tally {
     this.refusals[code] = (this.refusals[code] ?? 0) + 1;
     if (answer.status >= 500 || answer.status === 0)
       this.failures.push(`${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+  }
+
+  /** Asserts no attempt failed (5xx or no answer) and every refusal was `allowed` (none when omitted). */
+  expectOnlyRefused(allowed?: string): void {
+    expect(this.failures).toEqual([]);
+    expect(Object.keys(this.refusals).filter((c) => c !== allowed)).toEqual([]);
   }
 
   /** The figures as one JSON line, printed for docs/reliability.md. */

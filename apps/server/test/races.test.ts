@@ -166,8 +166,7 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
           resourceId: w.resourceId,
           status: 'PENDING',
         });
-      expect(tally.failures).toEqual([]);
-      expect(Object.keys(tally.refusals).filter((c) => c !== 'SLOT_TAKEN')).toEqual([]);
+      tally.expectOnlyRefused('SLOT_TAKEN');
       expect(tally.successes).toBeGreaterThan(0);
     },
     timeFor('owner'),
@@ -244,8 +243,7 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
       tally.report(doubles.length, { made, ...bySide });
       expect(doubles).toEqual([]);
       expect(made).toBe(tally.successes);
-      expect(tally.failures).toEqual([]);
-      expect(Object.keys(tally.refusals).filter((c) => c !== 'SLOT_TAKEN')).toEqual([]);
+      tally.expectOnlyRefused('SLOT_TAKEN');
     },
     timeFor('business'),
   );
@@ -318,8 +316,7 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
       expect(overfull).toEqual([]);
       expect(doubles).toEqual([]);
       expect(made).toBe(tally.successes);
-      expect(tally.failures).toEqual([]);
-      expect(Object.keys(tally.refusals).filter((c) => c !== 'SLOT_TAKEN')).toEqual([]);
+      tally.expectOnlyRefused('SLOT_TAKEN');
     },
     timeFor('group'),
   );
@@ -392,8 +389,7 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
       tally.report(off.length + unsold.length, { rounds, unsold: unsold.length });
       expect(off).toEqual([]);
       expect(unsold).toEqual([]);
-      expect(tally.failures).toEqual([]);
-      expect(Object.keys(tally.refusals).filter((c) => c !== 'OUT_OF_STOCK')).toEqual([]);
+      tally.expectOnlyRefused('OUT_OF_STOCK');
     },
     timeFor('stock'),
   );
@@ -499,8 +495,7 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
       tally.report(broken.length + twice.length, { links: targets.length, owedBack });
       expect(broken).toEqual([]);
       expect(twice).toEqual([]);
-      expect(tally.failures).toEqual([]);
-      expect(tally.refusals).toEqual({});
+      tally.expectOnlyRefused();
     },
     timeFor('pay'),
   );
@@ -571,8 +566,7 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
       tally.report(overLimit.length + wrong.length, { emailRounds, callerRounds });
       expect(overLimit).toEqual([]);
       expect(wrong).toEqual([]);
-      expect(tally.failures).toEqual([]);
-      expect(Object.keys(tally.refusals).filter((c) => c !== 'RateLimited')).toEqual([]);
+      tally.expectOnlyRefused('RateLimited');
     },
     timeFor('signup'),
   );
