@@ -17,7 +17,7 @@ import {
   statedClientName,
   toServiceError,
 } from '@nogpets/operations';
-import { bearerAuth, isJsonText, jsonBody, type Runtime, sendError } from '@nogpets/runtime';
+import { bearerAuth, isJsonText, jsonBody, originCheck, type Runtime, sendError } from '@nogpets/runtime';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { toolOf } from './tools.js';
 
@@ -173,11 +173,20 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       'WWW-Authenticate, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
     );
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-    if (req.method === 'OPTIONS') {
-      res.status(204).end();
-      return;
-    }
     next();
+  });
+  // The transport spec's Origin rule (DNS rebinding; the Host is checked for every route): a
+  // browser page on another site is refused, preflight included.
+  router.use(
+    originCheck({
+      publicUrl: () => runtime.publicUrl(),
+      allowedHosts: runtime.config.ALLOWED_HOSTS,
+      allowedOrigins: runtime.config.ALLOWED_ORIGINS,
+    }),
+  );
+  router.use((req, res, next) => {
+    if (req.method === 'OPTIONS') res.status(204).end();
+    else next();
   });
   router.post('/', runtime.rateLimiter.middleware, jsonRpcBody, async (req, res, next) => {
     res.locals.resourceMetadata = `${runtime.publicUrl()}/.well-known/oauth-protected-resource/mcp`;

@@ -118,6 +118,22 @@ describe('loadConfig', () => {
     expect(poolDatabaseUrl(at(undefined, 'false'))).toBeUndefined();
   });
 
+  it('reads ALLOWED_HOSTS and ALLOWED_ORIGINS as comma lists, normalised as requests are compared', () => {
+    expect(loadConfig({}).ALLOWED_HOSTS).toEqual([]);
+    expect(loadConfig({}).ALLOWED_ORIGINS).toEqual([]);
+    expect(loadConfig({ ALLOWED_HOSTS: ' Pets.Example , 10.0.0.5,::1,[::2], internal.' }).ALLOWED_HOSTS).toEqual([
+      'pets.example',
+      '10.0.0.5',
+      '[::1]',
+      '[::2]',
+      'internal',
+    ]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://App.Example/, http://localhost:6274, https://x.example:443' })
+        .ALLOWED_ORIGINS,
+    ).toEqual(['https://app.example', 'http://localhost:6274', 'https://x.example']);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
   });
@@ -137,6 +153,14 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.0/40'],
     ['TRUST_PROXY', '500'],
     ['PAYFAST_SOURCES', '197.97.145.144/28, payfast.co.za'],
+    ['ALLOWED_HOSTS', 'https://pets.example'],
+    ['ALLOWED_HOSTS', 'pets.example:443'],
+    ['ALLOWED_HOSTS', 'pets.example/mcp'],
+    ['ALLOWED_HOSTS', 'evil@pets.example'],
+    ['ALLOWED_HOSTS', '*.pets.example'],
+    ['ALLOWED_ORIGINS', 'pets.example'],
+    ['ALLOWED_ORIGINS', 'https://app.example/mcp'],
+    ['ALLOWED_ORIGINS', 'ftp://app.example'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

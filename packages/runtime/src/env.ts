@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { payfastSettingProblems } from '@nogpets/operations';
 import { z } from 'zod';
+import { allowedHostEntry, allowedOriginEntry } from './hosts.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -49,6 +50,24 @@ const trustProxy = z
     return list;
   });
 
+/** A comma list whose every entry `normalise` accepts; the normalised entries (the unset default: none). */
+const commaList = (normalise: (entry: string) => string | null, what: string) =>
+  z
+    .string()
+    .transform((v, ctx): string[] => {
+      const entries = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = entries.filter((e) => normalise(e) === null);
+      if (bad.length) {
+        ctx.addIssue({ code: 'custom', message: `a comma list of ${what}; not ${bad.join(', ')}` });
+        return z.NEVER;
+      }
+      return entries.map((e) => normalise(e) as string);
+    })
+    .default([]);
+
 /** Every setting of the service, read from the environment in this one place. */
 export const ConfigSchema = z
   .object({
@@ -82,6 +101,17 @@ export const ConfigSchema = z
     RATE_LIMIT_WINDOW_SEC: z.coerce.number().int().min(1).default(60),
     OFFER_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
     TRUST_PROXY: trustProxy.default(0),
+    /**
+     * Host names besides PUBLIC_URL's under which the service is reached (another domain, an
+     * internal name the balancer uses); any port. Requests naming any other host are refused
+     * (DNS rebinding), and /mcp also refuses browser pages on other hosts.
+     */
+    ALLOWED_HOSTS: commaList(
+      allowedHostEntry,
+      'host names or addresses without scheme or port (pets.example, 10.0.0.5)',
+    ),
+    /** Origins of browser-based MCP clients on other sites allowed to call /mcp (`https://app.example`). */
+    ALLOWED_ORIGINS: commaList(allowedOriginEntry, 'origins (https://app.example, http://localhost:6274)'),
     RUN_WORKER: bool.default(true),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     /**

@@ -5,6 +5,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, ServiceError, toServiceError } from '@nog
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import './express-request.js';
+import { hostCheck } from './hosts.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 
@@ -23,6 +24,10 @@ export interface BaseAppDeps {
   metricsToken?: string;
   /** The shared request limit: `/metrics` requests without the right token count in it. */
   rateLimit: (req: Request, res: Response, next: NextFunction) => void;
+  /** The public URL (read per request: with PORT=0 it is known only once listening). */
+  publicUrl: () => string;
+  /** ALLOWED_HOSTS: host names served besides the public URL's. */
+  allowedHosts: readonly string[];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -199,6 +204,10 @@ export function createBaseApp(deps: BaseAppDeps): Express {
   });
   // Without METRICS_TOKEN there is no /metrics: it answers 404 like any unknown route.
   if (deps.metricsToken) metricsRoute(app, deps, deps.metricsToken);
+  // Every route mounted after this (API, MCP, OAuth, pages, pay) answers only requests addressed to
+  // this service (DNS rebinding). Health, readiness and metrics above are exempt: balancers and
+  // scrapers address an instance by its own IP.
+  app.use(hostCheck({ publicUrl: deps.publicUrl, allowedHosts: deps.allowedHosts }));
   return app;
 }
 

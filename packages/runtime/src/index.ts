@@ -10,6 +10,13 @@ export {
   sendError,
   toHttpError,
 } from './http.js';
+export {
+  allowedHostnames,
+  type HostCheckOptions,
+  hostCheck,
+  type OriginCheckOptions,
+  originCheck,
+} from './hosts.js';
 export { createLogger, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export {

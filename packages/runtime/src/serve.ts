@@ -66,6 +66,8 @@ export async function startService(parts: ServiceParts, options: StartOptions): 
     https: config.PUBLIC_URL?.startsWith('https:') ?? false,
     metricsToken: config.METRICS_TOKEN,
     rateLimit: runtime.rateLimiter.middleware,
+    publicUrl: () => runtime.publicUrl(),
+    allowedHosts: config.ALLOWED_HOSTS,
   });
   let server: Server | undefined;
   let stopBackground: (() => Promise<void>) | undefined;
