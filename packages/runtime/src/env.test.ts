@@ -121,13 +121,9 @@ describe('loadConfig', () => {
   it('reads ALLOWED_HOSTS and ALLOWED_ORIGINS as comma lists, normalised as requests are compared', () => {
     expect(loadConfig({}).ALLOWED_HOSTS).toEqual([]);
     expect(loadConfig({}).ALLOWED_ORIGINS).toEqual([]);
-    expect(loadConfig({ ALLOWED_HOSTS: ' Pets.Example , 10.0.0.5,::1,[::2], internal.' }).ALLOWED_HOSTS).toEqual([
-      'pets.example',
-      '10.0.0.5',
-      '[::1]',
-      '[::2]',
-      'internal',
-    ]);
+    expect(
+      loadConfig({ ALLOWED_HOSTS: ' Pets.Example , 10.0.0.5,::1,[::2], internal.' }).ALLOWED_HOSTS,
+    ).toEqual(['pets.example', '10.0.0.5', '[::1]', '[::2]', 'internal']);
     expect(
       loadConfig({ ALLOWED_ORIGINS: 'https://App.Example/, http://localhost:6274, https://x.example:443' })
         .ALLOWED_ORIGINS,
