@@ -21,6 +21,7 @@ export {
 export {
   poolDatabaseUrl,
   preparesStatements,
+  publicBaseUrl,
   readySchema,
   type Runtime,
   type RuntimeOptions,
