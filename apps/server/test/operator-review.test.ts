@@ -158,8 +158,8 @@ describe('the operator reviews business applications', () => {
       select id, email, role, resource_ids, sent_at from business_invitations where business_id = ${businessId}
       order by role`;
     expect(invitations.map(({ id, sent_at, ...v }) => v)).toEqual([
-      { email: 'head.groomer@example.com', role: 'manager', resource_ids: [app.resourceIds.van] },
       { email: 'sipho.walker@example.com', role: 'crew', resource_ids: [app.resourceIds.walker] },
+      { email: 'head.groomer@example.com', role: 'manager', resource_ids: [app.resourceIds.van] },
     ]);
     for (const v of invitations) {
       expect(v.sent_at).not.toBeNull();
