@@ -35,7 +35,14 @@ import {
   systemClock,
 } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { ConfigError, findRepoRoot, loadConfig, poolDatabaseUrl, readySchema } from '@nogpets/runtime';
+import {
+  ConfigError,
+  findRepoRoot,
+  loadConfig,
+  poolDatabaseUrl,
+  publicBaseUrl,
+  readySchema,
+} from '@nogpets/runtime';
 import { type Database, listMail, openDatabase, type PaymentNoticeRow } from '@nogpets/store';
 import { Command, CommanderError } from 'commander';
 
@@ -102,7 +109,12 @@ function buildProgram(io: CliIo): Command {
       io.out(`${created.key}\n`);
     });
 
-  const depsOf = (db: Database) => ({ sql: db.sql, clock: systemClock });
+  // Links the CLI's changes mail (staff invitations at approval) point at the service's public address.
+  const depsOf = (db: Database) => ({
+    sql: db.sql,
+    clock: systemClock,
+    payments: { publicUrl: () => publicBaseUrl(loadConfig(io.env)) },
+  });
 
   const line = (b: Booking) => `${b.id}\t${b.status}\t${b.paymentStatus}\t${b.total}\t${b.when}\t${b.what}`;
   const OPERATOR = 'operator (CLI)';

@@ -26,6 +26,7 @@ import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShapeProblem, preview } from './fuzz/checks.js';
 import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';
+import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -250,6 +251,18 @@ const TABLE: Record<string, Row> = {
     scope: 'business:manage',
     call: (ids) => ({ staffId: ids.run.crewUserId, confirm: true }),
   },
+  // Boland Paws' owner (verified) is invited to another business's staff twice: one to accept, then
+  // leave again (so the calls after it still name one business), one to decline.
+  list_my_invitations: { scope: 'business:manage', call: () => ({}) },
+  accept_invitation: {
+    scope: 'business:manage',
+    call: () => ({ invitationId: 'binv_table_accept', confirm: true }),
+  },
+  decline_invitation: { scope: 'business:manage', call: () => ({ invitationId: 'binv_table_decline' }) },
+  leave_business: {
+    scope: 'business:manage',
+    call: () => ({ businessId: STELLENBOSCH_PARTNER.id, confirm: true }),
+  },
   get_earnings: { scope: 'business:manage', call: () => ({ from: '2026-03-01', to: '2026-03-11' }) },
   list_payouts: { scope: 'business:manage', call: () => ({}) },
   list_unpaid_clients: { scope: 'business:manage', call: () => ({}) },
@@ -434,6 +447,13 @@ describe('access table: every operation × every scope, and another person’s i
     await sql`
       insert into time_off (id, business_id, resource_id, starts_at, ends_at, reason)
       values ('tof_table', ${BIZ}, 'bp-walker', '2026-04-20T05:00:00Z', '2026-04-20T08:00:00Z', 'Access table')`;
+    await insertPartner(sql, STELLENBOSCH_PARTNER);
+    await sql`update users set email_verified = true where email = 'owner@partner.example'`;
+    for (const id of ['binv_table_accept', 'binv_table_decline'])
+      await sql`
+        insert into business_invitations (id, business_id, email, role, created_at, expires_at)
+        values (${id}, ${STELLENBOSCH_PARTNER.id}, 'owner@partner.example', 'crew', ${clock.now()},
+          ${new Date(clock.now().getTime() + 86_400_000)})`;
     ids = {
       petId: a.petId,
       addressId: a.addressId,

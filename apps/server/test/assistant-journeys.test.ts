@@ -426,7 +426,11 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
     expect(sent.next.length).toBeGreaterThan(10);
 
     // The operator approves it (outside the assistant: the CLI's `application approve`).
-    await approveApplication({ sql: server.db.sql, clock }, applicationId, CLI_REVIEWER);
+    await approveApplication(
+      { sql: server.db.sql, clock, payments: { publicUrl: () => server.url } },
+      applicationId,
+      CLI_REVIEWER,
+    );
     const approved = await a.ask('get_signup_status', { applicationId });
     expect(approved.application.status).toBe('APPROVED');
     expect(a.moneyMoves).toEqual([]);

@@ -149,20 +149,27 @@ describe('the operator reviews business applications', () => {
     const members = await sql`
       select u.email, m.role, m.job_title, m.resource_ids from business_members m join users u on u.id = m.user_id
       where m.business_id = ${businessId} order by m.role desc`;
+    // Staff by consent (issue 27): the owner only; both people named are invited (even the one
+    // with an account) and mailed the invitation's page.
     expect(members).toEqual([
       { email: 'thandi@example.com', role: 'owner', job_title: null, resource_ids: [] },
-      {
-        email: 'sipho.walker@example.com',
-        role: 'crew',
-        job_title: 'Walker',
-        resource_ids: [app.resourceIds.walker],
-      },
     ]);
-    const invitations =
-      await sql`select email, role, resource_ids from business_invitations where business_id = ${businessId}`;
-    expect(invitations).toEqual([
+    const invitations = await sql`
+      select id, email, role, resource_ids, sent_at from business_invitations where business_id = ${businessId}
+      order by role`;
+    expect(invitations.map(({ id, sent_at, ...v }) => v)).toEqual([
+      { email: 'sipho.walker@example.com', role: 'crew', resource_ids: [app.resourceIds.walker] },
       { email: 'head.groomer@example.com', role: 'manager', resource_ids: [app.resourceIds.van] },
     ]);
+    for (const v of invitations) {
+      expect(v.sent_at).not.toBeNull();
+      const [mail] =
+        await sql`select subject, body from mail_outbox where to_address = ${v.email} order by seq desc limit 1`;
+      expect(mail!.subject).toBe('Boland Bubbles invites you to its staff on NogPets');
+      expect(mail!.body).toMatch(
+        new RegExp(`^To accept or decline, open http://\\S+/invitations/${v.id} `, 'm'),
+      );
+    }
 
     // The directory has it as a partner, under its town.
     const found = await server.get('/v1/directory?town=stellenbosch&q=boland%20bubbles');
@@ -303,7 +310,7 @@ describe('the operator reviews business applications', () => {
 
   it('makes one business when two approvals of one application run at once', async () => {
     const app = await applicationForReview(server, 'twice@example.com', { name: 'Double Click Dogs' });
-    const deps = { sql: server.db.sql, clock: systemClock };
+    const deps = { sql: server.db.sql, clock: systemClock, payments: { publicUrl: () => server.url } };
     const outcomes = await Promise.allSettled([
       approveApplication(deps, app.applicationId, CLI_REVIEWER),
       approveApplication(deps, app.applicationId, CLI_REVIEWER),
@@ -391,7 +398,7 @@ describe('the operator reviews business applications', () => {
     expect((await server.db.sql`select 1 from businesses where name = 'Midway Mutts'`).length).toBe(0);
     // Said as a refusal (the console shows it; never a 500), naming the application.
     const refused = await approveApplication(
-      { sql: server.db.sql, clock: systemClock },
+      { sql: server.db.sql, clock: systemClock, payments: { publicUrl: () => server.url } },
       app.applicationId,
       CLI_REVIEWER,
     ).catch((e: unknown) => e);

@@ -1,5 +1,5 @@
 // Who may run which business (issue 15): every Run operation × every role, over HTTP and MCP; the
-// default business, several businesses, invitations accepted on first use, and one 404 for a
+// default business, several businesses, invitations joined only when accepted, and one 404 for a
 // business that is not yours whether or not it exists.
 import { createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
@@ -141,28 +141,34 @@ describe('who may run which business', () => {
     }
   });
 
-  it('accepts a pending invitation on first Run use by a verified account with that email, and not by an unverified one', async () => {
+  it('a pending invitation is never taken up by a Run call: only accept_invitation by the verified invitee joins', async () => {
     await server.db.sql`
-      insert into business_invitations (id, business_id, email, role, job_title, resource_ids, created_at)
-      values ('binv_test', ${BIZ}, 'Invited.Groomer@Example.com', 'crew', 'Groomer, Van 2', ${['bp-van-2']}, now())`;
+      insert into business_invitations (id, business_id, email, role, job_title, resource_ids, created_at, expires_at)
+      values ('binv_test', ${BIZ}, 'Invited.Groomer@Example.com', 'crew', 'Groomer, Van 2', ${['bp-van-2']}, now(),
+        now() + interval '14 days')`;
     const invited = await key('invited.groomer@example.com');
     // Not verified: anyone could have made an account with that address.
     const before = await http('/v1/business/day-plan', invited);
     expect(before.status).toBe(403);
     expect(before.body.error.message).toMatch(/not on the staff of any business/);
+
+    await server.db
+      .sql`update users set email_verified = true where lower(email) = 'invited.groomer@example.com'`;
+    // Verified: still not joined by using a Run tool; the refusal says an invitation waits.
+    const still = await mcp('get_day_plan', invited);
+    expect(still.isError).toBe(true);
+    expect(still.body.error.code).toBe('FORBIDDEN');
+    expect(still.body.error.message).toMatch(/invitation waits for you \(Boland Paws\).*accept_invitation/);
     const [pending] = await server.db
       .sql`select accepted_at from business_invitations where id = 'binv_test'`;
     expect(pending!.accepted_at).toBeNull();
 
-    await server.db
-      .sql`update users set email_verified = true where lower(email) = 'invited.groomer@example.com'`;
+    const accepted = await mcp('accept_invitation', invited, { invitationId: 'binv_test', confirm: true });
+    expect(accepted.isError).toBe(false);
     const after = await mcp('get_day_plan', invited);
     expect(after.isError).toBe(false);
     expect(after.body).toMatchObject({ businessId: BIZ, role: 'crew' });
     expect(after.body.resources.map((r: Json) => r.resourceId)).toEqual(['bp-van-2']);
-    const [accepted] = await server.db
-      .sql`select accepted_at from business_invitations where id = 'binv_test'`;
-    expect(accepted!.accepted_at).not.toBeNull();
     const members = await server.db.sql`
       select m.role, m.job_title, m.resource_ids from business_members m join users u on u.id = m.user_id
       where lower(u.email) = 'invited.groomer@example.com'`;

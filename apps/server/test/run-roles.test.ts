@@ -11,7 +11,12 @@ import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
 
 const BIZ = 'biz_boland_paws';
 const clock = fixedClock('2026-03-11T04:00:00Z'); // Wednesday 06:00 in Johannesburg
-const run = operations.filter((op) => op.tag === 'Run') as Operation[];
+/**
+ * The invited person's own operations (list_my_invitations, accept_invitation, decline_invitation)
+ * act on invitations to them, not on a business they are staff of: staff-consent.test.ts.
+ */
+const INVITEE_OWN = new Set(['list_my_invitations', 'accept_invitation', 'decline_invitation']);
+const run = operations.filter((op) => op.tag === 'Run' && !INVITEE_OWN.has(op.toolName)) as Operation[];
 
 type Role = 'owner' | 'manager' | 'crew' | 'other' | 'nobody';
 type Ids = { bookingId: string; clientId: string; start: string; crewUserId: string };
@@ -46,6 +51,7 @@ const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
   invite_staff_member: () => ({ email: 'roles-invite@example.com', role: 'crew' }),
   change_staff_role: ({ crewUserId }) => ({ staffId: crewUserId, role: 'manager' }),
   remove_staff_member: ({ crewUserId }) => ({ staffId: crewUserId }),
+  leave_business: () => ({}),
   list_prices: () => ({}),
   update_prices: () => ({ changes: [{ serviceId: 'bp-groom-bath', priceCents: 33000 }] }),
   // Hours and time off that would leave Van 1's bookings outside working time: CONFIRM_REQUIRED.
@@ -58,8 +64,8 @@ const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
   list_unpaid_clients: () => ({}),
 };
 
-/** Crew reach only their own day (and their own entry in the staff list). */
-const CREW_MAY = new Set(['list_staff', 'get_day_plan']);
+/** Crew reach only their own day (and their own entry in the staff list), and may leave. */
+const CREW_MAY = new Set(['list_staff', 'get_day_plan', 'leave_business']);
 
 /** Only owners change the staff: managers get 403. */
 const OWNER_ONLY = new Set(['invite_staff_member', 'change_staff_role', 'remove_staff_member']);

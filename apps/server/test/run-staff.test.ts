@@ -1,7 +1,7 @@
 // Issue 16: the staff of a business (list_staff, invite_staff_member, change_staff_role,
 // remove_staff_member) and the areas it proposes (propose_service_area), over HTTP and MCP, for
 // every role: owners change the staff, crew see only themselves, the last owner stays, an invited
-// person gets in on first use, a removed one is out at once; a proposed area is PENDING until the
+// person gets in only by accepting (issue 27), a removed one is out at once; a proposed area is PENDING until the
 // operator approves it (console list and `pnpm cli area list|approve`).
 import { areasToReview, createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
@@ -30,6 +30,16 @@ describe('the staff and the areas of a running business', () => {
   const mcp = async (who: string, tool: string, args: Record<string, unknown> = {}) =>
     toolJson(await (await server.mcpAs(who)).callTool({ name: tool, arguments: args })) as Json;
   const staffOf = async (who: string) => (await server.get('/v1/business/staff', as(who))).body as Json;
+  /** The invited person says yes themselves, as the confirm step asks. */
+  const accept = async (who: string, invitationId: string) => {
+    const res = await server.post(
+      `/v1/business/invitations/${invitationId}/accept`,
+      { confirm: true },
+      as(who),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as Json;
+  };
   const roleAt = async (email: string) =>
     (
       await server.db.sql`select m.role from business_members m join users u on u.id = m.user_id
@@ -87,7 +97,7 @@ describe('the staff and the areas of a running business', () => {
     expect((await mcp(keys.nobody, 'list_staff')).error.code).toBe('FORBIDDEN');
   });
 
-  it('invite (HTTP): the confirm step, then the invited person gets in on first use with the role', async () => {
+  it('invite (HTTP): the confirm step, then the invited person gets in with the role only once they accept', async () => {
     const body = {
       email: 'New.Groomer@example.com',
       role: 'crew',
@@ -118,10 +128,23 @@ describe('the staff and the areas of a running business', () => {
       .sql`select action, client_name from audit_log where target = ${invitationId}`;
     expect(audit!.action).toBe('business.staff.invite');
 
-    // The account exists but its email is not verified: not in yet.
+    // The account exists but its email is not verified: not in, and it cannot accept.
     const groomer = await key('new.groomer@example.com');
     expect((await server.get('/v1/business/day-plan', as(groomer))).status).toBe(403);
+    const unverified = await server.post(
+      `/v1/business/invitations/${invitationId}/accept`,
+      { confirm: true },
+      as(groomer),
+    );
+    expect(unverified.status).toBe(403);
+    expect(unverified.body.error.details.reason).toBe('email_not_verified');
     await verify('new.groomer@example.com');
+    // Verified, but not in until they say yes: the refusal names the invitation waiting.
+    const waiting = await server.get('/v1/business/day-plan', as(groomer));
+    expect(waiting.status).toBe(403);
+    expect(waiting.body.error.details.invitations).toEqual([{ invitationId, businessName: 'Boland Paws' }]);
+    expect(await roleAt('new.groomer@example.com')).toBeUndefined();
+    await accept(groomer, invitationId);
     const first = await server.get('/v1/business/staff', as(groomer));
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.members).toEqual([
@@ -148,6 +171,12 @@ describe('the staff and the areas of a running business', () => {
     expect(made.invitation.role).toBe('manager');
     const desk = await key('desk@example.com');
     await verify('desk@example.com');
+    expect((await server.get('/v1/business/bookings', as(desk))).status).toBe(403);
+    const joined = await mcp(desk, 'accept_invitation', {
+      invitationId: made.invitation.invitationId,
+      confirm: true,
+    });
+    expect(joined).toMatchObject({ status: 'accepted', businessId: BIZ, role: 'manager' });
     expect((await server.get('/v1/business/bookings', as(desk))).status).toBe(200);
     const deskId = await userId('desk@example.com');
 

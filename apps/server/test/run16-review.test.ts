@@ -107,7 +107,7 @@ describe('issue 16 second reading: staff, areas and money', () => {
     }
   });
 
-  it('a phone-only invitation given an email later is that invitation, which then lets them in', async () => {
+  it('a phone-only invitation given an email later is that invitation, mailed, which lets them in once accepted', async () => {
     const first = await server.post(
       '/v1/business/staff',
       { phone: '+27 82 555 0199', role: 'crew', jobTitle: 'Bather', confirm: true },
@@ -159,9 +159,19 @@ describe('issue 16 second reading: staff, areas and money', () => {
       invitationId: first.body.invitation.invitationId,
       phone: '+27 82 555 0200',
     });
-    // Their account, its email verified: in as crew, and nothing is left waiting for them.
+    // Given an email, it is mailed (the phone-only one was not).
+    const mailed = await server.db
+      .sql`select body from mail_outbox where lower(to_address) = 'bather@example.com'`;
+    expect(mailed.length).toBeGreaterThan(0);
+    expect(mailed[0]!.body).toContain(`/invitations/${first.body.invitation.invitationId}`);
+    // Their account, its email verified, accepts: in as crew, and nothing is left waiting for them.
     const bather = await key('bather@example.com');
     await server.db.sql`update users set email_verified = true where email = 'bather@example.com'`;
+    const accepted = await mcp(bather, 'accept_invitation', {
+      invitationId: first.body.invitation.invitationId,
+      confirm: true,
+    });
+    expect(accepted.status, JSON.stringify(accepted)).toBe('accepted');
     const staff = await server.get('/v1/business/staff', as(bather));
     expect(staff.status, JSON.stringify(staff.body)).toBe(200);
     expect(staff.body.members).toEqual([

@@ -99,6 +99,15 @@ function waitingApplication(a: ApplicationForReview, csrf: string): string {
         ? html`<p>Areas: $${a.areas.map((x) => html`${x.name} (${x.status.toLowerCase()})`).join('; ')}</p>`
         : ''
     }
+    $${
+      a.staffInvited.length
+        ? html`<p class="staff-invited">Staff invited at approval: $${a.staffInvited
+            .map(
+              (v) => html`${v.email ?? v.phone ?? ''} (${[v.role, v.jobTitle].filter(Boolean).join(', ')})`,
+            )
+            .join('; ')} <span class="muted">(each joins only by accepting the mailed invitation)</span></p>`
+        : ''
+    }
     <form method="post" action="/operator/applications/${a.applicationId}/approve">$${hidden(csrf)}
       <button type="submit">Approve ${a.name}</button></form>
     <form method="post" action="/operator/applications/${a.applicationId}/reject">$${hidden(csrf)}

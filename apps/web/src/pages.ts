@@ -37,6 +37,7 @@ import { careRoutes, careSections, loadCare, type Notice } from './account-care.
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
 import { operatorRoutes } from './operator-console.js';
+import { invitationRoutes } from './invitation-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -97,6 +98,7 @@ const PAGE_PATHS = [
   '/business/applications',
   '/business/applications/*path',
   '/business/drafts/*path',
+  '/invitations/*path',
   '/operator',
   '/operator/*path',
 ];
@@ -121,6 +123,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     '/oauth/consent',
     '/account/*path',
     '/business/drafts/*path',
+    '/invitations/*path',
     '/operator/*path',
   ];
   // Forms share the service's request limit; a refusal is a page, not JSON.
@@ -754,6 +757,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   businessRoutes(router, { runtime, requireSession });
   draftRoutes(router, { runtime, requireSession, signedIn, preToken, refusedPresession });
   operatorRoutes(router, { runtime, requireSession });
+  invitationRoutes(router, { runtime, requireSession });
   careRoutes(router, {
     runtime,
     requireSession,

@@ -1061,7 +1061,7 @@ export interface paths {
     put?: never;
     /**
      * Invite a staff member
-     * @description Invites a person to the staff by `email` (and/or `phone`) as `manager` or `crew`, with a job title and the resources they work (crew see only those days). They get in on their first use of a Run tool, signed in with that email verified; a phone-only invitation waits (phones are not verified). Inviting the same email again replaces the waiting invitation. Owners only. First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing made).
+     * @description Invites a person to the staff by `email` (and/or `phone`) as `manager` or `crew`, with a job title and the resources they work (crew see only those days). The invitation is mailed; they join only when they accept it (on the mailed page, or their assistant's accept_invitation) within 14 days. A phone-only invitation waits for an email (phones are not verified). Inviting the same email again sends it anew (a fresh mail and expiry, also after it expired or was declined). Owners only. First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing made).
      *
      *     MCP tool: `invite_staff_member`.
      */
@@ -1110,6 +1110,94 @@ export interface paths {
      *     MCP tool: `remove_staff_member`.
      */
     post: operations['removeStaffMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List invitations to a staff
+     * @description The invitations to join a business’s staff that wait for the person (sent to their verified email), with the role offered and until when each waits. The person decides: accept_invitation (after they agree to its summary) or decline_invitation.
+     *
+     *     MCP tool: `list_my_invitations`.
+     */
+    get: operations['listMyInvitations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/invitations/{invitationId}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation to a staff
+     * @description Joins the business whose invitation waits for the person (their own credential, their verified email) with the role it offers. First tell the person who invites them, as what, and that the business’s owners and managers will see their name, email and phone; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing changed).
+     *
+     *     MCP tool: `accept_invitation`.
+     */
+    post: operations['acceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/invitations/{invitationId}/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decline an invitation to a staff
+     * @description Says no to an invitation that waits for the person: they do not join, and its owners see it declined. Only when the person asked for it.
+     *
+     *     MCP tool: `decline_invitation`.
+     */
+    post: operations['declineInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/leave': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Leave a business’s staff
+     * @description Takes the person off the staff of a business (any role): their Run tools stop working for it at once; its bookings and clients stay. The only owner cannot leave (409 LAST_OWNER: make another member owner first). First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing changed).
+     *
+     *     MCP tool: `leave_business`.
+     */
+    post: operations['leaveBusiness'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1465,6 +1553,7 @@ export interface components {
               | 'REQUEST_IN_PROGRESS'
               | 'LAST_OWNER'
               | 'ALREADY_STAFF'
+              | 'INVITATION_CLOSED'
               | 'OUT_OF_STOCK'
               | 'DISCOUNT_NOT_VALID'
               | 'CANNOT_DELIVER'
@@ -3490,7 +3579,7 @@ export interface components {
       /** @description Whether this is the person asking. */
       you: boolean;
     };
-    /** @description An invitation to the staff not accepted yet. */
+    /** @description An invitation to the staff not accepted yet: the email or phone as typed, never an account’s name. */
     StaffInvitation: {
       /** @description Names it in change_staff_role and remove_staff_member. */
       invitationId: string;
@@ -3505,6 +3594,18 @@ export interface components {
       }[];
       /** Format: date-time */
       invitedAt: string;
+      /**
+       * @description invited: waits for the person to accept; expired or declined: invite them again (invite_staff_member) to send it anew, or withdraw it (remove_staff_member).
+       * @enum {string}
+       */
+      status: 'invited' | 'expired' | 'declined';
+      /**
+       * Format: date-time
+       * @description Until when it can be accepted.
+       */
+      expiresAt: string;
+      /** @description When it was last mailed; null for a phone-only invitation. */
+      sentAt: string | null;
       /** @description What the invitation waits for, in words. */
       waiting: string;
     };
@@ -3516,6 +3617,54 @@ export interface components {
       /** @description The invitation as it is now; null for a member. */
       invitation: components['schemas']['StaffInvitation'] | null;
       /** @description What happened, in words to tell the person. */
+      message: string;
+    };
+    MyInvitations: {
+      invitations: components['schemas']['MyInvitation'][];
+      /** @description What to do now, in words. */
+      next: string;
+    };
+    /** @description An invitation to a business’s staff waiting for the person. */
+    MyInvitation: {
+      invitationId: string;
+      businessId: string;
+      businessName: string;
+      /** @enum {string} */
+      role: 'manager' | 'crew';
+      jobTitle: string | null;
+      /** @description Names of the vans, walkers or sitters they would work. */
+      resources: string[];
+      /**
+       * Format: date-time
+       * @description After this it can no longer be accepted.
+       */
+      expiresAt: string;
+      /**
+       * Format: uri
+       * @description The page where the person accepts or declines it themselves.
+       */
+      url: string;
+    };
+    /** @description An invitation after the invited person answered it. */
+    InvitationAnswer: {
+      invitationId: string;
+      businessId: string;
+      businessName: string;
+      /** @enum {string} */
+      role: 'manager' | 'crew';
+      /** @enum {string} */
+      status: 'accepted' | 'declined';
+      /** @description What happened, in words to tell the person. */
+      message: string;
+    };
+    LeftBusiness: {
+      businessId: string;
+      businessName: string;
+      /**
+       * @description The role they had.
+       * @enum {string}
+       */
+      role: 'owner' | 'manager' | 'crew';
       message: string;
     };
     /** @description A period's card and cash money, fees, refunds and net, in all, by resource and by service line. */
@@ -3744,6 +3893,7 @@ export interface components {
       | 'REQUEST_IN_PROGRESS'
       | 'LAST_OWNER'
       | 'ALREADY_STAFF'
+      | 'INVITATION_CLOSED'
       | 'OUT_OF_STOCK'
       | 'DISCOUNT_NOT_VALID'
       | 'CANNOT_DELIVER'
@@ -13837,6 +13987,671 @@ export interface operations {
         };
       };
       /** @description `CONFIRM_REQUIRED` (show `details.summary`, then send the same input with `confirm: true`), `LAST_OWNER` (the business’s only owner cannot be removed or made manager or crew: make someone else owner first) or `ALREADY_STAFF` (that email is on the staff already: change their role instead). Also `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMyInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MyInvitations'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, or the person’s email is not verified yet (they sign in once with a link mailed to it). */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description From list_my_invitations, or the link in the invitation mail. */
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description true only after the person agreed to the summary; left out or false: 409 CONFIRM_REQUIRED. */
+          confirm?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvitationAnswer'];
+        };
+      };
+      /** @description Invalid input. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, or the person’s email is not verified yet (they sign in once with a link mailed to it). */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No invitation of that id for the person’s verified email. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `INVITATION_CLOSED` (accepted, declined or expired already: `details.state`; the owner can send it again) or `CONFIRM_REQUIRED` (accept_invitation: show `details.summary`, then send the same input with `confirm: true`). Also `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  declineInvitation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description From list_my_invitations, or the link in the invitation mail. */
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvitationAnswer'];
+        };
+      };
+      /** @description Invalid input. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, or the person’s email is not verified yet (they sign in once with a link mailed to it). */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No invitation of that id for the person’s verified email. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `INVITATION_CLOSED` (accepted, declined or expired already: `details.state`; the owner can send it again) or `CONFIRM_REQUIRED` (accept_invitation: show `details.summary`, then send the same input with `confirm: true`). Also `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  leaveBusiness: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /**
+           * @description The business to run. Leave it out when the person is on the staff of one business; with several, the 400 lists them (id and name): ask which.
+           * @example biz_boland_paws
+           */
+          businessId?: string;
+          /** @description true only after the person agreed to the summary; left out or false: 409 CONFIRM_REQUIRED. */
+          confirm?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LeftBusiness'];
+        };
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `CONFIRM_REQUIRED` (show `details.summary`, then send the same input with `confirm: true`) or `LAST_OWNER` (the only owner cannot leave: make another member owner with change_staff_role first). Also `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
       409: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];

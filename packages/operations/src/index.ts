@@ -241,6 +241,16 @@ export { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-
 export { createInvoiceLink, sendPaymentLink } from './run/money.js';
 export { proposeServiceArea } from './run/areas.js';
 export { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './run/staff.js';
+export {
+  acceptInvitation,
+  declineInvitation,
+  INVITATION_DAYS,
+  invitationForPerson,
+  invitationsOfPerson,
+  leaveBusiness,
+  listMyInvitations,
+  offeredRole,
+} from './run/invitations.js';
 export { addClientNote, getClient, listClients } from './run/clients.js';
 export { listPrices, updatePrices } from './run/prices.js';
 export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './run/hours.js';

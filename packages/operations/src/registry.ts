@@ -36,6 +36,7 @@ import { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-
 import { createInvoiceLink, sendPaymentLink } from './run/money.js';
 import { proposeServiceArea } from './run/areas.js';
 import { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './run/staff.js';
+import { acceptInvitation, declineInvitation, leaveBusiness, listMyInvitations } from './run/invitations.js';
 import { addClientNote, getClient, listClients } from './run/clients.js';
 import { listPrices, updatePrices } from './run/prices.js';
 import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './run/hours.js';
@@ -100,6 +101,10 @@ export const operations: readonly Operation[] = [
   inviteStaffMember,
   changeStaffRole,
   removeStaffMember,
+  listMyInvitations,
+  acceptInvitation,
+  declineInvitation,
+  leaveBusiness,
   getEarnings,
   listPayouts,
   listUnpaidClients,

@@ -28,6 +28,7 @@ export {
 export {
   poolDatabaseUrl,
   preparesStatements,
+  publicBaseUrl,
   readySchema,
   type Runtime,
   type RuntimeOptions,

@@ -79,7 +79,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   logger.info({ database: db.kind }, 'database ready');
-  let publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  let publicUrl = publicBaseUrl(config);
   const deps: Deps = {
     sql: db.sql,
     clock: options.clock ?? systemClock,
@@ -215,4 +215,9 @@ function paymentGateway(config: Config, db: Database): PaymentGateway {
     secret ??= settingOrCreate(db.sql, 'sandbox_gateway_secret', () => randomBytes(32).toString('hex'));
     return secret;
   });
+}
+
+/** The service's public address as configured: PUBLIC_URL, else this machine's port (the CLI's links too). */
+export function publicBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 }

@@ -193,6 +193,7 @@ export interface NewBusiness {
     role: 'manager' | 'crew';
     jobTitle: string | null;
     resourceIds: string[];
+    expiresAt: Date;
   }[];
 }
 
@@ -233,8 +234,8 @@ export async function insertBusiness(sql: Sql, b: NewBusiness, now: Date): Promi
   }
   for (const v of b.invitations) {
     await sql`
-      insert into business_invitations (id, business_id, email, phone, role, job_title, resource_ids, created_at)
-      values (${newId('binv')}, ${biz.id}, ${v.email}, ${v.phone}, ${v.role}, ${v.jobTitle}, ${v.resourceIds}, ${now})`;
+      insert into business_invitations (id, business_id, email, phone, role, job_title, resource_ids, created_at, expires_at)
+      values (${newId('binv')}, ${biz.id}, ${v.email}, ${v.phone}, ${v.role}, ${v.jobTitle}, ${v.resourceIds}, ${now}, ${v.expiresAt})`;
   }
 }
 

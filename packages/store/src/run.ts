@@ -1,5 +1,5 @@
-// Running a business (issue 15): who may run which business (members, invitations accepted on first
-// use), and what its day and its bookings hold.
+// Running a business (issue 15): who may run which business (its members), and what its day and
+// its bookings hold.
 import type { Queryable } from './sql.js';
 import type { BusinessRow, ResourceRow } from './types.js';
 
@@ -27,40 +27,6 @@ export async function listMemberships(sql: Queryable, userId: string): Promise<M
     jobTitle,
     resourceIds,
   }));
-}
-
-export interface AcceptedInvitation {
-  id: string;
-  businessId: string;
-  role: 'manager' | 'crew';
-}
-
-/**
- * Turns the pending invitations of the person's email into memberships, when the account's email
- * is verified (anyone may make an account with any address; only a proven one speaks for the
- * invited person). One statement: each invitation accepted once, one membership per business (a
- * manager's invitation wins over a crew's; an existing membership is kept as it is).
- */
-export async function acceptInvitations(
-  sql: Queryable,
-  userId: string,
-  now: Date,
-): Promise<AcceptedInvitation[]> {
-  return sql<AcceptedInvitation[]>`
-    with me as (select id, email from users where id = ${userId} and email_verified),
-    pending as (
-      select i.id from business_invitations i, me
-      where i.accepted_at is null and i.email is not null and lower(i.email) = lower(me.email)
-      for update of i skip locked),
-    taken as (
-      update business_invitations i set accepted_at = ${now} from pending p where i.id = p.id
-      returning i.id, i.business_id, i.role, i.job_title, i.resource_ids, i.created_at),
-    joined as (
-      insert into business_members (business_id, user_id, role, job_title, resource_ids, created_at)
-      select distinct on (business_id) business_id, ${userId}, role, job_title, resource_ids, ${now}
-      from taken order by business_id, (role = 'manager') desc, created_at
-      on conflict (business_id, user_id) do nothing)
-    select id, business_id as "businessId", role from taken order by business_id, id`;
 }
 
 /** A business's resources (vans, walkers, sitters), in their order, with whether each is active. */

@@ -23,6 +23,12 @@ export interface StaffInvitationRow {
   jobTitle: string | null;
   resourceIds: string[];
   createdAt: Date;
+  /** After this it can no longer be accepted (14 days after it was last sent). */
+  expiresAt: Date;
+  /** When the invited person said no; null while it waits. */
+  declinedAt: Date | null;
+  /** When it was last mailed; null for a phone-only invitation (nothing to mail to). */
+  sentAt: Date | null;
 }
 
 const MEMBER_SELECT = `
@@ -95,11 +101,16 @@ export async function deleteStaffMember(
   return rows.length > 0;
 }
 
-const INVITATION_SELECT = `
-  select id, email, phone, role, job_title as "jobTitle", resource_ids as "resourceIds", created_at as "createdAt"
-  from business_invitations`;
+/** An invitation's columns as StaffInvitationRow names them, of the table aliased `t` when given. */
+const invitationColumns = (t = '') => {
+  const c = t ? `${t}.` : '';
+  return `${c}id, ${c}email, ${c}phone, ${c}role, ${c}job_title as "jobTitle", ${c}resource_ids as "resourceIds",
+    ${c}created_at as "createdAt", ${c}expires_at as "expiresAt", ${c}declined_at as "declinedAt", ${c}sent_at as "sentAt"`;
+};
+const INVITATION_COLUMNS = invitationColumns();
+const INVITATION_SELECT = `select ${INVITATION_COLUMNS} from business_invitations`;
 
-/** The invitations of a business not yet accepted, oldest first. */
+/** The invitations of a business not yet accepted (waiting, expired or declined), oldest first. */
 export async function listPendingInvitations(
   sql: Queryable,
   businessId: string,
@@ -167,7 +178,7 @@ export async function countPendingInvitations(sql: Queryable, businessId: string
   return row!.n;
 }
 
-/** A new invitation (accepted on the invited person's first Run call, once their email is verified). */
+/** A new invitation, waiting for the invited person to accept or decline it until `expiresAt`. */
 export async function insertInvitation(
   sql: Queryable,
   businessId: string,
@@ -179,11 +190,12 @@ export async function insertInvitation(
     resourceIds: string[];
   },
   now: Date,
+  expiresAt: Date,
 ): Promise<StaffInvitationRow> {
   const [row] = await sql<StaffInvitationRow[]>`
-    insert into business_invitations (id, business_id, email, phone, role, job_title, resource_ids, created_at)
-    values (${newId('binv')}, ${businessId}, ${v.email}, ${v.phone}, ${v.role}, ${v.jobTitle}, ${v.resourceIds}, ${now})
-    returning id, email, phone, role, job_title as "jobTitle", resource_ids as "resourceIds", created_at as "createdAt"`;
+    insert into business_invitations (id, business_id, email, phone, role, job_title, resource_ids, created_at, expires_at)
+    values (${newId('binv')}, ${businessId}, ${v.email}, ${v.phone}, ${v.role}, ${v.jobTitle}, ${v.resourceIds}, ${now}, ${expiresAt})
+    returning ${sql.unsafe(INVITATION_COLUMNS)}`;
   return row!;
 }
 
@@ -198,13 +210,96 @@ export async function updateInvitation(
     resourceIds: string[];
     email?: string | null;
     phone?: string | null;
+    /** Sent again: it waits anew until this (an earlier no is forgotten). */
+    renewUntil?: Date;
   },
 ): Promise<void> {
+  const renew = change.renewUntil ?? null;
   await sql`
     update business_invitations set role = ${change.role}, job_title = ${change.jobTitle},
       resource_ids = ${change.resourceIds}, email = coalesce(${change.email ?? null}, email),
-      phone = coalesce(${change.phone ?? null}, phone)
+      phone = coalesce(${change.phone ?? null}, phone),
+      expires_at = coalesce(${renew}, expires_at),
+      declined_at = case when ${renew}::timestamptz is null then declined_at end
     where business_id = ${businessId} and id = ${id} and accepted_at is null`;
+}
+
+/** The invitation was mailed (again) at `now`. */
+export async function markInvitationSent(sql: Queryable, id: string, now: Date): Promise<void> {
+  await sql`update business_invitations set sent_at = ${now} where id = ${id}`;
+}
+
+/** An invitation as the invited person sees it: which business, what role, and its state. */
+export interface InvitationForInviteeRow extends StaffInvitationRow {
+  businessId: string;
+  businessName: string;
+  businessTimezone: string;
+  acceptedAt: Date | null;
+}
+
+/** One invitation by id with its business's name, locked when `forUpdate`; null when none. */
+export async function findInvitationForInvitee(
+  sql: Queryable,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<InvitationForInviteeRow | null> {
+  const [row] = await sql<InvitationForInviteeRow[]>`
+    select ${sql.unsafe(invitationColumns('i'))},
+      i.business_id as "businessId", b.name as "businessName", b.timezone as "businessTimezone",
+      i.accepted_at as "acceptedAt"
+    from business_invitations i join businesses b on b.id = i.business_id
+    where i.id = ${id}
+    ${options.forUpdate ? sql`for update of i` : sql``}`;
+  return row ?? null;
+}
+
+/** The invitations waiting for an email address (not accepted, declined or expired), oldest first. */
+export async function listInvitationsForEmail(
+  sql: Queryable,
+  email: string,
+  now: Date,
+): Promise<InvitationForInviteeRow[]> {
+  return sql<InvitationForInviteeRow[]>`
+    select ${sql.unsafe(invitationColumns('i'))},
+      i.business_id as "businessId", b.name as "businessName", b.timezone as "businessTimezone",
+      i.accepted_at as "acceptedAt"
+    from business_invitations i join businesses b on b.id = i.business_id
+    where i.email is not null and lower(i.email) = lower(${email}) and i.accepted_at is null
+      and i.declined_at is null and i.expires_at > ${now}
+    order by i.created_at, i.id`;
+}
+
+/**
+ * Accepts a waiting invitation for this person: it is marked accepted and they join the business
+ * with its role, job title and resources (a membership they already have is kept as it is). False
+ * when it was not waiting any more.
+ */
+export async function acceptInvitation(
+  sql: Queryable,
+  id: string,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await sql`
+    with taken as (
+      update business_invitations set accepted_at = ${now}
+      where id = ${id} and accepted_at is null and declined_at is null and expires_at > ${now}
+      returning business_id, role, job_title, resource_ids),
+    joined as (
+      insert into business_members (business_id, user_id, role, job_title, resource_ids, created_at)
+      select business_id, ${userId}, role, job_title, resource_ids, ${now} from taken
+      on conflict (business_id, user_id) do nothing)
+    select 1 from taken`;
+  return rows.length > 0;
+}
+
+/** The invited person said no; false when it was not waiting any more. */
+export async function declineInvitation(sql: Queryable, id: string, now: Date): Promise<boolean> {
+  const rows = await sql`
+    update business_invitations set declined_at = ${now}
+    where id = ${id} and accepted_at is null and declined_at is null and expires_at > ${now}
+    returning id`;
+  return rows.length > 0;
 }
 
 /** Withdraws a pending invitation; false when it was not waiting. */

@@ -71,3 +71,11 @@ export async function claimAccountByEmail(
   if (!user) throw new Error('the account vanished while it was claimed');
   return { user, created: false };
 }
+
+/** The person's email when they have proven it (a followed link, or an upstream provider that vouches); else null. */
+export async function findVerifiedEmail(sql: Sql, userId: string): Promise<string | null> {
+  const [row] = await sql<
+    { email: string }[]
+  >`select email from users where id = ${userId} and email_verified`;
+  return row?.email ?? null;
+}

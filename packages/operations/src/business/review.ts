@@ -18,12 +18,14 @@ import {
   findPossibleListings,
   findProposedArea,
   findUserByEmail,
+  findUserById,
   grantOperator,
   insertBusiness,
   insertListing,
   isOperatorAccount,
   linkListing,
   listApplicationsForReview,
+  listPendingInvitations,
   listProposedAreas,
   type NewBusiness,
   type NewListing,
@@ -39,16 +41,19 @@ import {
 } from '@nogpets/store';
 import { isEmailAddress } from '../auth.js';
 import { chargesToRefund, markNoticeRefunded } from '../payments/notices.js';
-import type { Deps } from '../context.js';
+import type { Deps, Payments } from '../context.js';
 import { townSlug } from '../directory/find-pet-businesses.js';
 import { ServiceError } from '../errors.js';
 import { findUnstorableText } from '../text.js';
 import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
 import type { Booking } from '../booking/booking-model.js';
 import { applicationData } from './application.js';
+import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 
 /** The operator's moves need only the database and the clock. */
 export type ReviewDeps = Pick<Deps, 'sql' | 'clock'>;
+/** An approval also mails the staff invitations, with links on the service's public address. */
+export type ApprovalDeps = ReviewDeps & { payments: Pick<Payments, 'publicUrl'> };
 
 /** Who made a decision: the name on the audit record and the application, and the account if known. */
 export interface Reviewer {
@@ -165,6 +170,13 @@ export interface ApplicationForReview {
   /** One line: how many checklist items are done, and what is still missing. */
   summary: string;
   areas: { id: string; name: string; status: StoredArea['status'] }[];
+  /** The people approval invites (as typed: never an account's name); they join only by accepting. */
+  staffInvited: {
+    email: string | null;
+    phone: string | null;
+    role: 'manager' | 'crew';
+    jobTitle: string | null;
+  }[];
   reviewNote: string | null;
   businessId: string | null;
   reviewedAt: Date | null;
@@ -203,6 +215,12 @@ async function forReview(q: Queryable, row: ReviewedApplicationRow): Promise<App
       `${done} of ${list.items.length} done` +
       (open.length ? `; missing: ${open.map((i) => i.title).join(', ')}` : '; ready'),
     areas: areasOf(row).map(({ id, name, status }) => ({ id, name, status })),
+    staffInvited: (row.staffInvites as StoredInvite[]).map((v) => ({
+      email: v.email?.trim() || null,
+      phone: v.phone?.trim() || null,
+      role: v.role,
+      jobTitle: v.jobTitle ?? null,
+    })),
     reviewNote: row.reviewNote,
     businessId: row.businessId,
     reviewedAt: row.reviewedAt,
@@ -391,6 +409,7 @@ async function businessFrom(
   q: Queryable,
   row: ReviewedApplicationRow,
   businessId: string,
+  now: Date,
 ): Promise<NewBusiness> {
   const details = row.details as Record<string, unknown>;
   const services = row.services as StoredService[];
@@ -422,18 +441,29 @@ async function businessFrom(
     status: a.status,
   }));
   const hours = (row.businessHours ?? {}) as Week;
-  // Staff invitations: an account with that email becomes a member now; anyone else is invited.
+  // Staff by consent (issue 27): the owner is the only member; everyone the application names is
+  // invited (mailed once approved) and joins only by accepting. No account is looked up for them.
+  const owner = await findUserById(q, row.userId);
   const members: NewBusiness['members'] = [
     { userId: row.userId, role: 'owner', jobTitle: null, resourceIds: [] },
   ];
   const invitations: NewBusiness['invitations'] = [];
+  const expiresAt = invitationExpiry(now);
+  const seen = new Set<string>(owner?.email ? [owner.email.toLowerCase()] : []);
   for (const v of row.staffInvites as StoredInvite[]) {
     const email = v.email?.trim() || null;
-    const user = email ? await findUserByEmail(q, email) : null;
-    const fields = { role: v.role, jobTitle: v.jobTitle ?? null, resourceIds: v.resourceIds ?? [] };
-    if (user && members.some((m) => m.userId === user.id)) continue; // the owner, or invited twice
-    if (user) members.push({ userId: user.id, ...fields });
-    else invitations.push({ email, phone: v.phone?.trim() || null, ...fields });
+    const phone = v.phone?.trim() || null;
+    if (!email && !phone) continue;
+    if (email && seen.has(email.toLowerCase())) continue; // the owner, or invited twice
+    if (email) seen.add(email.toLowerCase());
+    invitations.push({
+      email,
+      phone,
+      role: v.role,
+      jobTitle: v.jobTitle ?? null,
+      resourceIds: v.resourceIds ?? [],
+      expiresAt,
+    });
   }
   // Card payments of a partner go through the operator's gateway at the operator's card fee (in its
   // currency; a business in another currency is not bookable here, so it has none).
@@ -527,13 +557,33 @@ export interface Approval {
   invitations: number;
 }
 
+/** The invitations an approval made, mailed in its transaction (phone-only ones wait for an email). */
+async function mailNewInvitations(
+  deps: ApprovalDeps,
+  q: Queryable,
+  plan: NewBusiness,
+  now: Date,
+): Promise<void> {
+  const names = new Map(plan.resources.map((r) => [r.id, r.name]));
+  for (const v of await listPendingInvitations(q, plan.business.id)) {
+    if (!v.email) continue;
+    await mailInvitation(
+      deps,
+      q,
+      { ...v, email: v.email, resourceNames: v.resourceIds.map((id) => names.get(id) ?? id) },
+      plan.business,
+      now,
+    );
+  }
+}
+
 /**
  * Approves a SUBMITTED application: in one transaction, under the application's row lock, the
  * business is made with its lines, services, resources (their own week or the business hours),
  * areas (each keeping its status: PENDING ones wait for `approveArea`), the owner and staff, and its
  * listing (the claimed one linked, else a new one). Anything else is refused and changes nothing.
  */
-export async function approveApplication(deps: ReviewDeps, id: string, by: Reviewer): Promise<Approval> {
+export async function approveApplication(deps: ApprovalDeps, id: string, by: Reviewer): Promise<Approval> {
   try {
     return await approveInOne(deps, id, by);
   } catch (err) {
@@ -550,7 +600,7 @@ export async function approveApplication(deps: ReviewDeps, id: string, by: Revie
   }
 }
 
-async function approveInOne(deps: ReviewDeps, id: string, by: Reviewer): Promise<Approval> {
+async function approveInOne(deps: ApprovalDeps, id: string, by: Reviewer): Promise<Approval> {
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
@@ -564,8 +614,9 @@ async function approveInOne(deps: ReviewDeps, id: string, by: Reviewer): Promise
         { applicationId: row.id, status: row.status, missing: problems },
       );
     const businessId = newId('biz');
-    const plan = await businessFrom(q, row, businessId);
+    const plan = await businessFrom(q, row, businessId, now);
     await insertBusiness(q, plan, now);
+    await mailNewInvitations(deps, q, plan, now);
     let listingId = row.claimListingId;
     const claimed = listingId ? await linkListing(q, listingId, businessId) : false;
     if (!claimed) {

@@ -4,8 +4,9 @@
  * business the person is not on the staff of does not exist for them.
  */
 import {
-  acceptInvitations,
   type BusinessRow,
+  findVerifiedEmail,
+  listInvitationsForEmail,
   listMemberships,
   listResources,
   type MembershipRow,
@@ -13,7 +14,6 @@ import {
   type RunRole,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../audit.js';
 import type { OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
 
@@ -79,8 +79,8 @@ function notYours(businessId: string): ServiceError {
 
 /**
  * Decides whether the credential's person may do `need` at `businessId` (default: their only
- * business), after accepting the invitations waiting for their verified email (in `q`, which
- * should be the operation's transaction). Throws 403 (on no staff, or the role does not allow it),
+ * business). Membership comes only from an accepted invitation (issue 27): an invitation waiting
+ * for the person's email is never taken up here, only named in the refusal. Throws 403 (on no staff, or the role does not allow it),
  * 404 (not a member: the same words as a business that does not exist) or 400 (several businesses
  * and none named).
  */
@@ -91,18 +91,23 @@ export async function runAccess(
   need: RunNeed,
 ): Promise<RunAccess> {
   const userId = ctx.auth!.userId;
-  const accepted = await acceptInvitations(q, userId, ctx.deps.clock.now());
-  for (const a of accepted)
-    await auditChange(ctx, q, 'business.invitation.accept', a.id, { businessId: a.businessId, role: a.role });
   const memberships = await listMemberships(q, userId);
   if (!memberships.length) {
     // Whatever businessId was sent: no business is theirs, and saying so tells nothing of others.
+    const email = await findVerifiedEmail(q, userId);
+    const waiting = email ? await listInvitationsForEmail(q, email, ctx.deps.clock.now()) : [];
     throw new ServiceError(
       'FORBIDDEN',
-      'You are not on the staff of any business on NogPets. An approved business’s owner adds staff (and an ' +
-        'invitation to your email is accepted once your email is verified); a new business signs up with ' +
-        'start_business_signup.',
-      { reason: 'no_business' },
+      waiting.length
+        ? `You are not on the staff of any business on NogPets yet, but ${waiting.length === 1 ? 'an invitation waits' : `${waiting.length} invitations wait`} for you ` +
+            `(${waiting.map((v) => v.businessName).join(', ')}): list_my_invitations shows them; accept_invitation once you agree.`
+        : 'You are not on the staff of any business on NogPets. An approved business’s owner invites staff (the ' +
+            'invited person accepts with accept_invitation or on the mailed page); a new business signs up with ' +
+            'start_business_signup.',
+      {
+        reason: 'no_business',
+        invitations: waiting.map((v) => ({ invitationId: v.id, businessName: v.businessName })),
+      },
     );
   }
   let membership: MembershipRow | undefined;

@@ -2,8 +2,9 @@
  * listStaff / list_staff, inviteStaffMember / invite_staff_member, changeStaffRole /
  * change_staff_role and removeStaffMember / remove_staff_member (issue 16): the people of a
  * business. Everyone on the staff sees the list (crew only their own entry); only owners change it.
- * A new person is always invited (one path): the invitation becomes a membership on their first
- * Run call once their email is verified (runAccess). The last owner is never removed or demoted.
+ * A new person is always invited (one path): the invitation is mailed and waits for them to accept
+ * it themselves (run/invitations.ts, issue 27); until then the list shows the email as typed, never
+ * an account's name. The last owner is never removed or demoted.
  */
 import {
   countPendingInvitations,
@@ -32,6 +33,7 @@ import { PersonShape } from '../business/staff.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
+import { INVITATION_DAYS, invitationExpiry, mailInvitation, ROLE_WORDS } from './invitations.js';
 import { confirmed } from './money.js';
 
 /** How many invitations may wait at one business. */
@@ -74,9 +76,23 @@ const StaffInvitationSchema = z
     jobTitle: z.string().nullable(),
     resources: z.array(StaffResourceSchema),
     invitedAt: z.iso.datetime(),
+    status: z.enum(['invited', 'expired', 'declined']).meta({
+      description:
+        'invited: waits for the person to accept; expired or declined: invite them again (invite_staff_member) ' +
+        'to send it anew, or withdraw it (remove_staff_member).',
+    }),
+    expiresAt: z.iso.datetime().meta({ description: 'Until when it can be accepted.' }),
+    sentAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'When it was last mailed; null for a phone-only invitation.' }),
     waiting: z.string().meta({ description: 'What the invitation waits for, in words.' }),
   })
-  .meta({ id: 'StaffInvitation', description: 'An invitation to the staff not accepted yet.' });
+  .meta({
+    id: 'StaffInvitation',
+    description:
+      'An invitation to the staff not accepted yet: the email or phone as typed, never an account’s name.',
+  });
 
 const StaffListSchema = z
   .object({
@@ -154,7 +170,16 @@ function memberOut(m: StaffMemberRow, names: Resources, me: string): z.infer<typ
   };
 }
 
-function invitationOut(v: StaffInvitationRow, names: Resources): z.infer<typeof StaffInvitationSchema> {
+function invitationStatus(v: StaffInvitationRow, now: Date): 'invited' | 'expired' | 'declined' {
+  return v.declinedAt ? 'declined' : v.expiresAt <= now ? 'expired' : 'invited';
+}
+
+function invitationOut(
+  v: StaffInvitationRow,
+  names: Resources,
+  now: Date,
+): z.infer<typeof StaffInvitationSchema> {
+  const status = invitationStatus(v, now);
   return {
     invitationId: v.id,
     email: v.email,
@@ -163,22 +188,22 @@ function invitationOut(v: StaffInvitationRow, names: Resources): z.infer<typeof 
     jobTitle: v.jobTitle,
     resources: resourcesOut(v.resourceIds, names),
     invitedAt: v.createdAt.toISOString(),
-    waiting: v.email
-      ? `Accepted when ${v.email} signs in to NogPets with that email verified and uses a Run tool.`
-      : `A phone number cannot be verified yet: ask ${v.phone} for an email address and invite that.`,
+    status,
+    expiresAt: v.expiresAt.toISOString(),
+    sentAt: v.sentAt?.toISOString() ?? null,
+    waiting: !v.email
+      ? `A phone number cannot be verified yet: ask ${v.phone} for an email address and invite that.`
+      : status === 'declined'
+        ? `${v.email} declined it. Invite them again only if they ask to join.`
+        : status === 'expired'
+          ? `It expired unanswered: invite ${v.email} again to send it anew.`
+          : `Mailed to ${v.email}; they join once they accept it (on the mailed page, or with accept_invitation).`,
   };
 }
 
 /** Who someone is, in a summary: their name and email, or the invitation's address. */
 const whoMember = (m: StaffMemberRow) => (m.name.trim() ? `${m.name.trim()} (${m.email})` : m.email);
 const whoInvited = (v: StaffInvitationRow) => v.email ?? v.phone ?? v.id;
-
-/** What a role may do, for a summary. */
-const ROLE_WORDS: Record<RunRole, string> = {
-  owner: 'runs everything, the staff included',
-  manager: 'sees and changes bookings, clients, prices, hours, areas and payment links',
-  crew: 'sees only their own day',
-};
 
 const onResources = (ids: string[], names: Resources) =>
   ids.length ? ` on ${ids.map((id) => names.get(id) ?? id).join(', ')}` : '';
@@ -262,7 +287,7 @@ export const listStaff = defineOperation({
         businessName: access.business.name,
         yourRole: access.role,
         members: members.map((m) => memberOut(m, names, me)),
-        invitations: invitations.map((v) => invitationOut(v, names)),
+        invitations: invitations.map((v) => invitationOut(v, names, ctx.deps.clock.now())),
       };
     });
   },
@@ -279,9 +304,10 @@ export const inviteStaffMember = defineOperation({
   auth: { scope: 'business:manage' },
   description:
     'Invites a person to the staff by `email` (and/or `phone`) as `manager` or `crew`, with a job title and the ' +
-    'resources they work (crew see only those days). They get in on their first use of a Run tool, signed in with that ' +
-    'email verified; a phone-only invitation waits (phones are not verified). Inviting the same email again replaces ' +
-    'the waiting invitation. Owners only. First tell the person what will happen; send `confirm: true` only after ' +
+    `resources they work (crew see only those days). The invitation is mailed; they join only when they accept it ` +
+    `(on the mailed page, or their assistant's accept_invitation) within ${INVITATION_DAYS} days. A phone-only ` +
+    'invitation waits for an email (phones are not verified). Inviting the same email again sends it anew (a fresh ' +
+    'mail and expiry, also after it expired or was declined). Owners only. First tell the person what will happen; send `confirm: true` only after ' +
     'they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing made).',
   input: z
     .object({ ...RunBusinessIdShape, ...PersonShape, confirm: CONFIRM })
@@ -344,17 +370,41 @@ export const inviteStaffMember = defineOperation({
           `${fields.jobTitle ? ` (${fields.jobTitle})` : ''}${onResources(fields.resourceIds, names)}: ` +
           `a ${input.role} ${ROLE_WORDS[input.role]}. ` +
           (email
-            ? `They get in on their first use of a Run tool, signed in to NogPets with ${email} verified.`
+            ? `An invitation is mailed to ${email}; they join only if they accept it within ${INVITATION_DAYS} days.`
             : 'A phone number cannot be verified yet, so the invitation waits until it is given an email.') +
-          (earlier ? ' This replaces the invitation waiting for them.' : ''),
+          (earlier ? ' This replaces the invitation sent to them before.' : ''),
         { to, role: input.role },
       );
+      const now = ctx.deps.clock.now();
+      const expiresAt = invitationExpiry(now);
       let row: StaffInvitationRow;
       if (earlier) {
-        await updateInvitation(q, business.id, earlier.id, { ...fields, email, phone });
-        row = { ...earlier, ...fields, email: email ?? earlier.email, phone: phone ?? earlier.phone };
+        await updateInvitation(q, business.id, earlier.id, {
+          ...fields,
+          email,
+          phone,
+          renewUntil: expiresAt,
+        });
+        row = {
+          ...earlier,
+          ...fields,
+          email: email ?? earlier.email,
+          phone: phone ?? earlier.phone,
+          expiresAt,
+          declinedAt: null,
+        };
       } else {
-        row = await insertInvitation(q, business.id, { email, phone, ...fields }, ctx.deps.clock.now());
+        row = await insertInvitation(q, business.id, { email, phone, ...fields }, now, expiresAt);
+      }
+      if (row.email) {
+        await mailInvitation(
+          ctx.deps,
+          q,
+          { ...row, email: row.email, resourceNames: fields.resourceIds.map((id) => names.get(id) ?? id) },
+          business,
+          now,
+        );
+        row = { ...row, sentAt: now };
       }
       await auditChange(ctx, q, 'business.staff.invite', row.id, {
         businessId: business.id,
@@ -366,8 +416,10 @@ export const inviteStaffMember = defineOperation({
       return {
         businessId: business.id,
         member: null,
-        invitation: invitationOut(row, names),
-        message: `${to} is invited as ${input.role}. ${invitationOut(row, names).waiting} Nothing is sent: tell them.`,
+        invitation: invitationOut(row, names, now),
+        message: row.email
+          ? `An invitation to join as ${input.role} is mailed to ${row.email}; they join once they accept it.`
+          : `${to} is invited as ${input.role}. ${invitationOut(row, names, now).waiting}`,
       };
     });
   },
@@ -467,7 +519,7 @@ export const changeStaffRole = defineOperation({
       return {
         businessId: business.id,
         member: nowMember ? memberOut(nowMember, names, me) : null,
-        invitation: nowInvitation ? invitationOut(nowInvitation, names) : null,
+        invitation: nowInvitation ? invitationOut(nowInvitation, names, ctx.deps.clock.now()) : null,
         message: same
           ? `Nothing to change: ${who} is ${before.role} already.`
           : `${who} is now ${after.role}.`,
@@ -541,7 +593,7 @@ export const removeStaffMember = defineOperation({
       return {
         businessId: business.id,
         member: null,
-        invitation: invitationOut(v, names),
+        invitation: invitationOut(v, names, ctx.deps.clock.now()),
         message: `The invitation to ${whoInvited(v)} is withdrawn.`,
       };
     });
