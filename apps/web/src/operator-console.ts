@@ -96,7 +96,11 @@ const VERDICT_WORDS: Record<ClaimForReview['evidence']['verdict'], string> = {
 function claimBlock(a: ApplicationForReview, c: ClaimForReview): string {
   const said = (field: 'phone' | 'email' | 'website') => {
     const check = c.evidence.checks.find((x) => x.field === field);
-    return check ? html` <strong class="${check.agrees ? 'notice' : 'error'}">(${check.agrees ? 'matches' : 'differs'})</strong>` : '';
+    if (!check) return '';
+    const word = check.agrees ? 'matches' : 'differs';
+    // The website is also compared with the applicant's email domains: say which address it was.
+    const given = field === 'email' ? null : c.applicant[field];
+    return html` <strong class="${check.agrees ? 'notice' : 'error'}">(${given === null && field === 'website' ? `by ${check.applicant}: ${word}` : word})</strong>`;
   };
   const cell = (label: string, v: string | null, extra = '') =>
     html`<td data-label="${label}">${v ?? '—'}$${extra}</td>`;
