@@ -299,8 +299,8 @@ function buildProgram(io: CliIo): Command {
     .description(
       'Applications, SUBMITTED first (longest waiting first), then the others, newest first: id, status, name, country, ' +
         'town, ready to submit (yes/no), the checklist in short, applicant email, and the business id once approved; ' +
-        'under an application that claims a directory listing, the claim: the listing\'s own phone, email and website ' +
-        'beside the applicant\'s, MATCH / MISMATCH / NOTHING TO COMPARE, and the decision once approved.',
+        "under an application that claims a directory listing, the claim: the listing's own phone, email and website " +
+        "beside the applicant's, MATCH / MISMATCH / NOTHING TO COMPARE, and the decision once approved.",
     )
     .option('--status <statuses>', 'only these, comma-separated: DRAFT, SUBMITTED, APPROVED, REJECTED')
     .option('--limit <n>', 'at most this many (1 to 1000)', '200')

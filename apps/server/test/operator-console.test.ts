@@ -158,7 +158,11 @@ describe('the operator console', () => {
 
   it('shows a claim beside both sides\' contacts with the mismatch, and grants it only when "claim checked" is ticked', async () => {
     const sql = server.db.sql;
-    const listing = async (id: string, name: string, contacts: { phone?: string; email?: string; website?: string }) =>
+    const listing = async (
+      id: string,
+      name: string,
+      contacts: { phone?: string; email?: string; website?: string },
+    ) =>
       insertListing(
         sql,
         {
@@ -206,7 +210,8 @@ describe('the operator console', () => {
       { cookie: form.cookie, csrf: 'forged' },
     );
     expect(forged.status).toBe(403);
-    const [still] = await sql`select status from business_applications where id = ${simonsberg.applicationId}`;
+    const [still] =
+      await sql`select status from business_applications where id = ${simonsberg.applicationId}`;
     expect(still!.status).toBe('SUBMITTED');
 
     for (const width of [390, 1280]) {
@@ -264,8 +269,10 @@ describe('the operator console', () => {
         await context.close();
       }
     }
-    const [biz] = await sql`select business_id from business_applications where id = ${simonsberg.applicationId}`;
-    const [l] = await sql`select business_id from directory_listings where id = 'dir-test-simonsberg-grooming'`;
+    const [biz] =
+      await sql`select business_id from business_applications where id = ${simonsberg.applicationId}`;
+    const [l] =
+      await sql`select business_id from directory_listings where id = 'dir-test-simonsberg-grooming'`;
     expect(l!.business_id).toBe(biz!.business_id);
     const audits = await sql`
       select target, client_name, details->>'granted' as granted, details->>'reason' as reason

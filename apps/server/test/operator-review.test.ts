@@ -401,7 +401,11 @@ describe('the operator reviews business applications', () => {
   });
 
   /** A listing in Stellenbosch that is nobody's yet, with the contacts given. */
-  async function listing(id: string, name: string, contacts: { phone?: string; email?: string; website?: string }) {
+  async function listing(
+    id: string,
+    name: string,
+    contacts: { phone?: string; email?: string; website?: string },
+  ) {
     await insertListing(
       server.db.sql,
       {
@@ -423,7 +427,8 @@ describe('the operator reviews business applications', () => {
   const listingRow = async (id: string) =>
     (await server.db.sql`select * from directory_listings where id = ${id}`)[0];
   const claimAudits = (listingId: string) =>
-    server.db.sql`select client_name, details from audit_log where action = 'listing.claim' and target = ${listingId}`;
+    server.db
+      .sql`select client_name, details from audit_log where action = 'listing.claim' and target = ${listingId}`;
   const inDirectory = async (listingId: string, q: string) =>
     (await server.get(`/v1/directory?town=stellenbosch&q=${encodeURIComponent(q)}`)).body.listings.find(
       (l: { id: string }) => l.id === listingId,
@@ -441,7 +446,11 @@ describe('the operator reviews business applications', () => {
       name: 'Kloof Mobile Grooming',
       claimListingId: claim,
     });
-    expect((await status(app)).claim).toEqual({ listingId: claim, name: 'Kloof Mobile Grooming', status: 'ASKED' });
+    expect((await status(app)).claim).toEqual({
+      listingId: claim,
+      name: 'Kloof Mobile Grooming',
+      status: 'ASKED',
+    });
 
     // The list shows the claim, both sides' contacts and the mismatch.
     const listed = await run('application', 'list', '--status', 'SUBMITTED');
@@ -474,11 +483,14 @@ describe('the operator reviews business applications', () => {
     // The claimed listing: untouched, nobody's, not bookable; the business has a new one.
     expect(await listingRow(claim)).toEqual(before);
     expect(before!.business_id).toBeNull();
-    const [a] = await server.db.sql`select business_id from business_applications where id = ${app.applicationId}`;
+    const [a] = await server.db
+      .sql`select business_id from business_applications where id = ${app.applicationId}`;
     const own = await server.db.sql`select id from directory_listings where business_id = ${a!.business_id}`;
     expect(own).toHaveLength(1);
     expect(own[0]!.id).not.toBe(claim);
-    expect((await server.db.sql`select count(*)::int as n from directory_listings`)[0]!.n).toBe(listingsBefore + 1);
+    expect((await server.db.sql`select count(*)::int as n from directory_listings`)[0]!.n).toBe(
+      listingsBefore + 1,
+    );
     expect(await inDirectory(claim, 'kloof mobile grooming')).toMatchObject({
       partner: false,
       bookWith: null,
@@ -504,7 +516,9 @@ describe('the operator reviews business applications', () => {
     expect(after.claim).toEqual({ listingId: claim, name: 'Kloof Mobile Grooming', status: 'NOT_GRANTED' });
     expect(after.next).toContain('The claim of the directory listing Kloof Mobile Grooming was not granted');
     const decided = JSON.parse((await run('application', 'list', '--json', '--status', 'APPROVED')).stdout);
-    expect(decided.find((x: { applicationId: string }) => x.applicationId === app.applicationId).claim).toMatchObject({
+    expect(
+      decided.find((x: { applicationId: string }) => x.applicationId === app.applicationId).claim,
+    ).toMatchObject({
       granted: false,
     });
   });
@@ -524,7 +538,8 @@ describe('the operator reviews business applications', () => {
     const approved = await run('application', 'approve', app.applicationId, '--claim-checked');
     expect(approved.status, approved.stderr).toBe(0);
     expect(approved.stdout).toContain(`listing ${claim} (claimed)`);
-    const [a] = await server.db.sql`select business_id from business_applications where id = ${app.applicationId}`;
+    const [a] = await server.db
+      .sql`select business_id from business_applications where id = ${app.applicationId}`;
     expect((await listingRow(claim))!.business_id).toBe(a!.business_id);
     expect(await inDirectory(claim, 'jonkershoek grooming')).toMatchObject({
       partner: true,

@@ -39,12 +39,12 @@ describe('compareClaim', () => {
   });
 
   it('counts an address at the same own domain, never at a shared mail provider', () => {
-    expect(
-      compareClaim({ email: 'info@paws.co.za' }, { emails: ['thandi@paws.co.za'] }).verdict,
-    ).toBe('MATCH');
-    expect(
-      compareClaim({ email: 'paws@gmail.com' }, { emails: ['someone.else@gmail.com'] }).verdict,
-    ).toBe('MISMATCH');
+    expect(compareClaim({ email: 'info@paws.co.za' }, { emails: ['thandi@paws.co.za'] }).verdict).toBe(
+      'MATCH',
+    );
+    expect(compareClaim({ email: 'paws@gmail.com' }, { emails: ['someone.else@gmail.com'] }).verdict).toBe(
+      'MISMATCH',
+    );
     expect(compareClaim({ email: 'paws@gmail.com' }, { emails: ['PAWS@gmail.com'] }).verdict).toBe('MATCH');
   });
 

@@ -97,7 +97,10 @@ export function websiteHost(website: string): string | null {
   const t = website.trim();
   try {
     const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(t) ? t : `http://${t}`);
-    const host = url.hostname.toLowerCase().replace(/^www\./, '').replace(/\.$/, '');
+    const host = url.hostname
+      .toLowerCase()
+      .replace(/^www\./, '')
+      .replace(/\.$/, '');
     return host.includes('.') ? host : null;
   } catch {
     return null;

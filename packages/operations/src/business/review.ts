@@ -635,7 +635,10 @@ async function listingOf(
     throw new ServiceError(
       'BAD_REQUEST',
       `Application ${row.id} claims no directory listing, so there is no claim to check; approve it without "claim checked". Nothing was changed.`,
-      { applicationId: row.id, fields: [{ field: 'claimChecked', message: 'only for an application that claims a listing' }] },
+      {
+        applicationId: row.id,
+        fields: [{ field: 'claimChecked', message: 'only for an application that claims a listing' }],
+      },
     );
   const claimed = checked ? await linkListing(q, row.claimListingId!, businessId) : false;
   let listingId = row.claimListingId!;
