@@ -2,8 +2,8 @@
 // (@nogpets/onboarding-checklist decides), what to do next, where to watch it, and the directory
 // listings that may be this business.
 import { haversineKm } from '@nogpets/coverage-geo';
-import { formatMoney } from '@nogpets/pricing-tiers';
 import { type ApplicationData, checklist } from '@nogpets/onboarding-checklist';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import {
   type ApplicationRow,
   approvedServiceAreas,
@@ -197,8 +197,8 @@ export function claimStatus(
 ): 'ASKED' | 'GRANTED' | 'NOT_GRANTED' {
   if (application.status === 'DRAFT' || application.status === 'SUBMITTED') return 'ASKED';
   return application.status === 'APPROVED' &&
-    !!listing &&
-    !!application.businessId &&
+    listing &&
+    application.businessId &&
     listing.businessId === application.businessId
     ? 'GRANTED'
     : 'NOT_GRANTED';
