@@ -6,6 +6,7 @@ import {
   approveApplication,
   type Booking,
   CLI_REVIEWER,
+  type ClaimForReview,
   areasToReview,
   decideArea,
   grantOperatorAccess,
@@ -75,6 +76,33 @@ async function withDatabase<T>(env: CliIo['env'], work: (db: Database) => Promis
   } finally {
     await db.close();
   }
+}
+
+/** Verdicts as the CLI prints them. */
+const CLAIM_VERDICTS: Record<ClaimForReview['evidence']['verdict'], string> = {
+  MATCH: 'MATCH',
+  MISMATCH: 'MISMATCH',
+  NOTHING_TO_COMPARE: 'NOTHING TO COMPARE',
+};
+
+/** An application's claim of a directory listing, in indented lines under the application's. */
+function claimLines(c: ClaimForReview): string {
+  const contacts = (x: { phone: string | null; email: string | null; website: string | null }) =>
+    `phone ${x.phone ?? '-'} · email ${x.email ?? '-'} · website ${x.website ?? '-'}`;
+  const decision =
+    c.granted === null
+      ? c.available
+        ? 'approve with --claim-checked to grant it, without to publish a new listing'
+        : 'taken by another business or gone: approval publishes a new listing'
+      : c.granted
+        ? 'granted'
+        : 'not granted: the business has a new listing';
+  return [
+    `  claim\t${c.listingId} (${c.listingName ?? 'gone'})\t${CLAIM_VERDICTS[c.evidence.verdict]}\t${decision}`,
+    `    listing\t${contacts(c.listing)}`,
+    `    applicant\t${contacts(c.applicant)} · account ${c.applicant.accountEmail}`,
+    `    ${c.evidence.summary}`,
+  ].join('\n');
 }
 
 /** The operator CLI's commands, writing to `io`. Made afresh per run: commander keeps parse state. */
@@ -282,7 +310,9 @@ function buildProgram(io: CliIo): Command {
     .command('list')
     .description(
       'Applications, SUBMITTED first (longest waiting first), then the others, newest first: id, status, name, country, ' +
-        'town, ready to submit (yes/no), the checklist in short, applicant email, and the business id once approved.',
+        'town, ready to submit (yes/no), the checklist in short, applicant email, and the business id once approved; ' +
+        "under an application that claims a directory listing, the claim: the listing's own phone, email and website " +
+        "beside the applicant's, MATCH / MISMATCH / NOTHING TO COMPARE, and the decision once approved.",
     )
     .option('--status <statuses>', 'only these, comma-separated: DRAFT, SUBMITTED, APPROVED, REJECTED')
     .option('--limit <n>', 'at most this many (1 to 1000)', '200')
@@ -314,7 +344,8 @@ function buildProgram(io: CliIo): Command {
               .map(
                 (a) =>
                   `${a.applicationId}\t${a.status}\t${a.name}\t${a.country ?? '-'}\t${a.town ?? '-'}\t` +
-                  `ready ${a.readyToSubmit ? 'yes' : 'no'}\t${a.summary}\t${a.email}\t${a.businessId ?? ''}`,
+                  `ready ${a.readyToSubmit ? 'yes' : 'no'}\t${a.summary}\t${a.email}\t${a.businessId ?? ''}` +
+                  (a.claim ? `\n${claimLines(a.claim)}` : ''),
               )
               .join('\n')}\n`
           : 'No applications.\n',
@@ -327,14 +358,23 @@ function buildProgram(io: CliIo): Command {
         'staff, its directory listing). Anything else is refused and nothing changes.',
     )
     .argument('<applicationId>')
-    .action(async (id: string) => {
-      const a = await withDatabase(io.env, (db) => approveApplication(depsOf(db), id, CLI_REVIEWER));
+    .option(
+      '--claim-checked',
+      'you checked that the applicant is the business of the directory listing it claims (see application list): ' +
+        'only then does that listing become theirs; without it a new listing is published and the claimed one stays as it was',
+    )
+    .action(async (id: string, opts: { claimChecked?: boolean }) => {
+      const a = await withDatabase(io.env, (db) =>
+        approveApplication(depsOf(db), id, CLI_REVIEWER, { claimChecked: opts.claimChecked === true }),
+      );
       const pending = a.areas.filter((x) => x.status === 'PENDING');
       io.out(
         `${a.applicationId}\tAPPROVED\tbusiness ${a.businessId}\tlisting ${a.listingId}${a.claimed ? ' (claimed)' : ' (new)'}\n` +
           (a.claimTaken
             ? `the claimed listing ${a.claimTaken} belongs to another business (or is gone): a new one is published\n`
-            : '') +
+            : a.claim && !a.claim.granted
+              ? `the claim of listing ${a.claim.listingId} is not granted (not checked: --claim-checked): a new one is published, the claimed one stays as it was\n`
+              : '') +
           `lines ${a.lines.join(', ')}; ${a.services} services; ${a.resources} resources; ${a.areas.length} areas` +
           `${pending.length ? ` (${pending.length} pending: pnpm cli area approve ${pending[0]!.id})` : ''}; ` +
           `${a.members.length} members; ${a.invitations} invitations waiting for an account\n`,

@@ -5,10 +5,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
 import { grantOperatorAccess, CLI_REVIEWER, systemClock } from '@nogpets/operations';
-import { findOrCreateUser, setPassword } from '@nogpets/store';
+import { findOrCreateUser, insertListing, setPassword } from '@nogpets/store';
 import { type Browser, launchBrowser, type Page } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
 import { applicationForReview } from './review-fixture.js';
 
 const PASSWORD = 'a long enough password';
@@ -153,6 +153,159 @@ describe('the operator console', () => {
       expect(await page.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
     } finally {
       await context.close();
+    }
+  });
+
+  it('shows a claim beside both sides\' contacts with the mismatch, and grants it only when "claim checked" is ticked', async () => {
+    const sql = server.db.sql;
+    const listing = async (
+      id: string,
+      name: string,
+      contacts: { phone?: string; email?: string; website?: string },
+    ) =>
+      insertListing(
+        sql,
+        {
+          id,
+          name,
+          categories: ['MOBILE_GROOMING'],
+          area: 'Idas Valley',
+          town: 'stellenbosch',
+          services: ['mobile grooming'],
+          website: contacts.website ?? null,
+          phone: contacts.phone ?? null,
+          email: contacts.email ?? null,
+          businessId: null,
+          fictional: false,
+        },
+        new Date('2026-01-05T08:00:00Z'),
+      );
+    // One listing whose contacts are not the applicant's, one whose phone is.
+    await listing('dir-test-idas-grooming', 'Idas Valley Grooming', {
+      phone: '021 555 0177',
+      email: 'bookings@idasgrooming.co.za',
+      website: 'idasgrooming.co.za',
+    });
+    await listing('dir-test-simonsberg-grooming', 'Simonsberg Grooming', { phone: '+27 82 555 0101' });
+    const unchecked = 'idas.applicant@example.com';
+    const checked = 'simonsberg.applicant@example.com';
+    await applicant(unchecked);
+    await applicant(checked);
+    const idas = await applicationForReview(server, unchecked, {
+      name: 'Idas Valley Grooming',
+      claimListingId: 'dir-test-idas-grooming',
+    });
+    const simonsberg = await applicationForReview(server, checked, {
+      name: 'Simonsberg Grooming',
+      claimListingId: 'dir-test-simonsberg-grooming',
+    });
+    const idasBefore = (await sql`select * from directory_listings where id = 'dir-test-idas-grooming'`)[0];
+
+    // A forged form (no matching token) with "claim checked" is refused and grants nothing.
+    const form = await signedInForm(server, 'ops@nogpets.example', PASSWORD);
+    const forged = await postForm(
+      server,
+      `/operator/applications/${simonsberg.applicationId}/approve`,
+      { claimChecked: 'yes' },
+      { cookie: form.cookie, csrf: 'forged' },
+    );
+    expect(forged.status).toBe(403);
+    const [still] =
+      await sql`select status from business_applications where id = ${simonsberg.applicationId}`;
+    expect(still!.status).toBe('SUBMITTED');
+
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      try {
+        const page = await context.newPage();
+        await signIn(page, 'ops@nogpets.example', '/operator');
+        const claim = await seen(page, `#claim-${idas.applicationId}`);
+        expect(claim).toContain('Claims the directory listing Idas Valley Grooming');
+        expect(claim).toContain('Mismatch');
+        // Both contact sets, as listed and as given.
+        for (const text of [
+          '021 555 0177',
+          'bookings@idasgrooming.co.za',
+          'idasgrooming.co.za',
+          '+27 82 555 0101',
+          `${unchecked} (account)`,
+          'differs',
+        ])
+          expect(claim).toContain(text);
+        expect(claim).toMatch(/Mismatch: the listing's phone and email and website differ/);
+        const match = await seen(page, `#claim-${simonsberg.applicationId}`);
+        expect(match).toContain('Contacts match');
+        expect(match).toContain('matches');
+        await shoot(page, `operator-console-claim-${width}`);
+        if (screens)
+          await page
+            .locator(`#application-${idas.applicationId}`)
+            .screenshot({ path: path.join(screens, `operator-console-claim-block-${width}.png`) });
+        if (width === 390) continue;
+
+        // Unticked: approved with a new listing; the claimed one stays as it was.
+        const idasSection = page.locator(`#application-${idas.applicationId}`);
+        expect(await idasSection.getByLabel(/Claim checked/).isChecked()).toBe(false);
+        await submit(page, idasSection.getByRole('button', { name: 'Approve Idas Valley Grooming' }));
+        expect(await seen(page, '[role=status]')).toContain(
+          'the claim of dir-test-idas-grooming is not granted (not checked), so a new directory listing is published',
+        );
+        expect((await sql`select * from directory_listings where id = 'dir-test-idas-grooming'`)[0]).toEqual(
+          idasBefore,
+        );
+
+        // Ticked: the listing is the business's.
+        const section = page.locator(`#application-${simonsberg.applicationId}`);
+        await section.getByLabel(/Claim checked/).check();
+        await submit(page, section.getByRole('button', { name: 'Approve Simonsberg Grooming' }));
+        expect(await seen(page, '[role=status]')).toContain(
+          'the claim is granted: the listing dir-test-simonsberg-grooming is its own',
+        );
+        expect(await seen(page, '#other-applications')).toContain(
+          'claim of dir-test-simonsberg-grooming granted',
+        );
+        await shoot(page, `operator-console-claim-approved-${width}`);
+      } finally {
+        await context.close();
+      }
+    }
+    const [biz] =
+      await sql`select business_id from business_applications where id = ${simonsberg.applicationId}`;
+    const [l] =
+      await sql`select business_id from directory_listings where id = 'dir-test-simonsberg-grooming'`;
+    expect(l!.business_id).toBe(biz!.business_id);
+    const audits = await sql`
+      select target, client_name, details->>'granted' as granted, details->>'reason' as reason
+      from audit_log where action = 'listing.claim' order by id`;
+    expect(audits).toEqual([
+      {
+        target: 'dir-test-idas-grooming',
+        client_name: 'operator console (ops@nogpets.example)',
+        granted: 'false',
+        reason: 'NOT_CHECKED',
+      },
+      {
+        target: 'dir-test-simonsberg-grooming',
+        client_name: 'operator console (ops@nogpets.example)',
+        granted: 'true',
+        reason: 'CLAIM_CHECKED',
+      },
+    ]);
+
+    // Each applicant's status page says whether the claim was granted.
+    for (const [email, app, words] of [
+      [unchecked, idas, /^Directory listing claimed, Idas Valley Grooming: not granted/],
+      [checked, simonsberg, /^Directory listing claimed, Simonsberg Grooming: granted/],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const p = await context.newPage();
+        await signIn(p, email, `/business/applications/${app.applicationId}`);
+        expect(await seen(p, '#claim')).toMatch(words);
+        await shoot(p, `application-claim-${app === idas ? 'not-granted' : 'granted'}`);
+      } finally {
+        await context.close();
+      }
     }
   });
 });

@@ -3,7 +3,7 @@
 // resources, areas, people and listing, in one transaction), and every refusal changing nothing.
 import { hash } from '@node-rs/argon2';
 import { approveApplication, CLI_REVIEWER, systemClock } from '@nogpets/operations';
-import { findBusiness, findOrCreateUser, loadOffer, setPassword } from '@nogpets/store';
+import { findBusiness, findOrCreateUser, insertListing, loadOffer, setPassword } from '@nogpets/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
 import { applicationForReview, HOURS, WALKER_WEEK } from './review-fixture.js';
@@ -235,7 +235,7 @@ describe('the operator reviews business applications', () => {
       claimListingId: claim,
     });
     const listingsBefore = (await server.db.sql`select count(*)::int as n from directory_listings`)[0]!.n;
-    const approved = await run('application', 'approve', app.applicationId);
+    const approved = await run('application', 'approve', app.applicationId, '--claim-checked');
     expect(approved.status, approved.stderr).toBe(0);
     expect(approved.stdout).toMatch(`listing ${claim} (claimed)`);
     const [a] = await server.db
@@ -377,10 +377,10 @@ describe('the operator reviews business applications', () => {
       name: 'Papegaai Pet Parlour Too',
       claimListingId: claim,
     });
-    expect((await run('application', 'approve', first.applicationId)).stdout).toMatch(
+    expect((await run('application', 'approve', first.applicationId, '--claim-checked')).stdout).toMatch(
       `listing ${claim} (claimed)`,
     );
-    const approved = await run('application', 'approve', second.applicationId);
+    const approved = await run('application', 'approve', second.applicationId, '--claim-checked');
     expect(approved.status, approved.stderr).toBe(0);
     expect(approved.stdout).toMatch(/listing dir_\S+ \(new\)/);
     expect(approved.stdout).toContain(`the claimed listing ${claim} belongs to another business`);
@@ -405,5 +405,180 @@ describe('the operator reviews business applications', () => {
     expect(refused).toMatchObject({ code: 'NOT_ACTIVE', status: 409 });
     expect(String((refused as Error).message)).toContain(app.applicationId);
     expect(await snapshot()).toEqual(held);
+  });
+
+  /** A listing in Stellenbosch that is nobody's yet, with the contacts given. */
+  async function listing(
+    id: string,
+    name: string,
+    contacts: { phone?: string; email?: string; website?: string },
+  ) {
+    await insertListing(
+      server.db.sql,
+      {
+        id,
+        name,
+        categories: ['MOBILE_GROOMING'],
+        area: 'Die Boord',
+        town: 'stellenbosch',
+        services: ['mobile grooming'],
+        website: contacts.website ?? null,
+        phone: contacts.phone ?? null,
+        email: contacts.email ?? null,
+        businessId: null,
+        fictional: false,
+      },
+      new Date('2026-01-05T08:00:00Z'),
+    );
+  }
+  const listingRow = async (id: string) =>
+    (await server.db.sql`select * from directory_listings where id = ${id}`)[0];
+  const claimAudits = (listingId: string) =>
+    server.db
+      .sql`select client_name, details from audit_log where action = 'listing.claim' and target = ${listingId}`;
+  const inDirectory = async (listingId: string, q: string) =>
+    (await server.get(`/v1/directory?town=stellenbosch&q=${encodeURIComponent(q)}`)).body.listings.find(
+      (l: { id: string }) => l.id === listingId,
+    );
+
+  it('grants no claim the operator did not check: a new listing, the claimed one exactly as it was, audited', async () => {
+    const claim = 'dir-test-kloof-mobile-grooming';
+    // Its own contacts are not the applicant's (+27 82 555 0101, kloof.owner@example.com, no website).
+    await listing(claim, 'Kloof Mobile Grooming', {
+      phone: '021 555 0199',
+      email: 'hello@kloofgrooming.co.za',
+      website: 'https://www.kloofgrooming.co.za',
+    });
+    const app = await applicationForReview(server, 'kloof.owner@example.com', {
+      name: 'Kloof Mobile Grooming',
+      claimListingId: claim,
+    });
+    expect((await status(app)).claim).toEqual({
+      listingId: claim,
+      name: 'Kloof Mobile Grooming',
+      status: 'ASKED',
+    });
+
+    // The list shows the claim, both sides' contacts and the mismatch.
+    const listed = await run('application', 'list', '--status', 'SUBMITTED');
+    expect(listed.status, listed.stderr).toBe(0);
+    const lines = listed.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith(app.applicationId));
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      `  claim\t${claim} (Kloof Mobile Grooming)\tMISMATCH\tapprove with --claim-checked to grant it, without to publish a new listing`,
+      '    listing\tphone 021 555 0199 · email hello@kloofgrooming.co.za · website https://www.kloofgrooming.co.za',
+      '    applicant\tphone +27 82 555 0101 · email kloof.owner@example.com · website - · account kloof.owner@example.com',
+      "    Mismatch: the listing's phone and email and website differ from what the applicant gave; check the claim another way before granting it.",
+    ]);
+    const json = JSON.parse((await run('application', 'list', '--json', '--status', 'SUBMITTED')).stdout);
+    const mine = json.find((a: { applicationId: string }) => a.applicationId === app.applicationId);
+    expect(mine.claim).toMatchObject({
+      listingId: claim,
+      available: true,
+      granted: null,
+      listing: { phone: '021 555 0199', email: 'hello@kloofgrooming.co.za' },
+      applicant: { phone: '+27 82 555 0101', accountEmail: 'kloof.owner@example.com' },
+      evidence: { verdict: 'MISMATCH', mismatch: true },
+    });
+
+    const before = await listingRow(claim);
+    const listingsBefore = (await server.db.sql`select count(*)::int as n from directory_listings`)[0]!.n;
+    const approved = await run('application', 'approve', app.applicationId);
+    expect(approved.status, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(/listing dir_\S+ \(new\)/);
+    expect(approved.stdout).toContain(`the claim of listing ${claim} is not granted`);
+    // The claimed listing: untouched, nobody's, not bookable; the business has a new one.
+    expect(await listingRow(claim)).toEqual(before);
+    expect(before!.business_id).toBeNull();
+    const [a] = await server.db
+      .sql`select business_id from business_applications where id = ${app.applicationId}`;
+    const own = await server.db.sql`select id from directory_listings where business_id = ${a!.business_id}`;
+    expect(own).toHaveLength(1);
+    expect(own[0]!.id).not.toBe(claim);
+    expect((await server.db.sql`select count(*)::int as n from directory_listings`)[0]!.n).toBe(
+      listingsBefore + 1,
+    );
+    expect(await inDirectory(claim, 'kloof mobile grooming')).toMatchObject({
+      partner: false,
+      bookWith: null,
+      businessId: null,
+      phone: '021 555 0199',
+    });
+    expect(await claimAudits(claim)).toEqual([
+      {
+        client_name: 'operator (CLI)',
+        details: expect.objectContaining({
+          applicationId: app.applicationId,
+          businessId: a!.business_id,
+          granted: false,
+          reason: 'NOT_CHECKED',
+          claimChecked: false,
+          listingId: own[0]!.id,
+          verdict: 'MISMATCH',
+        }),
+      },
+    ]);
+    // The applicant is told.
+    const after = await status(app);
+    expect(after.claim).toEqual({ listingId: claim, name: 'Kloof Mobile Grooming', status: 'NOT_GRANTED' });
+    expect(after.next).toContain('The claim of the directory listing Kloof Mobile Grooming was not granted');
+    const decided = JSON.parse((await run('application', 'list', '--json', '--status', 'APPROVED')).stdout);
+    expect(
+      decided.find((x: { applicationId: string }) => x.applicationId === app.applicationId).claim,
+    ).toMatchObject({
+      granted: false,
+    });
+  });
+
+  it('grants the claim when the operator checked it (--claim-checked), audited with who did', async () => {
+    const claim = 'dir-test-jonkershoek-grooming';
+    // The listing's phone is the applicant's, written the South African way.
+    await listing(claim, 'Jonkershoek Grooming', { phone: '082 555 0101' });
+    const app = await applicationForReview(server, 'jonkershoek@example.com', {
+      name: 'Jonkershoek Grooming',
+      claimListingId: claim,
+    });
+    const listed = await run('application', 'list', '--status', 'SUBMITTED');
+    expect(listed.stdout).toContain(`  claim\t${claim} (Jonkershoek Grooming)\tMATCH\t`);
+    expect(listed.stdout).toContain("    The listing's phone matches what the applicant gave.");
+
+    const approved = await run('application', 'approve', app.applicationId, '--claim-checked');
+    expect(approved.status, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain(`listing ${claim} (claimed)`);
+    const [a] = await server.db
+      .sql`select business_id from business_applications where id = ${app.applicationId}`;
+    expect((await listingRow(claim))!.business_id).toBe(a!.business_id);
+    expect(await inDirectory(claim, 'jonkershoek grooming')).toMatchObject({
+      partner: true,
+      businessId: a!.business_id,
+    });
+    expect(await claimAudits(claim)).toEqual([
+      {
+        client_name: 'operator (CLI)',
+        details: expect.objectContaining({
+          applicationId: app.applicationId,
+          granted: true,
+          reason: 'CLAIM_CHECKED',
+          claimChecked: true,
+          listingId: claim,
+          verdict: 'MATCH',
+          checks: [expect.objectContaining({ field: 'phone', agrees: true })],
+        }),
+      },
+    ]);
+    expect((await status(app)).claim).toEqual({
+      listingId: claim,
+      name: 'Jonkershoek Grooming',
+      status: 'GRANTED',
+    });
+
+    // --claim-checked for an application that claims nothing is refused, and changes nothing.
+    const plain = await applicationForReview(server, 'no.claim@example.com', { name: 'Unclaimed Tails' });
+    const held = await snapshot();
+    const refused = await run('application', 'approve', plain.applicationId, '--claim-checked');
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/claims no directory listing.*approve it without "claim checked"/);
+    expect(await snapshot()).toEqual(held);
+    expect((await status(plain)).status).toBe('SUBMITTED');
   });
 });

@@ -25,9 +25,17 @@ const ITEM_WORDS: Record<Application['checklist'][number]['status'], string> = {
   OPTIONAL: 'Optional',
 };
 
+const CLAIM_WORDS: Record<NonNullable<Application['claim']>['status'], string> = {
+  ASKED: 'the operator checks that it is your business before it becomes your listing.',
+  GRANTED: 'granted: it is now your business’s listing.',
+  NOT_GRANTED:
+    'not granted: the operator did not confirm it is your business, so your business has a new listing of its own and the claimed one stays as it was.',
+};
+
 function applicationBody(a: Application): string {
   return html`<p id="status"><strong>${STATUS_WORDS[a.status]}</strong>${a.country ? ` · ${a.country}` : ''}${a.currency ? ` · ${a.currency}` : ''}${a.timezone ? ` · ${a.timezone}` : ''}</p>
     $${a.reviewNote ? html`<p class="error">${a.reviewNote}</p>` : ''}
+    $${a.claim ? html`<p id="claim">Directory listing claimed, <strong>${a.claim.name ?? a.claim.listingId}</strong>: ${CLAIM_WORDS[a.claim.status]}</p>` : ''}
     <p id="next"><span class="muted">Next, for your assistant:</span> ${a.next}</p>
     <table id="checklist"><tr><th>Part</th><th>Status</th><th>What is missing</th></tr>
     $${a.checklist

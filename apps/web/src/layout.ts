@@ -24,6 +24,8 @@ h3 { margin-bottom: .25rem; }
 td form { margin: 0; }
 td form button { margin-top: .35rem; }
 td label { margin-top: 0; }
+label.check { font-weight: 400; }
+label.check input { margin-right: .4rem; }
 details { margin: .5rem 0 1.5rem; }
 summary { cursor: pointer; color: #2f6b4f; font-weight: 600; }
 .secret { font-family: ui-monospace, monospace; background: #eef4f0; padding: .5rem; border-radius: 6px; word-break: break-all; }

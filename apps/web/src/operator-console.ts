@@ -8,6 +8,7 @@ import {
   applicationsToReview,
   approveApplication,
   areasToReview,
+  type ClaimForReview,
   closeLeadWithNote,
   consoleReviewer,
   decideArea,
@@ -85,6 +86,39 @@ function checklistTable(a: ApplicationForReview): string {
       .join('')}</table>`;
 }
 
+const VERDICT_WORDS: Record<ClaimForReview['evidence']['verdict'], string> = {
+  MATCH: 'Contacts match',
+  MISMATCH: 'Mismatch',
+  NOTHING_TO_COMPARE: 'Nothing to compare',
+};
+
+/** The listing an application claims, its own contacts beside the applicant's, and what agrees. */
+function claimBlock(a: ApplicationForReview, c: ClaimForReview): string {
+  const said = (field: 'phone' | 'email' | 'website') => {
+    const check = c.evidence.checks.find((x) => x.field === field);
+    if (!check) return '';
+    const word = check.agrees ? 'matches' : 'differs';
+    // The website is also compared with the applicant's email domains: say which address it was.
+    const given = field === 'email' ? null : c.applicant[field];
+    return html` <strong class="${check.agrees ? 'notice' : 'error'}">(${given === null && field === 'website' ? `by ${check.applicant}: ${word}` : word})</strong>`;
+  };
+  const cell = (label: string, v: string | null, extra = '') =>
+    html`<td data-label="${label}">${v ?? '—'}$${extra}</td>`;
+  const applicantEmails = [c.applicant.email, `${c.applicant.accountEmail} (account)`]
+    .filter(Boolean)
+    .join(', ');
+  return html`<div class="claim" id="claim-${a.applicationId}">
+    <p><strong>Claims the directory listing ${c.listingName ?? c.listingId}</strong> <span class="muted">${c.listingId}</span>:
+      <strong class="${c.evidence.verdict === 'MATCH' ? 'notice' : 'error'}">${VERDICT_WORDS[c.evidence.verdict]}</strong></p>
+    $${c.available ? '' : html`<p class="error">The listing is another business's now (or gone): approval publishes a new one.</p>`}
+    <table class="claim-contacts"><tr><th>Contacts</th><th>Phone</th><th>Email</th><th>Website</th></tr>
+      <tr><td><strong>The listing</strong></td>$${cell('Phone', c.listing.phone)}$${cell('Email', c.listing.email)}$${cell('Website', c.listing.website)}</tr>
+      <tr><td><strong>The applicant</strong></td>$${cell('Phone', c.applicant.phone, said('phone'))}$${cell('Email', applicantEmails, said('email'))}$${cell('Website', c.applicant.website, said('website'))}</tr>
+    </table>
+    <p>${c.evidence.summary}</p>
+  </div>`;
+}
+
 function waitingApplication(a: ApplicationForReview, csrf: string): string {
   const facts = [a.town, a.country, a.currency, a.timezone, a.categories.join(', ')]
     .filter(Boolean)
@@ -108,7 +142,13 @@ function waitingApplication(a: ApplicationForReview, csrf: string): string {
             .join('; ')} <span class="muted">(each joins only by accepting the mailed invitation)</span></p>`
         : ''
     }
+    $${a.claim ? claimBlock(a, a.claim) : ''}
     <form method="post" action="/operator/applications/${a.applicationId}/approve">$${hidden(csrf)}
+      $${
+        a.claim?.available
+          ? html`<label class="check"><input type="checkbox" name="claimChecked" value="yes"> Claim checked: I confirmed ${a.name} is the business of the listing ${a.claim.listingName ?? a.claim.listingId} (unticked, a new listing is published and that one stays as it was)</label>`
+          : ''
+      }
       <button type="submit">Approve ${a.name}</button></form>
     <form method="post" action="/operator/applications/${a.applicationId}/reject">$${hidden(csrf)}
       <label for="note-${a.applicationId}">Why it is rejected (the applicant reads this)</label>
@@ -130,7 +170,7 @@ function applicationsSection(apps: ApplicationForReview[], csrf: string, notice?
               (a) =>
                 html`<tr><td><strong>${a.name}</strong><br><span class="muted">${a.email} · ${a.applicationId}</span></td><td data-label="Status">${STATUS_WORDS[a.status]}</td><td data-label="Outcome">${
                   a.status === 'APPROVED'
-                    ? `Business ${a.businessId ?? ''}`
+                    ? `Business ${a.businessId ?? ''}${a.claim ? `; claim of ${a.claim.listingId} ${a.claim.granted ? 'granted' : 'not granted'}` : ''}`
                     : a.status === 'REJECTED'
                       ? (a.reviewNote ?? '')
                       : a.summary
@@ -362,14 +402,18 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
   router.post(
     '/operator/applications/:id/approve',
     act('applications', async (req, s) => {
-      const a = await approveApplication(deps, String(req.params.id), consoleReviewer(s.user));
+      const a = await approveApplication(deps, String(req.params.id), consoleReviewer(s.user), {
+        claimChecked: textField(req, 'claimChecked') === 'yes',
+      });
       const pending = a.areas.filter((x) => x.status === 'PENDING').length;
       return `Approved: business ${a.businessId} is made, with ${a.services} services and ${a.resources} resources; ${
         a.claimed
-          ? 'its claimed directory listing is linked'
+          ? `the claim is granted: the listing ${a.listingId} is its own`
           : a.claimTaken
             ? `the listing it claimed (${a.claimTaken}) belongs to another business or is gone, so a new directory listing is published`
-            : 'a directory listing is published'
+            : a.claim
+              ? `the claim of ${a.claim.listingId} is not granted (not checked), so a new directory listing is published and that one stays as it was`
+              : 'a directory listing is published'
       }.${pending ? ` ${pending} of its areas wait for approval below.` : ''}`;
     }),
   );

@@ -2426,6 +2426,14 @@ export interface components {
       statusUrl: string;
       /** @description Why the operator rejected it (REJECTED only). */
       reviewNote: string | null;
+      /** @description The directory listing the application claims (`claimListingId`), null without one. ASKED until the operator decides; GRANTED: the operator checked it is this business and it is now its listing; NOT_GRANTED: the business got a new listing and the claimed one stays as it was (say so to the person). */
+      claim: {
+        listingId: string;
+        /** @description The listing's name; null when it is gone. */
+        name: string | null;
+        /** @enum {string} */
+        status: 'ASKED' | 'GRANTED' | 'NOT_GRANTED';
+      } | null;
       /** @description Directory entries that may be this business: claim one with `claimListingId`. */
       possibleListings: {
         id: string;

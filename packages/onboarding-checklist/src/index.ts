@@ -1,3 +1,13 @@
+export {
+  type ApplicantContacts,
+  type ClaimCheck,
+  type ClaimEvidence,
+  compareClaim,
+  type ListingContacts,
+  normalisePhone,
+  SHARED_MAIL_DOMAINS,
+  websiteHost,
+} from './claim-evidence.js';
 export { checklist } from './checklist.js';
 export { CHECKLIST_ITEM_IDS, REQUIRED_ITEM_IDS, SIGNUP_TOOLS } from './constants.js';
 export { defaultsFor } from './defaults-for.js';

@@ -217,7 +217,9 @@ export { type Application, ApplicationSchema } from './business/application.js';
 export {
   type ApplicationForReview,
   type Approval,
+  type ApproveOptions,
   applicationsToReview,
+  type ClaimForReview,
   approveApplication,
   areasToReview,
   CLI_REVIEWER,

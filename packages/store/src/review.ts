@@ -239,6 +239,26 @@ export async function insertBusiness(sql: Sql, b: NewBusiness, now: Date): Promi
   }
 }
 
+/** A claimed listing as the operator checks it: its own contacts, and the business it is already, if any. */
+export interface ClaimedListingRow {
+  id: string;
+  name: string;
+  town: string;
+  area: string | null;
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+  businessId: string | null;
+}
+
+/** The listings with these ids (those that exist), for the claims the operator reviews. */
+export async function findClaimedListings(sql: Sql, ids: string[]): Promise<ClaimedListingRow[]> {
+  if (!ids.length) return [];
+  return sql<ClaimedListingRow[]>`
+    select id, name, town, area, phone, email, website, business_id as "businessId"
+    from directory_listings where id = any(${ids}::text[])`;
+}
+
 /** Links a directory listing no business has yet to this business; false when it is gone or taken. */
 export async function linkListing(sql: Sql, listingId: string, businessId: string): Promise<boolean> {
   const rows = await sql`

@@ -2,11 +2,13 @@
 // (@nogpets/onboarding-checklist decides), what to do next, where to watch it, and the directory
 // listings that may be this business.
 import { haversineKm } from '@nogpets/coverage-geo';
-import { formatMoney } from '@nogpets/pricing-tiers';
 import { type ApplicationData, checklist } from '@nogpets/onboarding-checklist';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import {
   type ApplicationRow,
   approvedServiceAreas,
+  findApplicationForReview,
+  findClaimedListings,
   findOwnApplication,
   findPossibleListings,
   type Queryable,
@@ -129,6 +131,19 @@ export const ApplicationSchema = z
     next: z.string().meta({ description: 'What to do now: one sentence to act on and say.' }),
     statusUrl: z.url().meta({ description: 'A page where the person watches the application (signed in).' }),
     reviewNote: z.string().nullable().meta({ description: 'Why the operator rejected it (REJECTED only).' }),
+    claim: z
+      .object({
+        listingId: z.string(),
+        name: z.string().nullable().meta({ description: "The listing's name; null when it is gone." }),
+        status: z.enum(['ASKED', 'GRANTED', 'NOT_GRANTED']),
+      })
+      .nullable()
+      .meta({
+        description:
+          'The directory listing the application claims (`claimListingId`), null without one. ASKED until the operator ' +
+          'decides; GRANTED: the operator checked it is this business and it is now its listing; NOT_GRANTED: the ' +
+          'business got a new listing and the claimed one stays as it was (say so to the person).',
+      }),
     possibleListings: z
       .array(z.object({ id: z.string(), name: z.string(), town: z.string(), area: z.string().nullable() }))
       .meta({ description: 'Directory entries that may be this business: claim one with `claimListingId`.' }),
@@ -171,6 +186,36 @@ export function applicationData(row: ApplicationRow, possibleListingsCount: numb
   };
 }
 
+/**
+ * Where a claim of a directory listing stands: ASKED until the application is decided; once
+ * approved, GRANTED exactly when the claimed listing is the business the application became (the
+ * one rule the operator's list and the applicant's answer share); NOT_GRANTED otherwise.
+ */
+export function claimStatus(
+  application: { status: ApplicationRow['status']; businessId: string | null },
+  listing: { businessId: string | null } | null,
+): 'ASKED' | 'GRANTED' | 'NOT_GRANTED' {
+  if (application.status === 'DRAFT' || application.status === 'SUBMITTED') return 'ASKED';
+  return application.status === 'APPROVED' &&
+    listing &&
+    application.businessId &&
+    listing.businessId === application.businessId
+    ? 'GRANTED'
+    : 'NOT_GRANTED';
+}
+
+/** The application's claim as the applicant sees it, or null without one. */
+async function claimAnswer(sql: Queryable, row: ApplicationRow): Promise<Application['claim']> {
+  if (!row.claimListingId) return null;
+  const [listing] = await findClaimedListings(sql, [row.claimListingId]);
+  const decided = row.status === 'APPROVED' ? await findApplicationForReview(sql, row.id) : null;
+  return {
+    listingId: row.claimListingId,
+    name: listing?.name ?? null,
+    status: claimStatus({ status: row.status, businessId: decided?.businessId ?? null }, listing ?? null),
+  };
+}
+
 /** Where the person watches an application. */
 export const statusUrlOf = (ctx: OperationContext, id: string) =>
   `${ctx.deps.payments.publicUrl()}/business/applications/${encodeURIComponent(id)}`;
@@ -184,6 +229,7 @@ export async function applicationAnswer(
   const town = typeof row.details.town === 'string' ? townSlug(row.details.town) : null;
   const possible = row.claimListingId ? [] : await findPossibleListings(sql, row.name, town);
   const list = checklist(applicationData(row, possible.length));
+  const claim = await claimAnswer(sql, row);
   return {
     applicationId: row.id,
     name: row.name,
@@ -193,9 +239,10 @@ export async function applicationAnswer(
     timezone: row.timezone,
     checklist: list.items,
     readyToSubmit: list.readyToSubmit,
-    next: row.status === 'DRAFT' ? list.next : statusNext(row),
+    next: row.status === 'DRAFT' ? list.next : statusNext(row, claim),
     statusUrl: statusUrlOf(ctx, row.id),
     reviewNote: row.status === 'REJECTED' ? row.reviewNote : null,
+    claim,
     possibleListings: possible.map(({ id, name, town: t, area }) => ({ id, name, town: t, area })),
     overlaps: await overlapsOf(sql, row),
     ...partsOf(row),
@@ -432,11 +479,17 @@ export const STEP_ERRORS = [
   { status: 429, description: 'Too many requests.' },
 ];
 
-function statusNext(row: ApplicationRow): string {
+function statusNext(row: ApplicationRow, claim: Application['claim']): string {
   if (row.status === 'SUBMITTED')
     return 'The operator is reviewing the application; the status page shows when it is decided.';
   if (row.status === 'APPROVED')
-    return 'The business is approved: it can run its bookings from an assistant.';
+    return `The business is approved: it can run its bookings from an assistant.${
+      claim?.status === 'GRANTED'
+        ? ` The directory listing it claimed (${claim.name ?? claim.listingId}) is now its listing.`
+        : claim
+          ? ` The claim of the directory listing ${claim.name ?? claim.listingId} was not granted (the operator did not confirm it is this business): the business has a new listing of its own, and the claimed one stays as it was.`
+          : ''
+    }`;
   return 'The operator rejected the application; the review note says why. Start a new one when that is fixed.';
 }
 

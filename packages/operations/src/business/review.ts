@@ -5,13 +5,17 @@
 import {
   type ApplicationData,
   type ChecklistItem,
+  type ClaimEvidence,
   checklist,
+  compareClaim,
   type Week,
 } from '@nogpets/onboarding-checklist';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import {
   appendAudit,
+  type ClaimedListingRow,
   findApplicationByArea,
+  findClaimedListings,
   findApplicationForReview,
   findOperator,
   findOrCreateUser,
@@ -47,7 +51,7 @@ import { ServiceError } from '../errors.js';
 import { findUnstorableText } from '../text.js';
 import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
 import type { Booking } from '../booking/booking-model.js';
-import { applicationData } from './application.js';
+import { applicationData, claimStatus } from './application.js';
 import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 
 /** The operator's moves need only the database and the clock. */
@@ -177,12 +181,70 @@ export interface ApplicationForReview {
     role: 'manager' | 'crew';
     jobTitle: string | null;
   }[];
+  /** The directory listing the applicant claims to be, beside both sides' contacts; null when none. */
+  claim: ClaimForReview | null;
   reviewNote: string | null;
   businessId: string | null;
   reviewedAt: Date | null;
   reviewedBy: string | null;
   /** When it was sent for review (else when it last changed). */
   submittedAt: Date;
+}
+
+/** Phone, email and website: a listing's own, or what the applicant gave. */
+export interface ClaimContacts {
+  phone: string | null;
+  email: string | null;
+  website: string | null;
+}
+
+/** A claim of a directory listing, as the operator checks it before granting it. */
+export interface ClaimForReview {
+  listingId: string;
+  /** The listing's name; null when it is gone from the directory. */
+  listingName: string | null;
+  /** False when the listing is already another business's (or gone): approval then publishes a new one. */
+  available: boolean;
+  listing: ClaimContacts;
+  /** The business's phone, email and website from the application, and the applicant's account email. */
+  applicant: ClaimContacts & { accountEmail: string };
+  /** What agrees and what does not (compareClaim of @nogpets/onboarding-checklist). */
+  evidence: ClaimEvidence;
+  /** True when the operator granted it, false when approval published a new listing; null until decided. */
+  granted: boolean | null;
+}
+
+const contactText = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/** The application's claim beside the claimed listing (null when it is gone), or null without a claim. */
+function claimOf(row: ReviewedApplicationRow, listing: ClaimedListingRow | null): ClaimForReview | null {
+  if (!row.claimListingId) return null;
+  const d = row.details as Record<string, unknown>;
+  const applicant = {
+    phone: contactText(d.phone),
+    email: contactText(d.email),
+    website: contactText(d.website),
+    accountEmail: row.email,
+  };
+  const own: ClaimContacts = {
+    phone: listing?.phone ?? null,
+    email: listing?.email ?? null,
+    website: listing?.website ?? null,
+  };
+  return {
+    listingId: row.claimListingId,
+    listingName: listing?.name ?? null,
+    available: !!listing && (listing.businessId === null || listing.businessId === row.businessId),
+    listing: own,
+    applicant,
+    evidence: compareClaim(own, {
+      phone: applicant.phone,
+      emails: [applicant.email, applicant.accountEmail],
+      website: applicant.website,
+      country: row.country,
+    }),
+    granted: row.status === 'APPROVED' ? claimStatus(row, listing) === 'GRANTED' : null,
+  };
 }
 
 async function dataOf(q: Queryable, row: ReviewedApplicationRow): Promise<ApplicationData> {
@@ -195,8 +257,17 @@ function areasOf(row: ReviewedApplicationRow): StoredArea[] {
   return (row.area as StoredArea[]).filter((a) => a && typeof a.id === 'string');
 }
 
-async function forReview(q: Queryable, row: ReviewedApplicationRow): Promise<ApplicationForReview> {
+async function forReview(
+  q: Queryable,
+  row: ReviewedApplicationRow,
+  listings?: ClaimedListingRow[],
+): Promise<ApplicationForReview> {
   const list = checklist(await dataOf(q, row));
+  const claimed = row.claimListingId
+    ? ((listings ?? (await findClaimedListings(q, [row.claimListingId]))).find(
+        (l) => l.id === row.claimListingId,
+      ) ?? null)
+    : null;
   const done = list.items.filter((i) => i.status === 'DONE').length;
   const open = list.items.filter((i) => i.required && i.status !== 'DONE');
   return {
@@ -221,6 +292,7 @@ async function forReview(q: Queryable, row: ReviewedApplicationRow): Promise<App
       role: v.role,
       jobTitle: v.jobTitle ?? null,
     })),
+    claim: claimOf(row, claimed),
     reviewNote: row.reviewNote,
     businessId: row.businessId,
     reviewedAt: row.reviewedAt,
@@ -235,7 +307,9 @@ export async function applicationsToReview(
   options: { limit?: number; statuses?: ReviewedApplicationRow['status'][] } = {},
 ): Promise<ApplicationForReview[]> {
   const rows = await listApplicationsForReview(deps.sql, options);
-  return Promise.all(rows.map((r) => forReview(deps.sql, r)));
+  const claims = rows.map((r) => r.claimListingId).filter((c): c is string => !!c);
+  const listings = await findClaimedListings(deps.sql, [...new Set(claims)]);
+  return Promise.all(rows.map((r) => forReview(deps.sql, r, listings)));
 }
 
 /**
@@ -545,10 +619,22 @@ export interface Approval {
   /** True when the claimed listing was linked; false when a new one was published. */
   claimed: boolean;
   /**
-   * The listing the application claimed when another business took it meanwhile (or it is gone):
-   * a new listing was published instead, and the operator is told so. Null otherwise.
+   * The listing the application claimed when the operator checked the claim but another business
+   * took it meanwhile (or it is gone): a new listing was published instead, and the operator is told
+   * so. Null otherwise.
    */
   claimTaken: string | null;
+  /**
+   * The decision on the application's claim (null without one): granted only when the operator
+   * checked it (`claimChecked`); else a new listing is published and the claimed one stays as it was.
+   */
+  claim: {
+    listingId: string;
+    granted: boolean;
+    /** CLAIM_CHECKED: granted; NOT_CHECKED: the operator did not check it; TAKEN: checked, but not free. */
+    reason: 'CLAIM_CHECKED' | 'NOT_CHECKED' | 'TAKEN';
+    verdict: ClaimEvidence['verdict'];
+  } | null;
   lines: string[];
   services: number;
   resources: number;
@@ -578,14 +664,84 @@ async function mailNewInvitations(
 }
 
 /**
+ * The approved business's directory listing: the claimed one only when the operator checked the
+ * claim (and it is still free), else a new one, the claimed listing left exactly as it was. The
+ * decision on a claim is audited (`listing.claim`, on the listing) with who made it and what agreed.
+ */
+async function listingOf(
+  q: Queryable,
+  row: ReviewedApplicationRow,
+  businessId: string,
+  options: ApproveOptions,
+  by: Reviewer,
+  now: Date,
+): Promise<{
+  listingId: string;
+  claimed: boolean;
+  claim: (NonNullable<Approval['claim']> & { evidence: ClaimEvidence }) | null;
+}> {
+  const checked = options.claimChecked === true;
+  if (checked && !row.claimListingId)
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `Application ${row.id} claims no directory listing, so there is no claim to check; approve it without "claim checked". Nothing was changed.`,
+      {
+        applicationId: row.id,
+        fields: [{ field: 'claimChecked', message: 'only for an application that claims a listing' }],
+      },
+    );
+  const claimed = checked ? await linkListing(q, row.claimListingId!, businessId) : false;
+  let listingId = row.claimListingId!;
+  if (!claimed) {
+    const listing = listingFor(row, businessId);
+    await insertListing(q, listing, now);
+    listingId = listing.id;
+  }
+  if (!row.claimListingId) return { listingId, claimed, claim: null };
+  const [own] = await findClaimedListings(q, [row.claimListingId]);
+  const evidence = claimOf(row, own ?? null)!.evidence;
+  const claim = {
+    listingId: row.claimListingId,
+    granted: claimed,
+    reason: claimed ? ('CLAIM_CHECKED' as const) : checked ? ('TAKEN' as const) : ('NOT_CHECKED' as const),
+    verdict: evidence.verdict,
+    evidence,
+  };
+  await audit(
+    q,
+    by,
+    'listing.claim',
+    row.claimListingId,
+    {
+      applicationId: row.id,
+      businessId,
+      granted: claim.granted,
+      reason: claim.reason,
+      claimChecked: checked,
+      listingId,
+      verdict: evidence.verdict,
+      checks: evidence.checks,
+    },
+    now,
+  );
+  return { listingId, claimed, claim };
+}
+
+/**
  * Approves a SUBMITTED application: in one transaction, under the application's row lock, the
  * business is made with its lines, services, resources (their own week or the business hours),
  * areas (each keeping its status: PENDING ones wait for `approveArea`), the owner and staff, and its
- * listing (the claimed one linked, else a new one). Anything else is refused and changes nothing.
+ * listing (the claimed one linked only when the operator checked the claim, else a new one). Anything
+ * else is refused and changes nothing.
  */
-export async function approveApplication(deps: ApprovalDeps, id: string, by: Reviewer): Promise<Approval> {
+export async function approveApplication(
+  deps: ApprovalDeps,
+  id: string,
+  by: Reviewer,
+  options: ApproveOptions = {},
+): Promise<Approval> {
   try {
-    return await approveInOne(deps, id, by);
+    return await approveInOne(deps, id, by, options);
   } catch (err) {
     // A stored application the business tables refuse (a value a later rule forbids, a hand edit):
     // the transaction wrote nothing; a refusal naming it, never a failure of the console.
@@ -600,7 +756,21 @@ export async function approveApplication(deps: ApprovalDeps, id: string, by: Rev
   }
 }
 
-async function approveInOne(deps: ApprovalDeps, id: string, by: Reviewer): Promise<Approval> {
+/** What the operator says with an approval. */
+export interface ApproveOptions {
+  /**
+   * The operator checked that the applicant is the business of the listing the application claims
+   * (the console's "claim checked", the CLI's `--claim-checked`): only then is that listing theirs.
+   */
+  claimChecked?: boolean;
+}
+
+async function approveInOne(
+  deps: ApprovalDeps,
+  id: string,
+  by: Reviewer,
+  options: ApproveOptions,
+): Promise<Approval> {
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
@@ -617,20 +787,20 @@ async function approveInOne(deps: ApprovalDeps, id: string, by: Reviewer): Promi
     const plan = await businessFrom(q, row, businessId, now);
     await insertBusiness(q, plan, now);
     await mailNewInvitations(deps, q, plan, now);
-    let listingId = row.claimListingId;
-    const claimed = listingId ? await linkListing(q, listingId, businessId) : false;
-    if (!claimed) {
-      const listing = listingFor(row, businessId);
-      await insertListing(q, listing, now);
-      listingId = listing.id;
-    }
+    const { listingId, claimed, claim } = await listingOf(q, row, businessId, options, by, now);
     await recordReview(q, row.id, { status: 'APPROVED', reviewNote: null, businessId, by: by.name }, now);
     const answer: Approval = {
       applicationId: row.id,
       businessId,
-      listingId: listingId!,
+      listingId,
       claimed,
-      claimTaken: row.claimListingId && !claimed ? row.claimListingId : null,
+      claimTaken: claim?.reason === 'TAKEN' ? claim.listingId : null,
+      claim: claim && {
+        listingId: claim.listingId,
+        granted: claim.granted,
+        reason: claim.reason,
+        verdict: claim.verdict,
+      },
       lines: plan.lines.map((l) => l.id),
       services: plan.services.length,
       resources: plan.resources.length,
