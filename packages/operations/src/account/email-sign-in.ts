@@ -61,7 +61,7 @@ export async function takeLinkMailAllowance(q: Queryable, email: string, now: Da
     );
     throw new ServiceError(
       'RateLimited',
-      `This address has been sent the most mails we send it in an hour (${LINK_MAILS_PER_HOUR}), so no mail was sent now. If an earlier mail came, use its link; else try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
+      `This address has had the most mails we send one address in an hour (${LINK_MAILS_PER_HOUR}), whoever asked for them. If an earlier mail came, use its link; else try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
       { limit: LINK_MAILS_PER_HOUR, windowSeconds: LINK_MAIL_WINDOW_SECONDS, retryAfterSeconds },
     );
   }
