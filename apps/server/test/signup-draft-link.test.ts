@@ -6,11 +6,13 @@
 // answer whether or not the address has an account.
 import { createApiKey } from '@nogpets/operations';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
-import { fixedClock } from '@nogpets/test-utils';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { askDraftLink, followDraftLink, followMailedLink } from './draft-link.js';
-import { openForm, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
+import { mailedLink, openForm, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
 
 const HOUR = 3600_000;
 const PASSWORD = 'a long enough password';
@@ -132,7 +134,7 @@ describe('a draft with somebody else’s email stays the stranger’s until the 
     expect(await nameOf('nia@example.com')).toBe('Nia Real');
   });
 
-  it('an account the draft’s link makes has no name from the draft; a later sign-up names it', async () => {
+  it('an account the draft’s link makes has no name from the draft, nor from a sign-up form after', async () => {
     const draftId = await strangerDraft('omar@example.com', 'Omar’s Dog Spa');
     const followed = await followDraftLink(server, draftId, 'omar@example.com');
     expect(followed.subject).toBe('Your NogPets application for Omar’s Dog Spa');
@@ -148,8 +150,10 @@ describe('a draft with somebody else’s email stays the stranger’s until the 
     expect((await postForm(server, '/signup', { name: 'Omar Own', email: 'omar@example.com' }, form)).status).toBe(
       200,
     );
-    await followMailedLink(server, 'omar@example.com');
-    expect(await nameOf('omar@example.com')).toBe('Omar Own');
+    // The account exists now: a sign-up form (anyone's) never names it.
+    const mail = await followMailedLink(server, 'omar@example.com');
+    expect(mail.subject).toBe('You already have a NogPets account');
+    expect(await nameOf('omar@example.com')).toBe('');
   });
 });
 
@@ -225,4 +229,87 @@ describe('one limit on link mails per address: 5 an hour, all kinds together', (
     expect((await signinLink(known)).status).toBe(200);
     expect(await outbox(known)).toBe(6);
   });
+});
+
+describe('in Chromium: the victim, signed in, meets the stranger’s draft and the mail limit', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const clock = fixedClock('2026-11-23T08:00:00Z');
+  const screens = '/tmp/screens';
+  const seen = (page: Page) => page.locator('main').innerText();
+  const shoot = async (page: Page, name: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: path.join(screens, `${name}-${width}.png`), fullPage: true });
+    }
+  };
+  beforeAll(async () => {
+    mkdirSync(screens, { recursive: true });
+    server = await startTestServer({ clock });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('offers the link on the draft page, attaches by it, and refuses the sixth mail in words', async () => {
+    const victim = await findOrCreateUser(server.db.sql, 'vera@example.com', 'Vera Owner');
+    await setPassword(server.db.sql, victim.id, await hash(PASSWORD));
+    const made = await server.post('/v1/signup-drafts', {
+      businessName: 'Planted Paws',
+      contactName: 'Mallory Stranger',
+      email: 'vera@example.com',
+      country: 'ZA',
+      town: 'Stellenbosch',
+      categories: ['grooming'],
+      services: [{ name: 'Full groom', price: 'R450' }],
+      consent: true,
+    });
+    expect(made.status).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/signin`);
+      await page.getByLabel('Email').fill('vera@example.com');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((u) => u.pathname === '/account');
+      await page.goto(`${server.url}/business/applications`);
+      expect(await seen(page)).not.toContain('Planted Paws');
+
+      await page.goto(made.body.continueUrl);
+      const offer = await seen(page);
+      expect(offer).toContain('we email to v•••@example.com');
+      expect(offer).toContain('until then it is in no account');
+      await shoot(page, 'i27-draft-unattached');
+
+      for (let i = 0; i < 5; i++) {
+        await page.goto(made.body.continueUrl);
+        await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+        expect(await seen(page)).toContain('We have sent a sign-in link to v•••@example.com');
+      }
+      await page.goto(made.body.continueUrl);
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      expect(await seen(page)).toContain('No mail was sent to v•••@example.com now.');
+      await shoot(page, 'i27-link-mails-refused');
+
+      const mail = await followMailedLinkInPage(page, 'vera@example.com');
+      expect(mail).toContain('Planted Paws');
+      expect(await seen(page)).toContain('Finish your application: Planted Paws');
+      await page.goto(`${server.url}/business/applications`);
+      expect(await seen(page)).toContain('Planted Paws');
+      expect((await server.db.sql`select name from users where id = ${victim.id}`)[0]!.name).toBe('Vera Owner');
+    } finally {
+      await context.close();
+    }
+  });
+
+  async function followMailedLinkInPage(page: Page, email: string): Promise<string> {
+    const mail = await mailedLink(server, email);
+    await page.goto(mail.link);
+    await page.getByRole('button', { name: new RegExp(`Continue as ${email}`) }).click();
+    await page.waitForURL((u) => u.pathname.startsWith('/business/drafts/'));
+    return mail.subject;
+  }
 });

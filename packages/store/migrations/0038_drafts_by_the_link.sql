@@ -17,8 +17,7 @@ create table link_mail_requests (
 create index link_mail_requests_by_email on link_mail_requests (email, requested_at);
 
 -- Accounts an earlier draft made and nobody ever signed in to were named as the stranger said
--- (`contactName`): a draft never names a person, so those names go (the owner's sign-up name fills
--- an empty name when they prove the address).
+-- (`contactName`): a draft never names a person, so those names go.
 update users set name = ''
 where not email_verified and password_hash is null
   and id in (select user_id from signup_drafts where user_created and user_id is not null);

@@ -50,7 +50,7 @@ export async function setPassword(
 
 /**
  * The account of an email its owner has just proven (a followed sign-in link): made with `name` if
- * absent (an existing account's name is never changed; one without a name is given it), and marked verified. A password, when
+ * absent (an existing account's name is never touched), and marked verified. A password, when
  * given, is set: whoever proved the email chose it (a reset, or a first password).
  */
 export async function claimAccountByEmail(
@@ -65,8 +65,7 @@ export async function claimAccountByEmail(
     returning id, email, name, phone`;
   if (made) return { user: made, created: true };
   const [user] = await sql<UserRow[]>`
-    update users set email_verified = true, password_hash = coalesce(${fill.passwordHash}, password_hash),
-      name = case when name = '' then ${fill.name} else name end
+    update users set email_verified = true, password_hash = coalesce(${fill.passwordHash}, password_hash)
     where lower(email) = lower(${email})
     returning id, email, name, phone`;
   if (!user) throw new Error('the account vanished while it was claimed');

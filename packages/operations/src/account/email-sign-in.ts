@@ -174,7 +174,7 @@ export async function peekSignInLink(
 
 /**
  * Follows a link (once): the address is proven, so the account with it is signed in to (made if
- * absent, with the sign-up's name; an account without a name is given it) and, when the person
+ * absent, with the sign-up's name; an existing account's name is never changed) and, when the person
  * chose one on the link's page, given that password. A link mailed from a sign-up draft's page
  * attaches that draft to the account, in the same transaction. Null when the link is unknown, used
  * or expired.
