@@ -59,7 +59,10 @@ describe('a draft with somebody else’s email stays the stranger’s until the 
   it('is not in the victim’s applications, not their default, and does not name them, until they follow its link', async () => {
     const victim = await findOrCreateUser(server.db.sql, 'victim@example.com', 'Vera Owner');
     await setPassword(server.db.sql, victim.id, await hash(PASSWORD));
-    const { key } = await createApiKey(server.db.sql, { email: 'victim@example.com', scopes: ['business:write'] });
+    const { key } = await createApiKey(server.db.sql, {
+      email: 'victim@example.com',
+      scopes: ['business:write'],
+    });
     const own = await server.post(
       '/v1/business/applications',
       { businessName: 'Vera’s Own Grooming', town: 'Stellenbosch', country: 'ZA' },
@@ -80,12 +83,14 @@ describe('a draft with somebody else’s email stays the stranger’s until the 
     expect(listed).toContain('Vera’s Own Grooming');
     expect(listed).not.toContain('Planted');
     expect(await nameOf('victim@example.com')).toBe('Vera Owner');
-    expect(
-      await server.db.sql`select 1 from business_applications where name like '%Planted%'`,
-    ).toHaveLength(0);
+    expect(await server.db.sql`select 1 from business_applications where name like '%Planted%'`).toHaveLength(
+      0,
+    );
 
     // Signed in with the password, the draft's page still does not show it as theirs: only its link does.
-    const page = await fetch(`${server.url}/business/drafts/${draftId}`, { headers: { cookie: signedIn.cookie } });
+    const page = await fetch(`${server.url}/business/drafts/${draftId}`, {
+      headers: { cookie: signedIn.cookie },
+    });
     const pageText = await page.text();
     expect(pageText).toContain('Email me a sign-in link');
     expect(pageText).not.toContain('What is missing');
@@ -147,9 +152,9 @@ describe('a draft with somebody else’s email stays the stranger’s until the 
     expect(app!.contact).toBe('Mallory Stranger');
 
     const form = await openForm(server, '/signup');
-    expect((await postForm(server, '/signup', { name: 'Omar Own', email: 'omar@example.com' }, form)).status).toBe(
-      200,
-    );
+    expect(
+      (await postForm(server, '/signup', { name: 'Omar Own', email: 'omar@example.com' }, form)).status,
+    ).toBe(200);
     // The account exists now: a sign-up form (anyone's) never names it.
     const mail = await followMailedLink(server, 'omar@example.com');
     expect(mail.subject).toBe('You already have a NogPets account');
@@ -162,7 +167,8 @@ describe('one limit on link mails per address: 5 an hour, all kinds together', (
   const clock = fixedClock('2026-11-23T08:00:00Z');
   const outbox = async (email: string) =>
     (
-      (await server.db.sql`select count(*)::int as n from mail_outbox where to_address = ${email}`) as unknown as [
+      (await server.db
+        .sql`select count(*)::int as n from mail_outbox where to_address = ${email}`) as unknown as [
         { n: number },
       ]
     )[0].n;
@@ -181,7 +187,9 @@ describe('one limit on link mails per address: 5 an hour, all kinds together', (
     return made.body.draftId as string;
   };
   const main = (html: string, email: string) =>
-    (/<main>([\s\S]*)<\/main>/.exec(html)?.[1] ?? html).replaceAll(email, 'ADDRESS').replace(/\d+ minutes/, 'N minutes');
+    (/<main>([\s\S]*)<\/main>/.exec(html)?.[1] ?? html)
+      .replaceAll(email, 'ADDRESS')
+      .replace(/\d+ minutes/, 'N minutes');
 
   beforeAll(async () => {
     server = await startTestServer({ clock });
@@ -196,7 +204,13 @@ describe('one limit on link mails per address: 5 an hour, all kinds together', (
     const unknownDraft = await draftFor(unknown);
 
     // Five of every kind mixed: each answered as usual.
-    const asks = [signup, signinLink, (e: string) => askDraftLink(server, e === known ? knownDraft : unknownDraft), signinLink, signup];
+    const asks = [
+      signup,
+      signinLink,
+      (e: string) => askDraftLink(server, e === known ? knownDraft : unknownDraft),
+      signinLink,
+      signup,
+    ];
     for (const ask of asks) {
       expect((await ask(known)).status).toBe(200);
       expect((await ask(unknown)).status).toBe(200);
@@ -299,7 +313,9 @@ describe('in Chromium: the victim, signed in, meets the stranger’s draft and t
       expect(await seen(page)).toContain('Finish your application: Planted Paws');
       await page.goto(`${server.url}/business/applications`);
       expect(await seen(page)).toContain('Planted Paws');
-      expect((await server.db.sql`select name from users where id = ${victim.id}`)[0]!.name).toBe('Vera Owner');
+      expect((await server.db.sql`select name from users where id = ${victim.id}`)[0]!.name).toBe(
+        'Vera Owner',
+      );
     } finally {
       await context.close();
     }

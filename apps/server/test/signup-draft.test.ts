@@ -65,7 +65,15 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     const expiresAt = new Date(now.getTime() + 30 * DAY);
     const row = await insertDraft(
       server.db.sql,
-      { applicationId, userId: user.id, userCreated: true, email, caller: 'ip:legacy', data: null, expiresAt },
+      {
+        applicationId,
+        userId: user.id,
+        userCreated: true,
+        email,
+        caller: 'ip:legacy',
+        data: null,
+        expiresAt,
+      },
       now,
     );
     return row.id;

@@ -365,9 +365,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
         if (!(err instanceof ServiceError) || err.code !== 'RateLimited') throw err;
         req.log?.warn({ draftId: d.draftId }, 'draft sign-in link held back: too many for this address');
         res.status(429).setHeader('Retry-After', String(err.details.retryAfterSeconds));
-        res
-          .type('html')
-          .send(linkMailRefused(err, d.ownerEmail ? masked(email) : email, pathOf(d.draftId)));
+        res.type('html').send(linkMailRefused(err, d.ownerEmail ? masked(email) : email, pathOf(d.draftId)));
         return;
       }
       const outbox = runtime.deps.mail

@@ -75,7 +75,9 @@ export async function insertEmailLink(
 
 /** A link that may still be followed (unused, unexpired), without using it. */
 export async function findEmailLink(sql: Sql, tokenHash: string, now: Date): Promise<EmailLinkRow | null> {
-  const [row] = await sql<EmailLinkRow[]>`select email, name, next, expires_at as "expiresAt", draft_id as "draftId"
+  const [row] = await sql<
+    EmailLinkRow[]
+  >`select email, name, next, expires_at as "expiresAt", draft_id as "draftId"
     from email_links where token_hash = ${tokenHash} and used_at is null and expires_at > ${now}`;
   return row ?? null;
 }
