@@ -18,6 +18,7 @@ import {
   startTestServer,
   type TestServer,
 } from './harness.js';
+import { followDraftLink } from './draft-link.js';
 import { applicationForReview } from './review-fixture.js';
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
@@ -470,6 +471,8 @@ describe('every page: security headers, CSRF on every form, stored text escaped'
         consent: true,
       }),
     );
+    // It joins the person's account by the link its page mails (the draft itself makes or names no account).
+    await followDraftLink(server, draft.draftId, OWNER);
     const area = await postForm(
       server,
       `/business/drafts/${draft.draftId}/area`,

@@ -4,9 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
-import { hash } from '@node-rs/argon2';
-import { setPassword } from '@nogpets/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followDraftLink } from './draft-link.js';
 import { mailedLink, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';
 
 const screens = '/tmp/screens';
@@ -65,7 +64,7 @@ describe('the sign-up draft page (continueUrl)', () => {
       expect(await seen(page)).toContain('We have sent a sign-in link to t•••@example.com');
 
       const mail = await mailedLink(server, 'thandi@example.com');
-      expect(mail.subject).toBe('Your NogPets sign-in link');
+      expect(mail.subject).toBe('Your NogPets application for Thandi se Hondewas');
       await page.goto(mail.link);
       await page.getByRole('button', { name: /Continue as thandi@example.com/ }).click();
       await page.waitForURL((u) => u.pathname === `/business/drafts/${made.body.draftId}`);
@@ -180,11 +179,8 @@ describe('the sign-up draft page (continueUrl)', () => {
       await page.goto(mail.link);
       await page.getByRole('button', { name: /Continue as sipho@example.com/ }).click();
       await page.waitForURL((u) => u.pathname === `/business/drafts/${made.body.draftId}`);
-      expect(await seen(page)).toContain('was made without an email');
-      await page.getByRole('button', { name: 'Keep it in my account' }).click();
-      const kept = await seen(page);
-      expect(kept).toContain('The draft is now in your account.');
-      expect(kept).toContain('Finish your application: Kloof Dog Walks');
+      // The link mailed from the draft's page attached it: the page is the owner's at once.
+      expect(await seen(page)).toContain('Finish your application: Kloof Dog Walks');
       const [row] = await server.db.sql`
         select u.email, a.name, a.services->0->>'priceCents' as price, d.data from signup_drafts d
         join business_applications a on a.id = d.application_id join users u on u.id = d.user_id where d.id = ${made.body.draftId}`;
@@ -194,6 +190,20 @@ describe('the sign-up draft page (continueUrl)', () => {
         price: '12000',
         data: null,
       });
+      // Another draft without an email, opened signed in: kept by a click.
+      const other = await server.post('/v1/signup-drafts', {
+        businessName: 'Kloof Cat Sitting',
+        town: 'Stellenbosch',
+        categories: ['sitting'],
+        consent: true,
+      });
+      expect(other.status, JSON.stringify(other.body)).toBe(201);
+      await page.goto(other.body.continueUrl);
+      expect(await seen(page)).toContain('was made without an email');
+      await page.getByRole('button', { name: 'Keep it in my account' }).click();
+      const kept = await seen(page);
+      expect(kept).toContain('The draft is now in your account.');
+      expect(kept).toContain('Finish your application: Kloof Cat Sitting');
       // Signed in as someone else, another's draft is not shown.
       const theirs = await page.goto(thandisPage);
       expect(theirs?.status()).toBe(403);
@@ -222,8 +232,8 @@ describe('the sign-up draft page (continueUrl)', () => {
       ...extra,
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const [user] = await server.db.sql`select id from users where email = ${email}`;
-    await setPassword(server.db.sql, user!.id, await hash('a long enough password'));
+    // The draft joins the account by its link; a password is chosen on the link's page.
+    await followDraftLink(server, made.body.draftId, email, { password: 'a long enough password' });
     const form = await signedInForm(server, email, 'a long enough password');
     const [app] = await server.db.sql`
       select a.id from signup_drafts d join business_applications a on a.id = d.application_id where d.id = ${made.body.draftId}`;

@@ -1,9 +1,12 @@
 // prepareBusinessSignup / prepare_business_signup: a no-login sign-up draft over HTTP and MCP, its
-// bounds, consent, the per-caller and per-email limits, the account it is given, and the purge.
+// bounds, consent, the per-caller and per-email limits, the account it joins (only by the link its
+// page mails), and the purge.
 import { CLI_REVIEWER, createApiKey, grantOperatorAccess } from '@nogpets/operations';
+import { findOrCreateUser, insertDraft, insertDraftApplication } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { jobs } from '@nogpets/worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { followDraftLink } from './draft-link.js';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 
 const HOUR = 3600_000;
@@ -46,6 +49,36 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
         from signup_drafts d join business_applications a on a.id = d.application_id where d.id = ${id}`
     )[0];
 
+  /**
+   * A draft as drafts were made before issue 27: attached at once to an account it made (named,
+   * never signed in to). Such rows may still be in a database for up to 30 days; the purge removes them.
+   */
+  const legacyDraft = async (email: string) => {
+    const now = clock.now();
+    const user = await findOrCreateUser(server.db.sql, email, 'Named by a draft');
+    const applicationId = await insertDraftApplication(
+      server.db.sql,
+      user.id,
+      { name: 'Legacy', details: {}, country: null, currency: null, timezone: null, services: [] },
+      now,
+    );
+    const expiresAt = new Date(now.getTime() + 30 * DAY);
+    const row = await insertDraft(
+      server.db.sql,
+      {
+        applicationId,
+        userId: user.id,
+        userCreated: true,
+        email,
+        caller: 'ip:legacy',
+        data: null,
+        expiresAt,
+      },
+      now,
+    );
+    return row.id;
+  };
+
   beforeAll(async () => {
     server = await startTestServer({ clock });
   });
@@ -53,7 +86,7 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
   // Each test starts in a new hour: the per-caller limit counts every draft of the hour.
   beforeEach(() => clock.advance(HOUR + 60_000));
 
-  it('makes a DRAFT application for a new account with that email, prices read in its currency', async () => {
+  it('makes a DRAFT application for the email once its link is followed, prices read in its currency', async () => {
     const before = await counts();
     const res = await draft({
       ...base,
@@ -89,6 +122,11 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     );
     expect(res.body.message).toContain(res.body.continueUrl);
     expect(res.body.message).toContain('ana@example.com');
+    // No account is made and none is given the draft: it waits, as sent, for its link.
+    expect(await counts()).toEqual({ ...before, drafts: before.drafts + 1 });
+    expect(await application(res.body.draftId)).toBeUndefined();
+    expect((await server.db.sql`select 1 from users where email = 'ana@example.com'`).length).toBe(0);
+    await followDraftLink(server, res.body.draftId, 'ana@example.com');
     const app = (await application(res.body.draftId))!;
     expect(app).toMatchObject({
       status: 'DRAFT',
@@ -120,14 +158,14 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
       ['Nails', 'PRIMARY', 'grooming', null, true, 60],
       ['Teeth', 'PRIMARY', 'grooming', null, true, 60],
     ]);
-    // The account was made for it: no password, email not yet proven, named as the contact.
+    // The account was made by following the link: the email proven, no password, no name from the draft.
     const [user] = await server.db
       .sql`select email, name, password_hash, email_verified from users where id = ${app.userId}`;
     expect(user).toEqual({
       email: 'ana@example.com',
-      name: 'Ana Sousa',
+      name: '',
       password_hash: null,
-      email_verified: false,
+      email_verified: true,
     });
     expect(await counts()).toEqual({
       drafts: before.drafts + 1,
@@ -135,14 +173,15 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
       users: before.users + 1,
     });
 
-    // A second draft for the same email (any case) goes to the same account.
+    // A second draft for the same email (any case) goes to the same account by its link.
     const again = await draft({ ...base, businessName: 'Patas Limpas 2', email: 'ANA@example.com' });
     expect(again.status).toBe(201);
+    await followDraftLink(server, again.body.draftId, 'ana@example.com');
     expect((await application(again.body.draftId))!.userId).toBe(app.userId);
     expect((await counts()).users).toBe(before.users + 1);
   });
 
-  it('gives the draft to the account that already has the email', async () => {
+  it('gives the draft to the account that already has the email, by its link', async () => {
     await createApiKey(server.db.sql, { email: 'owner@example.com', scopes: ['business:write'] });
     const [existing] = await server.db.sql`select id from users where email = 'owner@example.com'`;
     const users = (await counts()).users;
@@ -154,6 +193,8 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
       services: [{ name: 'Dog wash', price: 'R350', category: 'grooming' }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await application(res.body.draftId)).toBeUndefined();
+    await followDraftLink(server, res.body.draftId, 'owner@example.com');
     const app = (await application(res.body.draftId))!;
     expect(app).toMatchObject({
       userId: existing!.id,
@@ -184,6 +225,7 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     expect(answer.isError ?? false).toBe(false);
     const body = toolJson(answer);
     expect(body.continueUrl).toBe(`${server.url}/business/drafts/${body.draftId}`);
+    await followDraftLink(server, body.draftId, 'ken@example.jp');
     const app = (await application(body.draftId))!;
     expect(app).toMatchObject({ country: 'JP', currency: 'JPY', timezone: 'Asia/Tokyo' });
     expect(app.services[0]).toMatchObject({
@@ -359,30 +401,33 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     expect((await draft({ ...base, email: 'busy@example.com' })).status).toBe(201);
   });
 
-  it('purges drafts after 30 days with their DRAFT application and an account made only for them; a submitted one stays', async () => {
+  it('purges drafts after 30 days with their DRAFT application and an account an earlier draft made; a submitted one stays', async () => {
     const purge = jobs.find((j) => j.name === 'purge-signup-drafts')!;
     const run = () => purge.run({ sql: server.db.sql, now: () => clock.now() });
     clock.advance(31 * DAY); // every draft of the tests above expires
     await run();
     await createApiKey(server.db.sql, { email: 'kept@example.com', scopes: ['business:write'] });
-    const made = await draft({ ...base, email: 'gone@example.com' });
+    const legacy = await legacyDraft('gone@example.com');
     const existing = await draft({ ...base, email: 'kept@example.com' });
     const submitted = await draft({ ...base, email: 'sent@example.com' });
     const signedIn = await draft({ ...base, email: 'came@example.com' });
+    const unfollowed = await draft({ ...base, email: 'never.came@example.com' });
     const ownerless = await draft(base);
-    const ids = [made, existing, submitted, signedIn, ownerless].map((r) => {
+    const ids = [existing, submitted, signedIn, unfollowed, ownerless].map((r) => {
       expect(r.status).toBe(201);
       return r.body.draftId as string;
     });
+    for (const [i, email] of ['kept@example.com', 'sent@example.com', 'came@example.com'].entries())
+      await followDraftLink(server, ids[i]!, email);
+    ids.unshift(legacy);
     const apps = await Promise.all(ids.slice(0, 4).map(async (id) => (await application(id))!));
     await server.db.sql`update business_applications set status = 'SUBMITTED' where id = ${apps[2]!.id}`;
-    await server.db.sql`update users set email_verified = true where email = 'came@example.com'`;
     clock.advance(29 * DAY);
     const young = await draft({ ...base, email: 'young@example.com' });
     expect(await run()).toEqual({ drafts: 0, applications: 0, accounts: 0 });
 
     clock.advance(DAY + 60_000);
-    expect(await run()).toEqual({ drafts: 5, applications: 3, accounts: 1 });
+    expect(await run()).toEqual({ drafts: 6, applications: 3, accounts: 1 });
     expect(await run()).toEqual({ drafts: 0, applications: 0, accounts: 0 });
     const left = await server.db.sql`select id from signup_drafts`;
     expect(left.map((r) => r.id)).toEqual([young.body.draftId]);
@@ -391,7 +436,7 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     expect(appsLeft).toEqual([{ id: apps[2]!.id, status: 'SUBMITTED' }]);
     const emails = (
       await server.db
-        .sql`select email from users where email in ('gone@example.com', 'kept@example.com', 'sent@example.com', 'came@example.com') order by email`
+        .sql`select email from users where email in ('gone@example.com', 'kept@example.com', 'sent@example.com', 'came@example.com', 'never.came@example.com') order by email`
     ).map((r) => r.email);
     expect(emails).toEqual(['came@example.com', 'kept@example.com', 'sent@example.com']);
     // The draft's page is gone too.
@@ -404,10 +449,9 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     const run = () => purge.run({ sql: server.db.sql, now: () => clock.now() });
     clock.advance(31 * DAY);
     await run();
-    const operator = await draft({ ...base, email: 'new.operator@example.com' });
-    const crew = await draft({ ...base, email: 'new.crew@example.com' });
-    const plain = await draft({ ...base, email: 'nothing.else@example.com' });
-    for (const r of [operator, crew, plain]) expect(r.status).toBe(201);
+    // Accounts an earlier draft made (a draft makes none now).
+    for (const email of ['new.operator@example.com', 'new.crew@example.com', 'nothing.else@example.com'])
+      await legacyDraft(email);
     // Granted the console, and made crew of a business, before ever signing in.
     await grantOperatorAccess({ sql: server.db.sql, clock }, 'new.operator@example.com', CLI_REVIEWER);
     const [biz] = await server.db.sql`select id from businesses order by is_operator desc limit 1`;
@@ -441,8 +485,7 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     await run();
     await server.db.sql`
       create table if not exists later_feature (id serial primary key, user_id text references users(id) on delete set null)`;
-    const held = await draft({ ...base, email: 'held.later@example.com' });
-    expect(held.status).toBe(201);
+    await legacyDraft('held.later@example.com');
     await server.db.sql`
       insert into later_feature (user_id) select id from users where email = 'held.later@example.com'`;
     clock.advance(31 * DAY);

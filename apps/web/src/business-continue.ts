@@ -29,6 +29,7 @@ import type { UserRow } from '@nogpets/store';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { page } from './layout.js';
+import { linkMailRefused } from './pages.js';
 
 type Session = { user: UserRow; csrf: string };
 
@@ -43,9 +44,6 @@ export interface DraftPagesDeps {
   /** True when a pre-session form's token did not match (a page was sent). */
   refusedPresession(req: Request, res: Response): Promise<boolean>;
 }
-
-/** Sign-in links a draft's page mails to one address per hour (as the sign-in page's limit). */
-const DRAFT_LINK_MAILS_PER_HOUR = 5;
 
 const DAYS = [
   ['mon', 'Monday'],
@@ -196,7 +194,6 @@ const NOTICES: Record<string, string> = {
 /** `/business/drafts/:id`: the continueUrl of prepareBusinessSignup. */
 export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
   const { runtime } = deps;
-  const linkMails = runtime.rateLimiter.failures('draft-link-mail', DRAFT_LINK_MAILS_PER_HOUR, 3600);
   const ctxOf = (req: Request, s: Session): OperationContext =>
     accountPageContext(
       runtime.deps,
@@ -284,7 +281,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
         );
       return;
     }
-    if (s) {
+    if (s && !d.ownerEmail) {
       res.type('html').send(
         page(
           `Keep your draft: ${d.name}`,
@@ -295,19 +292,21 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       );
       return;
     }
+    // Not attached to any account yet: only following the link mailed to the draft's email does it,
+    // also for someone signed in (even with that address), so the address is proven for this draft.
     const csrf = await deps.preToken(req, res);
-    const next = encodeURIComponent(pathOf(d.draftId));
     res.type('html').send(
       page(
         `Finish your application: ${d.name}`,
         d.ownerEmail
           ? html`<p>Your draft for <strong>${d.name}</strong> is kept until ${d.expiresAt.toISOString().slice(0, 10)}. To keep it yours, you sign in with a link we email to <strong>${masked(d.ownerEmail)}</strong>.</p>
             <form method="post" action="/business/drafts/${d.draftId}/link"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">Email me a sign-in link</button></form>
-            <p class="muted">Have a password for that address? <a href="/signin?next=${next}">Sign in</a>.</p>`
+            <p class="muted">The draft joins that address's account only when its link is followed; until then it is in no account.</p>`
           : html`<p>Your draft for <strong>${d.name}</strong> is kept until ${d.expiresAt.toISOString().slice(0, 10)}. First, your email: we send a link to sign in (or to make your account), then you finish the draft here.</p>
             <form method="post" action="/business/drafts/${d.draftId}/link"><input type="hidden" name="csrf" value="${csrf}">
               <label for="email">Email</label><input id="email" type="email" name="email" required maxlength="254" autocomplete="email">
               <button type="submit">Email me a sign-in link</button></form>`,
+        s ? { email: s.user.email, csrf: s.csrf } : undefined,
       ),
     );
   }
@@ -349,21 +348,25 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
           );
         return;
       }
-      const key = email.toLowerCase();
-      if (await linkMails.blockedFor(key)) {
-        req.log?.warn({ draftId: d.draftId }, 'draft sign-in link held back: too many for this address');
-      } else {
-        await linkMails.fail(key);
+      try {
         await sendSignInLink(
           { ...runtime.deps, log: req.log },
           {
             email,
-            // A draft's own account exists: a sign-in link. Without one, the link makes or opens the account.
-            reason: d.ownerEmail ? 'signin' : 'signup',
+            // With the draft's email the link makes or opens that account; without, the one typed here.
+            // Following it attaches the draft (followSignInLink): never before.
+            reason: 'signup',
             next: pathOf(d.draftId),
             publicUrl: runtime.publicUrl(),
+            draft: { id: d.draftId, name: d.name },
           },
         );
+      } catch (err) {
+        if (!(err instanceof ServiceError) || err.code !== 'RateLimited') throw err;
+        req.log?.warn({ draftId: d.draftId }, 'draft sign-in link held back: too many for this address');
+        res.status(429).setHeader('Retry-After', String(err.details.retryAfterSeconds));
+        res.type('html').send(linkMailRefused(err, d.ownerEmail ? masked(email) : email, pathOf(d.draftId)));
+        return;
       }
       const outbox = runtime.deps.mail
         ? ''

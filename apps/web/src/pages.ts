@@ -10,6 +10,7 @@ import {
   findWebSessionUser,
   followSignInLink,
   isEmailAddress,
+  LINK_MAILS_PER_HOUR,
   listApiKeys,
   listAssistantConnections,
   type PasswordCheck,
@@ -47,8 +48,6 @@ const MIN_PASSWORD = 10;
 /** Failed sign-ins allowed per client address and email in the window. */
 export const SIGN_IN_TRIES = 10;
 export const SIGN_IN_WINDOW_SEC = 15 * 60;
-/** Sign-in link mails per address per hour: enough for a person, too few to flood an inbox. */
-export const LINK_MAILS_PER_HOUR = 5;
 const OIDC_STATE_COOKIE = 'nogpets_oidc_state';
 
 let dummy: Promise<string> | undefined;
@@ -103,13 +102,26 @@ const PAGE_PATHS = [
   '/operator/*path',
 ];
 
+/**
+ * The page when an address has had its link mails for the hour (LINK_MAILS_PER_HOUR, all kinds
+ * together): the same for every address, with or without an account.
+ */
+export function linkMailRefused(err: ServiceError, email: string, back = '/signin'): string {
+  // `back` is one of our own paths (the sign-in page, or a draft's page of a checked id).
+  return page(
+    'Not sent: too many mails to this address',
+    html`<p id="outcome" class="error" role="alert">No mail was sent to <strong>${email}</strong> now. ${err.message}</p>
+    <p>We send at most ${String(LINK_MAILS_PER_HOUR)} sign-in or sign-up mails an hour to one address, whoever asks, so that nobody can flood an inbox.</p>
+    <p><a href="$${back}">Back</a></p>`,
+  );
+}
+
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
 export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const router = express.Router();
   const { deps } = runtime;
   const upstream = createUpstreamLogin(runtime);
   const signInFailures = runtime.rateLimiter.failures('signin', SIGN_IN_TRIES, SIGN_IN_WINDOW_SEC);
-  const linkMails = runtime.rateLimiter.failures('signin-link-mail', LINK_MAILS_PER_HOUR, 3600);
   const tokens = formTokens(runtime);
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
   // Text that cannot be stored, in a page's path, query or form, is a 400 page before anything runs.
@@ -337,20 +349,23 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     );
 
   /**
-   * Mails a sign-in link, at most LINK_MAILS_PER_HOUR per address, and answers with the same page
-   * whoever owns the address: the mail, not the page, says whether an account exists.
+   * Mails a sign-in link, at most LINK_MAILS_PER_HOUR per address (all link mails together), and
+   * answers with the same page whoever owns the address: the mail, not the page, says whether an
+   * account exists. Past the limit, the same refusal for every address.
    */
   async function mailLinkAndAnswer(
     req: Request,
     res: Response,
     request: { email: string; reason: SignInLinkReason; next: string; name?: string },
   ) {
-    const key = request.email.toLowerCase();
-    if (await linkMails.blockedFor(key)) {
-      req.log?.warn({ reason: request.reason }, 'sign-in link mail held back: too many for this address');
-    } else {
-      await linkMails.fail(key);
+    try {
       await sendSignInLink({ ...runtime.deps, log: req.log }, { ...request, publicUrl: runtime.publicUrl() });
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err.code !== 'RateLimited') throw err;
+      req.log?.warn({ reason: request.reason }, 'sign-in link mail held back: too many for this address');
+      res.status(429).setHeader('Retry-After', String(err.details.retryAfterSeconds));
+      res.type('html').send(linkMailRefused(err, request.email));
+      return;
     }
     const outbox = runtime.deps.mail
       ? ''

@@ -11,6 +11,7 @@ import {
 import {
   purgeDonePaymentNotices,
   purgeEmailLinks,
+  purgeLinkMailRequests,
   purgeExpiredDrafts,
   purgeIdempotencyKeys,
   purgeRateLimits,
@@ -107,12 +108,13 @@ export const deliverMail: JobDefinition = {
   },
 };
 
-/** Sign-in links past their time are kept a day (for support questions), then removed. */
+/** Sign-in links past their time are kept a day (for support questions), then removed; so are link-mail counts. */
 export const purgeOldEmailLinks: JobDefinition = {
   name: 'purge-email-links',
   cron: '23 * * * *',
   async run({ sql, now }) {
-    return { deleted: await purgeEmailLinks(sql, new Date(now().getTime() - 24 * 3600_000)) };
+    const dayAgo = new Date(now().getTime() - 24 * 3600_000);
+    return { deleted: await purgeEmailLinks(sql, dayAgo), counts: await purgeLinkMailRequests(sql, dayAgo) };
   },
 };
 

@@ -437,7 +437,7 @@ export interface paths {
     put?: never;
     /**
      * Prepare a business sign-up (no login)
-     * @description Saves what a pet business told you as a sign-up draft, without any login: the business name and town, and whatever else they said (contact, email, phone with its country code, country, categories, mode, vans, staff, website, about, services with their prices as said, a note). First ask whether they agree that the operator keeps these details to set up the application and to contact them; send `consent: true` only if they do. The draft belongs to the account with their email (made if absent; they get in only through a link mailed to that email). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead.
+     * @description Saves what a pet business told you as a sign-up draft, without any login: the business name and town, and whatever else they said (contact, email, phone with its country code, country, categories, mode, vans, staff, website, about, services with their prices as said, a note). First ask whether they agree that the operator keeps these details to set up the application and to contact them; send `consent: true` only if they do. The draft joins the account with their email only when they follow the sign-in link its page mails to that email (the account is made then if absent). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead.
      *
      *     MCP tool: `prepare_business_signup`.
      */

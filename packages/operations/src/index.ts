@@ -135,11 +135,13 @@ export {
   deliverMail,
   deliverPendingMail,
   followSignInLink,
+  LINK_MAILS_PER_HOUR,
   peekSignInLink,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   sendSignInLink,
   type SignInLinkReason,
+  takeLinkMailAllowance,
 } from './account/email-sign-in.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
 export {

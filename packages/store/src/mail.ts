@@ -59,6 +59,8 @@ export interface EmailLinkRow {
   name: string;
   next: string;
   expiresAt: Date;
+  /** The sign-up draft whose page mailed the link: following it attaches that draft. */
+  draftId?: string | null;
 }
 
 export async function insertEmailLink(
@@ -67,13 +69,15 @@ export async function insertEmailLink(
   link: EmailLinkRow,
   now: Date,
 ): Promise<void> {
-  await sql`insert into email_links (token_hash, email, name, next, expires_at, created_at)
-    values (${tokenHash}, ${link.email}, ${link.name}, ${link.next}, ${link.expiresAt}, ${now})`;
+  await sql`insert into email_links (token_hash, email, name, next, expires_at, created_at, draft_id)
+    values (${tokenHash}, ${link.email}, ${link.name}, ${link.next}, ${link.expiresAt}, ${now}, ${link.draftId ?? null})`;
 }
 
 /** A link that may still be followed (unused, unexpired), without using it. */
 export async function findEmailLink(sql: Sql, tokenHash: string, now: Date): Promise<EmailLinkRow | null> {
-  const [row] = await sql<EmailLinkRow[]>`select email, name, next, expires_at as "expiresAt"
+  const [row] = await sql<
+    EmailLinkRow[]
+  >`select email, name, next, expires_at as "expiresAt", draft_id as "draftId"
     from email_links where token_hash = ${tokenHash} and used_at is null and expires_at > ${now}`;
   return row ?? null;
 }
@@ -82,11 +86,39 @@ export async function findEmailLink(sql: Sql, tokenHash: string, now: Date): Pro
 export async function useEmailLink(sql: Sql, tokenHash: string, now: Date): Promise<EmailLinkRow | null> {
   const [row] = await sql<EmailLinkRow[]>`update email_links set used_at = ${now}
     where token_hash = ${tokenHash} and used_at is null and expires_at > ${now}
-    returning email, name, next, expires_at as "expiresAt"`;
+    returning email, name, next, expires_at as "expiresAt", draft_id as "draftId"`;
   return row ?? null;
 }
 
 /** Links past their time are dead weight (the worker's purge). */
 export async function purgeEmailLinks(sql: Sql, before: Date): Promise<number> {
   return (await sql`delete from email_links where expires_at < ${before}`).count;
+}
+
+/**
+ * Holds the link-mail count of an address until the transaction ends, then answers how many mails
+ * were asked for it since `since` and when the oldest of them was, so two requests at once cannot
+ * both pass the count. `email` is compared lowercased.
+ */
+export async function lockAndCountLinkMails(
+  sql: Sql,
+  email: string,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
+  const key = email.toLowerCase();
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`link-mail:${key}`}, 0))`;
+  const [row] = await sql<{ count: number; oldest: Date | null }[]>`
+    select count(*)::int as count, min(requested_at) as oldest from link_mail_requests
+    where email = ${key} and requested_at > ${since}`;
+  return row!;
+}
+
+/** Counts one mail asked for an address (lowercased). */
+export async function recordLinkMail(sql: Sql, email: string, now: Date): Promise<void> {
+  await sql`insert into link_mail_requests (email, requested_at) values (${email.toLowerCase()}, ${now})`;
+}
+
+/** Counts older than any limit's window (the worker's purge). */
+export async function purgeLinkMailRequests(sql: Sql, before: Date): Promise<number> {
+  return (await sql`delete from link_mail_requests where requested_at < ${before}`).count;
 }

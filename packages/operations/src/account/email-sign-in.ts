@@ -6,16 +6,20 @@ import {
   findUserByEmail,
   insertEmailLink,
   insertMail,
+  lockAndCountLinkMails,
   markMailFailed,
   markMailSent,
   type Queryable,
+  recordLinkMail,
   type Sql,
   takeUnsentMail,
   type UserRow,
   useEmailLink,
 } from '@nogpets/store';
 import { hashSecret } from '../auth.js';
+import { attachDraftByLink } from '../business/draft.js';
 import type { Clock, Logger, MailMessage, MailTransport } from '../context.js';
+import { ServiceError } from '../errors.js';
 
 /** How long a sign-in link may be followed (docs/security.md): short, and single use. */
 export const SIGN_IN_LINK_MINUTES = 30;
@@ -33,6 +37,37 @@ export interface MailDeps {
 
 export type SignInLinkReason = 'signup' | 'signin';
 
+/**
+ * Mails a stranger can have sent to one address in an hour, all kinds together: sign-up and sign-in
+ * links, a sign-up draft's link and staff invitations (docs/security.md).
+ */
+export const LINK_MAILS_PER_HOUR = 5;
+const LINK_MAIL_WINDOW_SECONDS = 3600;
+
+/**
+ * Takes one of an address's link mails for this hour, inside the transaction that writes the mail
+ * (the count is locked per address until it ends), or throws 429 `RateLimited` with Retry-After
+ * details and takes nothing. Counted whether or not a mail then goes out (a sign-in link for an
+ * address without an account sends none), so the refusal says nothing about who has an account.
+ * The one limit of every mail to an address that someone other than its owner can ask for.
+ */
+export async function takeLinkMailAllowance(q: Queryable, email: string, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - LINK_MAIL_WINDOW_SECONDS * 1000);
+  const { count, oldest } = await lockAndCountLinkMails(q, email, since);
+  if (count >= LINK_MAILS_PER_HOUR) {
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil((oldest!.getTime() + LINK_MAIL_WINDOW_SECONDS * 1000 - now.getTime()) / 1000),
+    );
+    throw new ServiceError(
+      'RateLimited',
+      `This address has had the most mails we send one address in an hour (${LINK_MAILS_PER_HOUR}), whoever asked for them. If an earlier mail came, use its link; else try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
+      { limit: LINK_MAILS_PER_HOUR, windowSeconds: LINK_MAIL_WINDOW_SECONDS, retryAfterSeconds },
+    );
+  }
+  await recordLinkMail(q, email, now);
+}
+
 export interface SignInLinkRequest {
   email: string;
   reason: SignInLinkReason;
@@ -42,6 +77,8 @@ export interface SignInLinkRequest {
   next: string;
   /** From a sign-up form: the name of the account, if the link makes one. */
   name?: string;
+  /** Mailed from a sign-up draft's page: following the link attaches that draft to the account. */
+  draft?: { id: string; name: string };
 }
 
 /**
@@ -49,11 +86,13 @@ export interface SignInLinkRequest {
  * sign in to the one that exists (which a sign-up never changes by itself). Nothing is mailed for a
  * sign-in link asked for an address without an account. The answer is the same either way, so the
  * caller cannot tell who has an account. No password travels with the request: it is chosen by
- * whoever opens the link, so a stranger cannot plant one on someone else's address.
+ * whoever opens the link, so a stranger cannot plant one on someone else's address. At most
+ * LINK_MAILS_PER_HOUR an hour to one address (takeLinkMailAllowance): past it, 429 `RateLimited`.
  */
 export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest): Promise<void> {
   const now = deps.clock.now();
   const mailId = await deps.sql.begin(async (tx) => {
+    await takeLinkMailAllowance(tx as unknown as Queryable, request.email, now);
     const user = await findUserByEmail(tx, request.email);
     if (!user && request.reason === 'signin') return null;
     const token = randomBytes(32).toString('base64url');
@@ -61,7 +100,13 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
     await insertEmailLink(
       tx,
       hashSecret(token),
-      { email: request.email, name: request.name ?? '', next: request.next, expiresAt },
+      {
+        email: request.email,
+        name: request.name ?? '',
+        next: request.next,
+        expiresAt,
+        draftId: request.draft?.id ?? null,
+      },
       now,
     );
     const link = `${request.publicUrl}${SIGN_IN_LINK_PATH}?token=${token}`;
@@ -84,6 +129,16 @@ function signInMail(
   const minutes = `${SIGN_IN_LINK_MINUTES} minutes`;
   const notYou = 'If it was not you, ignore this mail: nothing changes unless the link is opened.';
   const password = 'On the page it opens you can also choose a password.';
+  if (request.draft) {
+    const account = user
+      ? 'It signs you in to your NogPets account'
+      : 'It confirms the address and makes your NogPets account (there is none for it yet)';
+    return {
+      to: request.email,
+      subject: `Your NogPets application for ${request.draft.name}`,
+      body: `Hello,\n\nSomeone, we hope you, asked to finish a NogPets business application for "${request.draft.name}" with this address. Open this link within ${minutes} to keep the application in your account and finish it (it works once):\n\n${link}\n\n${account}. ${password}\n\nIf it was not you, ignore this mail: the application is not added to any account unless the link is opened.\n`,
+    };
+  }
   if (!user) {
     return {
       to: request.email,
@@ -119,8 +174,10 @@ export async function peekSignInLink(
 
 /**
  * Follows a link (once): the address is proven, so the account with it is signed in to (made if
- * absent, with the sign-up's name) and, when the person chose one on the link's page, given that
- * password. Null when the link is unknown, used or expired.
+ * absent, with the sign-up's name; an existing account's name is never changed) and, when the person
+ * chose one on the link's page, given that password. A link mailed from a sign-up draft's page
+ * attaches that draft to the account, in the same transaction. Null when the link is unknown, used
+ * or expired.
  */
 export async function followSignInLink(
   deps: Pick<MailDeps, 'sql' | 'clock'>,
@@ -135,6 +192,7 @@ export async function followSignInLink(
     const audit = { userId: user.id, clientId: null, clientName: null, target: user.id };
     await appendAudit(tx, { ...audit, action: created ? 'account.signup' : 'account.email_sign_in' }, now);
     if (passwordHash) await appendAudit(tx, { ...audit, action: 'account.password_set' }, now);
+    if (link.draftId) await attachDraftByLink(tx as unknown as Queryable, link.draftId, user, now);
     return { user, next: link.next, created };
   }) as Promise<{ user: UserRow; next: string; created: boolean } | null>;
 }

@@ -1,7 +1,8 @@
 // prepareBusinessSignup: a pet business's sign-up started by an assistant without a login. The
-// draft becomes a DRAFT application of the account with the given email (made if absent, with no
-// password: only a sign-in link mailed to that email opens it), kept 30 days, and its page
-// (`continueUrl`) asks the person for what a draft lacks and sends it for review.
+// draft keeps what was sent, kept 30 days; it becomes a DRAFT application of an account only when
+// a sign-in link mailed from its page (`continueUrl`) is followed: to the draft's email when one
+// was given, else to the email the person types there. Until then no account is made, shown or
+// named by it. Its page asks the person for what a draft lacks and sends it for review.
 import { defaultsFor } from '@nogpets/onboarding-checklist';
 import {
   appendAudit,
@@ -10,15 +11,14 @@ import {
   type DraftApplication,
   type DraftRow,
   findDraft,
-  findOrCreateUser,
   findOwnApplication,
-  findUserByEmail,
   findUserById,
   insertDraft,
   insertDraftApplication,
   lockDraftQuota,
   newId,
   type Queryable,
+  type UserRow,
 } from '@nogpets/store';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -351,8 +351,8 @@ export const prepareBusinessSignup = defineOperation({
     'whatever else they said (contact, email, phone with its country code, country, categories, mode, vans, staff, ' +
     'website, about, services with their prices as said, a note). First ask whether they agree that the operator ' +
     'keeps these details to set up the application and to contact them; send `consent: true` only if they do. The ' +
-    'draft belongs to the account with their email (made if absent; they get in only through a link mailed to that ' +
-    'email). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and ' +
+    'draft joins the account with their email only when they follow the sign-in link its page mails to that email ' +
+    '(the account is made then if absent). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and ' +
     'their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead.',
   input: DraftInputSchema,
   output: DraftAnswerSchema,
@@ -398,23 +398,18 @@ export const prepareBusinessSignup = defineOperation({
             now,
           );
       }
-      let userId: string | null = null;
-      let userCreated = false;
-      let applicationId: string | null = null;
-      if (email) {
-        userCreated = !(await findUserByEmail(q, email));
-        userId = (await findOrCreateUser(q, email, input.contactName ?? '')).id;
-        applicationId = await insertDraftApplication(q, userId, application, now);
-      }
+      // No account is made or touched: the draft waits, as sent, for a sign-in link to its email
+      // followed from its page (attachDraftByLink), so a stranger's draft never shows in, defaults
+      // in, or names the account of the address they typed.
       const row = await insertDraft(
         q,
         {
-          applicationId,
-          userId,
-          userCreated,
+          applicationId: null,
+          userId: null,
+          userCreated: false,
           email,
           caller,
-          data: email ? null : (input as unknown as Record<string, unknown>),
+          data: input as unknown as Record<string, unknown>,
           expiresAt,
         },
         now,
@@ -423,12 +418,12 @@ export const prepareBusinessSignup = defineOperation({
       await appendAudit(
         q,
         {
-          userId,
+          userId: null,
           clientId: null,
           clientName: actorName(ctx),
           action: 'signup_draft.prepare',
           target: row.id,
-          details: { applicationId, accountMade: userCreated },
+          details: { withEmail: email !== null },
         },
         now,
       );
@@ -458,7 +453,7 @@ export interface DraftForPage {
   name: string;
   applicationId: string | null;
   ownerId: string | null;
-  /** The owner's email: where the page mails a sign-in link (never shown whole to a stranger). */
+  /** The draft's email (its owner's once attached): where the page mails a sign-in link (never shown whole to a stranger). */
   ownerEmail: string | null;
   expiresAt: Date;
 }
@@ -478,7 +473,7 @@ export async function draftForPage(deps: Deps, draftId: string): Promise<DraftFo
     name,
     applicationId: d.applicationId,
     ownerId: d.userId,
-    ownerEmail: owner?.email ?? null,
+    ownerEmail: owner?.email ?? d.email,
     expiresAt: d.expiresAt,
   };
 }
@@ -489,32 +484,60 @@ async function applicationName(deps: Deps, d: DraftRow): Promise<string> {
 }
 
 /**
+ * Gives an unattached draft its application, made from what was sent, in the account `user`, and
+ * records it (audited as `action`). False when the draft is gone, already someone's, or was sent
+ * for another email than the account's.
+ */
+async function attachDraft(
+  q: Queryable,
+  draftId: string,
+  user: Pick<UserRow, 'id' | 'email'>,
+  now: Date,
+  action: 'signup_draft.keep' | 'signup_draft.attach',
+  clientName: string | null,
+): Promise<string | null> {
+  const d = await findDraft(q, draftId, now, { forUpdate: true });
+  if (!d || d.userId || !d.data) return null;
+  if (d.email !== null && d.email !== user.email.toLowerCase()) return null;
+  const input = DraftInputSchema.safeParse(d.data);
+  if (!input.success) return null;
+  const applicationId = await insertDraftApplication(q, user.id, draftApplication(input.data), now);
+  await claimDraft(q, d.id, user.id, applicationId);
+  await appendAudit(
+    q,
+    { userId: user.id, clientId: null, clientName, action, target: d.id, details: { applicationId } },
+    now,
+  );
+  return applicationId;
+}
+
+/**
+ * A sign-in link mailed from a draft's page has just been followed (inside that transaction): the
+ * email is proven, so the draft joins the account the link signed in to. The application id, or
+ * null when there is nothing to attach (gone, already attached, another email).
+ */
+export function attachDraftByLink(
+  q: Queryable,
+  draftId: string,
+  user: Pick<UserRow, 'id' | 'email'>,
+  now: Date,
+): Promise<string | null> {
+  return attachDraft(q, draftId, user, now, 'signup_draft.attach', ACCOUNT_PAGE);
+}
+
+/**
  * A draft sent without an email, kept by the person signed in on its page (who holds its link):
  * its application is made for them from what was sent, in one transaction, audited. Answers the
- * application id; null when the draft is gone or someone kept it first.
+ * application id; null when the draft is gone, someone kept it first, or it was sent with an email
+ * (that one joins an account only by the link mailed to it).
  */
 export async function keepDraft(deps: Deps, draftId: string, userId: string): Promise<string | null> {
   const now = deps.clock.now();
   return deps.sql.begin(async (tx) => {
     const q = tx as unknown as Queryable;
-    const d = await findDraft(q, draftId, now, { forUpdate: true });
-    if (!d || d.userId || !d.data) return null;
-    const input = DraftInputSchema.safeParse(d.data);
-    if (!input.success) return null;
-    const applicationId = await insertDraftApplication(q, userId, draftApplication(input.data), now);
-    await claimDraft(q, d.id, userId, applicationId);
-    await appendAudit(
-      q,
-      {
-        userId,
-        clientId: null,
-        clientName: ACCOUNT_PAGE,
-        action: 'signup_draft.keep',
-        target: d.id,
-        details: { applicationId },
-      },
-      now,
-    );
-    return applicationId;
+    const user = await findUserById(q, userId);
+    const d = await findDraft(q, draftId, now);
+    if (!user || !d || d.email !== null) return null;
+    return attachDraft(q, draftId, user, now, 'signup_draft.keep', ACCOUNT_PAGE);
   }) as Promise<string | null>;
 }
