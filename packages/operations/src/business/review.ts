@@ -46,6 +46,7 @@ import { findUnstorableText } from '../text.js';
 import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
 import type { Booking } from '../booking/booking-model.js';
 import { applicationData } from './application.js';
+import { areaRowKind } from './area.js';
 
 /** The operator's moves need only the database and the clock. */
 export type ReviewDeps = Pick<Deps, 'sql' | 'clock'>;
@@ -414,6 +415,7 @@ async function businessFrom(
   const areas = areasOf(row).map((a) => ({
     id: a.id,
     name: a.name,
+    ...areaRowKind(a),
     postalCode: a.postalCode ?? null,
     lat: a.center?.lat ?? null,
     lng: a.center?.lng ?? null,
