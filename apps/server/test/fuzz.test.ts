@@ -195,7 +195,11 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
         ...run.bookingIds,
       ),
       clientId: fc.constantFrom(...run.clientIds, 'cli_doesnotexist'),
-      businessId: fc.constantFrom('biz_boland_paws', ...partners.map((p) => p.businessId), 'biz_doesnotexist'),
+      businessId: fc.constantFrom(
+        'biz_boland_paws',
+        ...partners.map((p) => p.businessId),
+        'biz_doesnotexist',
+      ),
       petId: fc.constantFrom(me.petId, me.petId, other.petId),
       addressId: fc.constantFrom(me.addressId, me.addressId, other.addressId),
       serviceIds: fc.subarray(serviceIds, { minLength: 1, maxLength: 3 }),

@@ -33,7 +33,14 @@ const code: HomeArea = {
   postalCodeOnly: true,
 };
 const partnerOf = (areas: HomeArea[]) =>
-  createGazetteer({ country: 'ZA', homeTown: 'Stellenbosch', areas, nearbyTowns, worldTowns: worldTowns(), countries });
+  createGazetteer({
+    country: 'ZA',
+    homeTown: 'Stellenbosch',
+    areas,
+    nearbyTowns,
+    worldTowns: worldTowns(),
+    countries,
+  });
 
 let home: Gazetteer;
 let partner: Gazetteer;
@@ -62,7 +69,10 @@ describe('a gazetteer of areas without points', () => {
   });
 
   it('says a listed suburb’s postal code alone names no suburb (other suburbs share it)', () => {
-    expect(resolvePostalCode(partner, '7600')).toMatchObject({ kind: 'postal-code', areas: [{ id: 'p-boord' }] });
+    expect(resolvePostalCode(partner, '7600')).toMatchObject({
+      kind: 'postal-code',
+      areas: [{ id: 'p-boord' }],
+    });
   });
 
   it('finds a postal code alone by its code, naming no suburb, and never by its name', () => {
@@ -85,7 +95,12 @@ describe('a gazetteer of areas without points', () => {
 describe('placeAmong', () => {
   it('puts a suburb the home territory knows in the area of that name, keeping its point', () => {
     const there = placeAmong(partner, resolveText(home, 'Die Boord'));
-    expect(there).toMatchObject({ kind: 'area', area: { id: 'p-boord' }, suburb: 'Die Boord', postalCode: '7600' });
+    expect(there).toMatchObject({
+      kind: 'area',
+      area: { id: 'p-boord' },
+      suburb: 'Die Boord',
+      postalCode: '7600',
+    });
     expect(there?.kind === 'area' && there.lat).toBeCloseTo(-33.9477, 3);
   });
 
@@ -120,7 +135,16 @@ describe('placeAmong', () => {
   });
 
   it('keeps a radius around a point working: the point of the suburb within it', () => {
-    const radius: HomeArea = { ...suburb, id: 'p-r', name: '6 km around the salon', aliases: [], postalCode: null, lat: -33.9346, lng: 18.8602, radiusKm: 6 };
+    const radius: HomeArea = {
+      ...suburb,
+      id: 'p-r',
+      name: '6 km around the salon',
+      aliases: [],
+      postalCode: null,
+      lat: -33.9346,
+      lng: 18.8602,
+      radiusKm: 6,
+    };
     expect(placeAmong(partnerOf([radius]), resolveText(home, 'Die Boord'))).toMatchObject({
       kind: 'area',
       area: { id: 'p-r' },

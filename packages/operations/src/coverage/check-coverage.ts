@@ -261,7 +261,8 @@ async function amongPartnerAreas(
 export async function resolveWhere(ctx: OperationContext, offer: Offer, where: WhereInput) {
   const geo = await ctx.deps.geo();
   const g = gazetteerFor(offer, geo);
-  const point = where.lat !== undefined && where.lng !== undefined ? { lat: where.lat, lng: where.lng } : null;
+  const point =
+    where.lat !== undefined && where.lng !== undefined ? { lat: where.lat, lng: where.lng } : null;
   const find = (gz: Gazetteer) =>
     point
       ? resolvePoint(gz, point.lat, point.lng)
