@@ -41,6 +41,7 @@ import {
 import { type Hints, mutatedOf, type SchemaContext, validOf } from './fuzz/schema.js';
 import { idempotencyKey } from './fuzz/weird.js';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
+import { approvedPartner } from './review-fixture.js';
 
 /** Why `body` is not what operation `operationId` declares it answers, or null when it is. */
 function outputProblem(operationId: string, body: unknown): string | null {
@@ -147,6 +148,18 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
           select id from business_clients where business_id = 'biz_boland_paws' order by id limit 3`
       ).map((r) => r.id),
     };
+    // Partners whose approved areas are only suburbs, or only postal codes (what the sign-up's area
+    // form makes), so coverage, quotes, times and bookings are fuzzed against them too (issue 27).
+    const partners = [
+      await approvedPartner(server, 'fuzz-suburbs@partner.example', {
+        name: 'Fuzz Suburbs Grooming',
+        area: { suburbs: [{ name: 'Die Boord', postalCode: '7600' }, { name: 'Dalsig' }] },
+      }),
+      await approvedPartner(server, 'fuzz-codes@partner.example', {
+        name: 'Fuzz Codes Grooming',
+        area: { postalCodes: ['7600', '7681'] },
+      }),
+    ];
     // A shop order of the full key's own, so get_order is fuzzed with an id that exists.
     const order = await server.post(
       '/v1/orders',
@@ -182,6 +195,11 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
         ...run.bookingIds,
       ),
       clientId: fc.constantFrom(...run.clientIds, 'cli_doesnotexist'),
+      businessId: fc.constantFrom(
+        'biz_boland_paws',
+        ...partners.map((p) => p.businessId),
+        'biz_doesnotexist',
+      ),
       petId: fc.constantFrom(me.petId, me.petId, other.petId),
       addressId: fc.constantFrom(me.addressId, me.addressId, other.addressId),
       serviceIds: fc.subarray(serviceIds, { minLength: 1, maxLength: 3 }),
@@ -237,11 +255,22 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
       { category: 'grooming', lat: -33.9477, lng: 18.8502, pets: [byValue('grooming')] },
       { category: 'sitting', postalCode: '7600', pets: [byValue('sitting')] },
     ];
+    // The same requests of the partners, with their own services.
+    const partnerQuotes = partners.flatMap((p) =>
+      quotes
+        .filter((q) => q.category === 'grooming' || q.category === 'walking')
+        .map((q) => ({
+          ...q,
+          businessId: p.businessId,
+          pets: [{ ...q.pets[0], serviceIds: [p.serviceId] }],
+          category: 'grooming',
+        })),
+    );
     const open = me.slots.slice(1, 6);
     corpus = {
-      getQuote: quotes,
+      getQuote: [...quotes, ...partnerQuotes],
       findTimes: [
-        ...quotes.map((q) => ({ ...q, from: day(2), to: day(4) })),
+        ...[...quotes, ...partnerQuotes].map((q) => ({ ...q, from: day(2), to: day(4) })),
         {
           category: 'sitting',
           addressId: me.addressId,
@@ -256,6 +285,7 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
         },
       ],
       book: [
+        ...partnerQuotes.map((q) => ({ ...q, start: open[0]!.start, paymentMethod: 'CARD' })),
         ...open.map((slot) => ({
           category: 'grooming',
           addressId: me.addressId,

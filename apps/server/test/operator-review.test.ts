@@ -214,17 +214,21 @@ describe('the operator reviews business applications', () => {
     expect(noArea.status).not.toBe(0);
     expect(noArea.stderr).toMatch(/No proposed area/);
     expect(await snapshot()).toEqual(heldArea);
-    // A postal code without a centre may be approved, and the business's offer still loads: it holds
-    // the areas it can cover (a centre and a radius), not the one that has neither yet.
+    // A postal code without a centre may be approved, and the business's offer holds it beside the
+    // radius: it covers the places of that code (issue 27; partner-areas.test.ts).
     expect((await run('area', 'approve', app.areaIds.postal)).status).toBe(0);
     const [row] =
       await sql`select status from service_areas where business_id = ${businessId} and id = ${app.areaIds.postal}`;
     expect(row!.status).toBe('APPROVED');
     const offer = await loadOffer(sql, (await findBusiness(sql, businessId))!);
-    expect(offer.areas.map((x) => x.id)).toEqual([app.areaIds.radius]);
+    expect(offer.areas.map((x) => [x.id, x.kind])).toEqual([
+      [app.areaIds.radius, 'RADIUS'],
+      [app.areaIds.postal, 'POSTAL_CODE'],
+    ]);
+    const both = [app.areaIds.radius, app.areaIds.postal].sort();
     expect(offer.lines.map((l) => [l.id, l.areaIds])).toEqual([
-      ['grooming', [app.areaIds.radius]],
-      ['walking', [app.areaIds.radius]],
+      ['grooming', both],
+      ['walking', both],
     ]);
   });
 

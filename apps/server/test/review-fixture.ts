@@ -1,6 +1,6 @@
 // A business application ready for the operator's review, for the review and console tests: made
 // over HTTP by its owner, step by step, then sent for review.
-import { createApiKey } from '@nogpets/operations';
+import { approveApplication, CLI_REVIEWER, createApiKey, decideArea, systemClock } from '@nogpets/operations';
 import type { TestServer } from './harness.js';
 
 export interface ReviewFixture {
@@ -11,6 +11,8 @@ export interface ReviewFixture {
   /** The radius area (with a centre) and the postal-code area (without one), both PENDING. */
   areaIds: { radius: string; postal: string };
   areaNames: { radius: string; postal: string };
+  /** Every area the application proposed, in its order. */
+  allAreaIds: string[];
   resourceIds: { van: string; walker: string };
 }
 
@@ -43,6 +45,8 @@ export async function applicationForReview(
     staff?: string[];
     submit?: boolean;
     unpriced?: boolean;
+    /** set_service_area's input instead of the 8 km radius and postal code 7690. */
+    area?: Record<string, unknown>;
   },
 ): Promise<ReviewFixture> {
   const { key } = await createApiKey(server.db.sql, { email: owner, scopes: ['business:write'] });
@@ -101,12 +105,15 @@ export async function applicationForReview(
       },
     ],
   });
-  await step('area', {
-    radiusKm: 8,
-    center: { lat: -33.9346, lng: 18.8668 },
-    centerName: 'Stellenbosch',
-    postalCodes: ['7690'],
-  });
+  await step(
+    'area',
+    options.area ?? {
+      radiusKm: 8,
+      center: { lat: -33.9346, lng: 18.8668 },
+      centerName: 'Stellenbosch',
+      postalCodes: ['7690'],
+    },
+  );
   await step('hours', { week: HOURS });
   await step('resources', {
     resources: [
@@ -139,13 +146,38 @@ export async function applicationForReview(
   if (options.unpriced)
     await sql`update business_applications set services = jsonb_set(services, '{0,priceCents}', 'null') where id = ${applicationId}`;
   const after = await stored();
-  const area = (kind: string) => after.area.find((a) => a.kind === kind)!;
+  // With an `area` of other kinds, a kind it lacks is ''.
+  const area = (kind: string) => after.area.find((a) => a.kind === kind) ?? { id: '', name: '' };
   return {
     applicationId,
     auth,
     serviceIds: after.services.map((s) => s.id),
     areaIds: { radius: area('RADIUS').id, postal: area('POSTAL_CODE').id },
     areaNames: { radius: area('RADIUS').name, postal: area('POSTAL_CODE').name },
+    allAreaIds: after.area.map((a) => a.id),
     resourceIds: { van, walker },
+  };
+}
+
+/**
+ * A partner as the operator leaves it: the application (with `area` as set_service_area's input)
+ * made over HTTP and sent, approved, and each of its areas approved unless `approveAreas` is false.
+ * Answers the business's id, its PRIMARY grooming service and its van.
+ */
+export async function approvedPartner(
+  server: TestServer,
+  owner: string,
+  options: { name: string; area: Record<string, unknown>; approveAreas?: boolean },
+): Promise<{ businessId: string; serviceId: string; vanId: string; areaIds: string[] }> {
+  const app = await applicationForReview(server, owner, { name: options.name, area: options.area });
+  const deps = { sql: server.db.sql, clock: systemClock };
+  const { businessId } = await approveApplication(deps, app.applicationId, CLI_REVIEWER);
+  if (options.approveAreas !== false)
+    for (const id of app.allAreaIds) await decideArea(deps, id, 'APPROVED', CLI_REVIEWER);
+  return {
+    businessId,
+    serviceId: app.serviceIds[0]!,
+    vanId: app.resourceIds.van,
+    areaIds: app.allAreaIds,
   };
 }

@@ -18,9 +18,12 @@ export interface Gazetteer {
   readonly worldByName: ReadonlyMap<string, readonly Town[]>;
   /** Normalised country name → ISO code. */
   readonly countryByName: ReadonlyMap<string, string>;
-  /** Where the home town is (its centre) and the area at its centre. */
-  readonly homeCentre: LatLng;
-  readonly centreArea: HomeArea;
+  /**
+   * Where the home town is (its centre) and the area (with a point and radius) at its centre; null
+   * when there is none (the home town named alone is then not an area).
+   */
+  readonly homeCentre: LatLng | null;
+  readonly centreArea: HomeArea | null;
   /** Spatial index of nearby and world towns. */
   readonly grid: TownGrid;
   readonly longestPhrase: number;
@@ -73,6 +76,11 @@ function addAll<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** The area's centroid, when it has one (an area known by name or postal code alone has none). */
+export function pointOf(area: HomeArea): LatLng | null {
+  return area.lat !== null && area.lng !== null ? { lat: area.lat, lng: area.lng } : null;
+}
+
 function countryIndex(countries: CountryName[]): Map<string, string> {
   const byName = new Map<string, string>();
   for (const c of countries) {
@@ -92,18 +100,18 @@ function countryIndex(countries: CountryName[]): Map<string, string> {
  * resolveText(g, 'Die Boord'); // { kind: 'area', suburb: 'Die Boord', ... }
  */
 export function createGazetteer(input: GazetteerInput): Gazetteer {
-  if (input.areas.length === 0) throw new TypeError('createGazetteer needs at least one home area');
   const areaPhrases = new Map<string, HomeArea>();
   const areasByPostalCode = new Map<string, HomeArea[]>();
   let longestPhrase = 1;
   for (const area of input.areas) {
-    for (const name of [area.name, ...area.aliases]) {
+    // A postal code alone is found by its code; its name ("Postal code 7600") is not a place.
+    for (const name of area.postalCodeOnly ? area.aliases : [area.name, ...area.aliases]) {
       const key = normalizePlaceText(name);
       if (!key) continue;
       if (!areaPhrases.has(key)) areaPhrases.set(key, area);
       longestPhrase = Math.max(longestPhrase, key.split(' ').length);
     }
-    if (area.postalCode) addAll(areasByPostalCode, area.postalCode, area);
+    if (area.postalCode) addAll(areasByPostalCode, area.postalCode.toUpperCase(), area);
   }
   const nearbyByName = new Map<string, Town>();
   const nearbyByPostalCode = new Map<string, Town>();
@@ -121,12 +129,15 @@ export function createGazetteer(input: GazetteerInput): Gazetteer {
   for (const list of worldByName.values()) list.sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
   const homeTownKey = normalizePlaceText(input.homeTown);
   const homeWorld = worldByName.get(homeTownKey)?.find((t) => t.country === input.country);
-  const areaCentroid = {
-    lat: input.areas.reduce((s, a) => s + a.lat, 0) / input.areas.length,
-    lng: input.areas.reduce((s, a) => s + a.lng, 0) / input.areas.length,
-  };
+  const points = input.areas.flatMap((a) => (a.radiusKm === null ? [] : (pointOf(a) ?? [])));
+  const areaCentroid = points.length
+    ? {
+        lat: points.reduce((s, p) => s + p.lat, 0) / points.length,
+        lng: points.reduce((s, p) => s + p.lng, 0) / points.length,
+      }
+    : null;
   const homeCentre = homeWorld ? { lat: homeWorld.lat, lng: homeWorld.lng } : areaCentroid;
-  const centreArea = nearestArea(input.areas, homeCentre);
+  const centreArea = homeCentre ? nearestArea(input.areas, homeCentre) : null;
   return {
     country: input.country,
     homeTown: input.homeTown,
@@ -145,11 +156,17 @@ export function createGazetteer(input: GazetteerInput): Gazetteer {
   };
 }
 
-function nearestArea(areas: readonly HomeArea[], point: LatLng): HomeArea {
-  let best = areas[0]!;
+/**
+ * The area with a point and radius nearest to `point` (a suburb listed by name is not its town's
+ * centre); null when there is none.
+ */
+function nearestArea(areas: readonly HomeArea[], point: LatLng): HomeArea | null {
+  let best: HomeArea | null = null;
   let bestKm = Number.POSITIVE_INFINITY;
   for (const a of areas) {
-    const d = haversineKm(point, a);
+    const at = pointOf(a);
+    if (!at || a.radiusKm === null) continue;
+    const d = haversineKm(point, at);
     if (d < bestKm) {
       best = a;
       bestKm = d;

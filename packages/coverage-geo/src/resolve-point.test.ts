@@ -14,7 +14,7 @@ describe('resolvePoint', () => {
   it("puts an area's own centroid in that area (or one sharing the spot)", () => {
     fc.assert(
       fc.property(fc.constantFrom(...areas), (area) => {
-        const place = resolvePoint(g, area.lat, area.lng);
+        const place = resolvePoint(g, area.lat!, area.lng!);
         expect(place.kind).toBe('area');
         if (place.kind === 'area')
           expect(place.area.lat === area.lat && place.area.lng === area.lng).toBe(true);

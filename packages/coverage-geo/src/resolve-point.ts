@@ -1,4 +1,4 @@
-import type { Gazetteer } from './create-gazetteer.js';
+import { type Gazetteer, pointOf } from './create-gazetteer.js';
 import { haversineKm } from './haversine-km.js';
 import type { HomeArea, ResolvedPlace } from './types.js';
 
@@ -6,8 +6,8 @@ import type { HomeArea, ResolvedPlace } from './types.js';
 export const MAX_TOWN_DISTANCE_KM = 100;
 
 /**
- * Where a point is: the home area whose centroid is nearest, when within that area's radius;
- * otherwise the nearest town within 100 km; otherwise unknown.
+ * Where a point is: the home area whose centroid is nearest, when within that area's radius (areas
+ * without a point or radius never hold a point); otherwise the nearest town within 100 km; otherwise unknown.
  *
  * @example resolvePoint(g, -33.9477, 18.8502) // { kind: 'area', suburb: 'Die Boord', ... }
  */
@@ -16,7 +16,10 @@ export function resolvePoint(g: Gazetteer, lat: number, lng: number): ResolvedPl
   let best: HomeArea | null = null;
   let bestKm = Number.POSITIVE_INFINITY;
   for (const area of g.areas) {
-    const d = haversineKm(point, area);
+    // An area known only by its name or postal code holds no point by distance.
+    const at = pointOf(area);
+    if (!at || area.radiusKm === null) continue;
+    const d = haversineKm(point, at);
     if (d <= area.radiusKm && d < bestKm) {
       best = area;
       bestKm = d;

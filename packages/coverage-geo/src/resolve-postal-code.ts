@@ -1,4 +1,4 @@
-import type { Gazetteer } from './create-gazetteer.js';
+import { type Gazetteer, pointOf } from './create-gazetteer.js';
 import type { HomeArea, ResolvedPlace } from './types.js';
 
 function round4(n: number): number {
@@ -19,17 +19,22 @@ export function placeOfArea(g: Gazetteer, a: HomeArea): ResolvedPlace {
   };
 }
 
-/** The place of a set of areas sharing a postal code: one area, or the code with their mean centre. */
+/**
+ * The place of a set of areas sharing a postal code: one suburb, or the code with their mean centre
+ * (a postal code alone names no suburb; areas without a point leave it out, or null when none has one).
+ */
 export function placeOfAreas(g: Gazetteer, code: string, areas: readonly HomeArea[]): ResolvedPlace {
-  if (areas.length === 1) return placeOfArea(g, areas[0]!);
+  const only = areas.length === 1 ? areas[0]! : null;
+  if (only && !only.postalCodeOnly && !only.postalCodeShared) return placeOfArea(g, only);
   const towns = new Set(areas.map((a) => a.town));
+  const points = areas.flatMap((a) => pointOf(a) ?? []);
   return {
     kind: 'postal-code',
     postalCode: code,
     areas: [...areas],
     // Mean of the centroids, to the 4 decimals (~11 m) the data has.
-    lat: round4(areas.reduce((s, a) => s + a.lat, 0) / areas.length),
-    lng: round4(areas.reduce((s, a) => s + a.lng, 0) / areas.length),
+    lat: points.length ? round4(points.reduce((s, p) => s + p.lat, 0) / points.length) : null,
+    lng: points.length ? round4(points.reduce((s, p) => s + p.lng, 0) / points.length) : null,
     town: towns.size === 1 ? [...towns][0]! : null,
     country: g.country,
   };

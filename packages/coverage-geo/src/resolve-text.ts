@@ -94,15 +94,22 @@ export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
   }
 
   // 5. The home town alone ("Stellenbosch", "Stellenbosch, South Africa").
-  if (tokens.join(' ').includes(g.homeTownKey) && (countries.size === 0 || countries.has(g.country))) {
+  // Only when the home town has a centre and an area there (areas without points have neither).
+  const { centreArea, homeCentre } = g;
+  if (
+    centreArea &&
+    homeCentre &&
+    tokens.join(' ').includes(g.homeTownKey) &&
+    (countries.size === 0 || countries.has(g.country))
+  ) {
     const homeMatch = all.find((p) => p.key === g.homeTownKey);
     if (homeMatch) {
       return {
         kind: 'home-town',
         town: g.homeTown,
-        centre: g.centreArea,
-        lat: g.homeCentre.lat,
-        lng: g.homeCentre.lng,
+        centre: centreArea,
+        lat: homeCentre.lat,
+        lng: homeCentre.lng,
         country: g.country,
       };
     }

@@ -7,12 +7,28 @@ export interface HomeArea {
   aliases: string[];
   /** Street postal code, e.g. `7600`; null when the locality has none. */
   postalCode: string | null;
-  lat: number;
-  lng: number;
-  /** A point within this distance of the centroid (and nearer to it than to any other) is in the area. */
-  radiusKm: number;
+  /** The centroid; null for an area known only by its name or postal code (it has no point). */
+  lat: number | null;
+  lng: number | null;
+  /**
+   * A point within this distance of the centroid (and nearer to it than to any other) is in the area.
+   * Null for an area known by its name or postal code alone: it holds the places named so (or of
+   * that postal code), never a point by distance.
+   */
+  radiusKm: number | null;
   /** The town the area belongs to, e.g. `Stellenbosch`. */
   town: string;
+  /**
+   * A postal code alone (no suburb): places found through it have no suburb, and its `name` is not
+   * a place people type.
+   */
+  postalCodeOnly?: boolean;
+  /**
+   * Its postal code may be other suburbs' too (a business lists the suburbs it serves, not every
+   * suburb of a code): the code alone then names no suburb, and holds other suburbs of it only when
+   * the suburb is not known.
+   */
+  postalCodeShared?: boolean;
 }
 
 /** A town anywhere: a nearby town outside the territory, or one of the world's towns. */
@@ -43,6 +59,7 @@ export interface GazetteerInput {
   country: string;
   /** The home town, e.g. `Stellenbosch`. */
   homeTown: string;
+  /** May be empty (a business none of whose areas is approved yet): then no place is an area. */
   areas: HomeArea[];
   /** Towns near the territory but outside it (their names and postal codes are recognised first). */
   nearbyTowns: Town[];
@@ -56,8 +73,9 @@ export type ResolvedPlace =
       area: HomeArea;
       suburb: string;
       postalCode: string | null;
-      lat: number;
-      lng: number;
+      /** Null when the area has no point and nothing else told where it is. */
+      lat: number | null;
+      lng: number | null;
       town: string;
       country: string;
     }
@@ -66,8 +84,9 @@ export type ResolvedPlace =
       kind: 'postal-code';
       postalCode: string;
       areas: HomeArea[];
-      lat: number;
-      lng: number;
+      /** The mean of the areas' centroids; null when none has a point. */
+      lat: number | null;
+      lng: number | null;
       town: string | null;
       country: string;
     }

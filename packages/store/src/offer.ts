@@ -37,17 +37,19 @@ export async function findBusinessContact(
   return rows[0] ?? null;
 }
 
-/** Loads a business's lines, services, approved areas and nearby towns (four queries, one snapshot). */
+/**
+ * Loads a business's lines, services, approved areas (every kind: a suburb or postal code without a
+ * centre or radius too) and nearby towns (four queries, one snapshot).
+ */
 export async function loadOffer(sql: Sql, business: BusinessRow): Promise<Offer> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
     const areas = await tx<AreaRow[]>`
-      select id, name, aliases, postal_code as "postalCode", lat, lng, radius_km as "radiusKm", zone, town, status
+      select id, name, kind, aliases, postal_code as "postalCode", lat, lng, radius_km as "radiusKm", zone, town, status
       from service_areas where business_id = ${business.id} and status = 'APPROVED'
-        and lat is not null and lng is not null and radius_km is not null
       order by sort, name`;
     const lines = await tx<LineRow[]>`
       select l.id, l.label, l.blurb, l.duration_mode as "durationMode", l.repeats,
-             coalesce(array_agg(la.area_id order by la.area_id) filter (where la.area_id is not null and a.status = 'APPROVED' and a.lat is not null and a.radius_km is not null), '{}') as "areaIds"
+             coalesce(array_agg(la.area_id order by la.area_id) filter (where la.area_id is not null and a.status = 'APPROVED'), '{}') as "areaIds"
       from service_lines l
       left join line_areas la on la.business_id = l.business_id and la.line_id = l.id
       left join service_areas a on a.business_id = la.business_id and a.id = la.area_id

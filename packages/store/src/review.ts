@@ -4,7 +4,7 @@ import type { ApplicationRow, ApplicationStatus } from './applications.js';
 import { listingSearchText, type NewListing } from './directory.js';
 import { newId } from './ids.js';
 import type { Queryable as Sql } from './sql.js';
-import type { TierRow } from './types.js';
+import type { AreaKind, TierRow } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Operator accounts
@@ -172,6 +172,9 @@ export interface NewBusiness {
   areas: {
     id: string;
     name: string;
+    kind: AreaKind;
+    /** Other names it is found by: a suburb's own name. */
+    aliases: string[];
     postalCode: string | null;
     lat: number | null;
     lng: number | null;
@@ -221,8 +224,9 @@ export async function insertBusiness(sql: Sql, b: NewBusiness, now: Date): Promi
   }
   for (const [i, a] of b.areas.entries()) {
     await sql`
-      insert into service_areas (business_id, id, name, postal_code, lat, lng, radius_km, town, status, sort)
-      values (${biz.id}, ${a.id}, ${a.name}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm}, ${a.town}, ${a.status}, ${i})`;
+      insert into service_areas (business_id, id, name, kind, aliases, postal_code, lat, lng, radius_km, town, status, sort)
+      values (${biz.id}, ${a.id}, ${a.name}, ${a.kind}, ${a.aliases}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm},
+              ${a.town}, ${a.status}, ${i})`;
   }
   for (const la of b.lineAreas) {
     await sql`insert into line_areas (business_id, line_id, area_id) values (${biz.id}, ${la.lineId}, ${la.areaId})`;

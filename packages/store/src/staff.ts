@@ -3,6 +3,7 @@
 import { newId } from './ids.js';
 import type { RunRole } from './run.js';
 import type { Queryable } from './sql.js';
+import type { AreaKind } from './types.js';
 
 export interface StaffMemberRow {
   userId: string;
@@ -338,7 +339,7 @@ export async function listBusinessAreas(sql: Queryable, businessId: string): Pro
 export async function insertProposedAreas(
   sql: Queryable,
   businessId: string,
-  areas: Omit<BusinessAreaRow, 'status'>[],
+  areas: (Omit<BusinessAreaRow, 'status'> & { kind: AreaKind; aliases: string[] })[],
 ): Promise<void> {
   const [last] = await sql<{ sort: number }[]>`
     select coalesce(max(sort), -1)::int as sort from service_areas where business_id = ${businessId}`;
@@ -346,8 +347,9 @@ export async function insertProposedAreas(
   for (const a of areas) {
     sort += 1;
     await sql`
-      insert into service_areas (business_id, id, name, postal_code, lat, lng, radius_km, town, status, sort)
-      values (${businessId}, ${a.id}, ${a.name}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm}, ${a.town}, 'PENDING', ${sort})`;
+      insert into service_areas (business_id, id, name, kind, aliases, postal_code, lat, lng, radius_km, town, status, sort)
+      values (${businessId}, ${a.id}, ${a.name}, ${a.kind}, ${a.aliases}, ${a.postalCode}, ${a.lat}, ${a.lng}, ${a.radiusKm},
+              ${a.town}, 'PENDING', ${sort})`;
     await sql`
       insert into line_areas (business_id, line_id, area_id)
       select business_id, id, ${a.id} from service_lines where business_id = ${businessId}`;

@@ -13,14 +13,21 @@ export interface BusinessRow {
   isOperator: boolean;
 }
 
+/** What a service area is: a radius around a point, a suburb by name, or a postal code alone. */
+export type AreaKind = 'RADIUS' | 'SUBURB' | 'POSTAL_CODE';
+
 export interface AreaRow {
   id: string;
   name: string;
+  kind: AreaKind;
+  /** Other names it is found by; a suburb's own name (its area's name without the postal code). */
   aliases: string[];
   postalCode: string | null;
-  lat: number;
-  lng: number;
-  radiusKm: number;
+  /** Null for a suburb the gazetteer could not place, and for a postal code alone. */
+  lat: number | null;
+  lng: number | null;
+  /** Null for a suburb or postal code: it covers the places of that name or code, not a distance. */
+  radiusKm: number | null;
   zone: string;
   town: string;
   status: 'PENDING' | 'APPROVED' | 'REJECTED';

@@ -1,7 +1,7 @@
 // setServiceArea: where the business works, proposed to the operator (PENDING until approved): a
 // radius around an address or a point, suburbs with their postal codes, and/or postal codes.
 import { normalizePlaceText, resolveText } from '@nogpets/coverage-geo';
-import { newId, type Queryable, updateApplicationParts } from '@nogpets/store';
+import { type AreaKind, newId, type Queryable, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import type { OperationContext } from '../context.js';
@@ -53,7 +53,7 @@ async function locate(
           : [];
     if (!names.some((n) => normalizePlaceText(n) === normalizePlaceText(text))) return null;
   }
-  return { lat: place.lat, lng: place.lng };
+  return place.lat === null || place.lng === null ? null : { lat: place.lat, lng: place.lng };
 }
 
 const km = (n: number) => String(Math.round(n * 10) / 10);
@@ -189,6 +189,30 @@ export async function areasFrom(
     });
   }
   return area;
+}
+
+/**
+ * The kind and aliases a proposed area's service-area row gets: a suburb is also found by its own
+ * name (its area's name without the " (7600)" `areasFrom` adds); a postal code alone by its code.
+ * An area stored before kinds were kept is told by its shape, as migration 0036 tells stored rows.
+ */
+export function areaRowKind(a: {
+  kind?: AreaKind | undefined;
+  name: string;
+  postalCode?: string | null | undefined;
+  radiusKm?: number | null | undefined;
+}): { kind: AreaKind; aliases: string[] } {
+  const code = a.postalCode ?? null;
+  const kind: AreaKind =
+    a.kind ??
+    (a.radiusKm !== null && a.radiusKm !== undefined
+      ? 'RADIUS'
+      : code && a.name === `Postal code ${code}`
+        ? 'POSTAL_CODE'
+        : 'SUBURB');
+  if (kind !== 'SUBURB') return { kind, aliases: [] };
+  const suffix = code ? ` (${code})` : null;
+  return { kind, aliases: [suffix && a.name.endsWith(suffix) ? a.name.slice(0, -suffix.length) : a.name] };
 }
 
 export const setServiceArea = defineOperation({

@@ -52,6 +52,7 @@ import { findUnstorableText } from '../text.js';
 import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
 import type { Booking } from '../booking/booking-model.js';
 import { applicationData, claimStatus } from './application.js';
+import { areaRowKind } from './area.js';
 import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 
 /** The operator's moves need only the database and the clock. */
@@ -507,6 +508,7 @@ async function businessFrom(
   const areas = areasOf(row).map((a) => ({
     id: a.id,
     name: a.name,
+    ...areaRowKind(a),
     postalCode: a.postalCode ?? null,
     lat: a.center?.lat ?? null,
     lng: a.center?.lng ?? null,

@@ -2,6 +2,7 @@ import {
   type Gazetteer,
   type LineCoverage,
   lineCoverage,
+  placeAmong,
   type ResolvedPlace,
   resolvePoint,
   resolvePostalCode,
@@ -219,63 +220,56 @@ export interface CoverageResult {
   resolved: ResolvedPlace;
 }
 
-/** What a partner's own places may leave vague: nothing known, another town, or only its town. */
-const NAMED_LOOSELY = new Set<ResolvedPlace['kind']>(['unknown', 'town', 'home-town']);
-
 /**
- * A partner's gazetteer knows its own areas (often one radius), not the suburbs people type; the
- * operator's knows the suburbs and postal codes of the home territory. A name the partner's places
- * leave vague is looked up there and its point placed among the partner's areas, keeping the
- * suburb's own name (docs/decisions.md). Null when the operator's places do not know it either.
+ * Where a place is for a partner. The operator's gazetteer knows the suburbs and postal codes of the
+ * home territory, which a partner's areas (a radius, suburbs by name, postal codes) do not: when it
+ * knows the place as a suburb or postal code, the partner covers it when one of its areas holds it
+ * (coverage-geo's `placeAmong`: the suburb of that name, its postal code alone, or a radius reaching
+ * it), keeping the suburb's own name and point; otherwise it is a place outside the partner's areas
+ * (a point keeps what the partner's own areas made of it). A place the operator's gazetteer does not
+ * know as a suburb or postal code is what the partner's own areas make of it (docs/decisions.md).
+ * Null when the operator's places do not apply (the operator itself, another country).
  */
-async function byHomeNames(
+async function amongPartnerAreas(
   ctx: OperationContext,
   offer: Offer,
   geo: GeoData,
   g: Gazetteer,
-  byName: (gz: Gazetteer) => ResolvedPlace,
+  find: (gz: Gazetteer) => ResolvedPlace,
+  isPoint: boolean,
 ): Promise<ResolvedPlace | null> {
   if (offer.business.isOperator) return null;
   const home = await ctx.deps.offers.operator();
   if (home.business.country !== offer.business.country) return null;
-  const known = byName(gazetteerFor(home, geo));
+  const known = find(gazetteerFor(home, geo));
   if (known.kind !== 'area' && known.kind !== 'postal-code') return null;
+  const among = placeAmong(g, known);
+  if (among || isPoint || known.lat === null || known.lng === null) return among;
+  // Outside the partner's areas: the town the home territory's places put it in.
   const there = resolvePoint(g, known.lat, known.lng);
-  if (there.kind !== 'area') {
-    // Outside the partner's areas: the town the home territory's places put it in.
-    return {
-      kind: 'town',
-      town: known.town ?? (there.kind === 'town' ? there.town : (offer.areas[0]?.town ?? '')),
-      country: known.country,
-      lat: known.lat,
-      lng: known.lng,
-      postalCode: known.postalCode,
-    };
-  }
   return {
-    ...there,
-    suburb: known.kind === 'area' ? known.suburb : there.suburb,
-    postalCode: known.postalCode ?? there.postalCode,
+    kind: 'town',
+    town: known.town ?? (there.kind === 'town' ? there.town : (offer.areas[0]?.town ?? '')),
+    country: known.country,
+    lat: known.lat,
+    lng: known.lng,
+    postalCode: known.postalCode,
   };
 }
 
-/**
- * Resolves where the person is and which lines serve it; records a lead when the place is real
- * but not served (spec general rule 8). Shared by checkCoverage, quotes and availability.
- */
 /** Where a place is and which lines serve it, as coverage sees it; records nothing. */
 export async function resolveWhere(ctx: OperationContext, offer: Offer, where: WhereInput) {
   const geo = await ctx.deps.geo();
   const g = gazetteerFor(offer, geo);
-  const byName = (gz: Gazetteer) =>
-    where.address !== undefined
-      ? resolveText(gz, where.address)
-      : resolvePostalCode(gz, where.postalCode ?? '');
-  let resolved =
-    where.lat !== undefined && where.lng !== undefined ? resolvePoint(g, where.lat, where.lng) : byName(g);
-  if (!offer.business.isOperator && where.lat === undefined && NAMED_LOOSELY.has(resolved.kind)) {
-    resolved = (await byHomeNames(ctx, offer, geo, g, byName)) ?? resolved;
-  }
+  const point =
+    where.lat !== undefined && where.lng !== undefined ? { lat: where.lat, lng: where.lng } : null;
+  const find = (gz: Gazetteer) =>
+    point
+      ? resolvePoint(gz, point.lat, point.lng)
+      : where.address !== undefined
+        ? resolveText(gz, where.address)
+        : resolvePostalCode(gz, where.postalCode ?? '');
+  const resolved = (await amongPartnerAreas(ctx, offer, geo, g, find, point !== null)) ?? find(g);
   const lines = offer.lines.map((l) => ({ id: l.id, label: l.label, areaIds: l.areaIds }));
   // coverage-geo keeps ids as text; these are the offer's lines, so their ids are line ids.
   const coverage = lineCoverage(resolved, lines, offer.areas) as Omit<LineCoverage, 'lines'> & {

@@ -22,15 +22,20 @@ export function gazetteerFor(offer: Offer, geo: GeoData): Gazetteer {
   const gazetteer = createGazetteer({
     country: offer.business.country,
     homeTown,
+    // Every kind of area (docs/decisions.md, issue 27): a radius holds the points within it; a suburb
+    // is the place of its own name (its alias: the area's name carries the postal code), also where
+    // it has no point; a postal code alone is the places of that code and names no suburb.
     areas: offer.areas.map((a) => ({
       id: a.id,
-      name: a.name,
-      aliases: a.aliases,
+      name: a.kind === 'SUBURB' ? (a.aliases[0] ?? a.name) : a.name,
+      aliases: a.kind === 'SUBURB' ? [...a.aliases.slice(1), a.name] : a.aliases,
       postalCode: a.postalCode,
       lat: a.lat,
       lng: a.lng,
-      radiusKm: a.radiusKm,
+      radiusKm: a.kind === 'RADIUS' ? a.radiusKm : null,
       town: a.town,
+      ...(a.kind === 'POSTAL_CODE' ? { postalCodeOnly: true } : {}),
+      ...(a.kind === 'SUBURB' ? { postalCodeShared: true } : {}),
     })),
     nearbyTowns: offer.nearbyTowns.map((t) => ({ ...t, population: 0 })),
     worldTowns: geo.worldTowns,

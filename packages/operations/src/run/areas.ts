@@ -9,7 +9,7 @@ import { type BusinessAreaRow, insertProposedAreas, listBusinessAreas, type Quer
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { areaOverlaps, badRequest, postalKey, type StoredArea } from '../business/application.js';
-import { AreaInputShape, areaInputProblems, areasFrom } from '../business/area.js';
+import { AreaInputShape, areaInputProblems, areasFrom, areaRowKind } from '../business/area.js';
 import { defineOperation } from '../define.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 import { confirmed } from './money.js';
@@ -174,6 +174,7 @@ export const proposeServiceArea = defineOperation({
           fresh.map((a) => ({
             id: a.id,
             name: a.name,
+            ...areaRowKind(a),
             postalCode: a.postalCode,
             lat: a.center?.lat ?? null,
             lng: a.center?.lng ?? null,
