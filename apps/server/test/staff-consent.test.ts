@@ -11,7 +11,7 @@ import { approveApplication, CLI_REVIEWER, createApiKey, grantOperatorAccess } f
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, toolJson } from './harness.js';
+import { openForm, postForm, startTestServer, type TestServer, toolJson } from './harness.js';
 import { applicationForReview } from './review-fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
@@ -395,6 +395,32 @@ describe('staff by consent', () => {
       );
       expect(after.status).toBe(404);
       expect(await membersOf(businessId)).toEqual([`${FOUNDER}:owner`, 'late.walker@example.com:crew']);
+    } finally {
+      clock.set('2026-03-11T04:00:00Z');
+    }
+  });
+
+  it('invitation mails share the per-address limit of link mails: the sixth in an hour is refused and nothing changes', async () => {
+    const email = 'busy.inbox@example.com';
+    const invite = () =>
+      server.post('/v1/business/staff', { businessId, email, role: 'crew', confirm: true }, as(keys.founder));
+    // One sign-in link and four invitations (the first, then sent again three times): five mails.
+    const form = await openForm(server, '/signin/link');
+    expect((await postForm(server, '/signin/link', { email, next: '/account' }, form)).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await invite()).status).toBe(201);
+    expect(await mailsTo(email)).toHaveLength(4); // no account: the sign-in link mails nothing, but counts
+    const before = await server.db
+      .sql`select expires_at, sent_at from business_invitations where email = ${email}`;
+    clock.advance(60_000);
+    try {
+      const sixth = await invite();
+      expect(sixth.status).toBe(429);
+      expect(sixth.body.error.code).toBe('RateLimited');
+      expect(sixth.body.error.message).toMatch(/most mails we send one address in an hour/);
+      expect(await mailsTo(email)).toHaveLength(4);
+      expect(
+        await server.db.sql`select expires_at, sent_at from business_invitations where email = ${email}`,
+      ).toEqual(before);
     } finally {
       clock.set('2026-03-11T04:00:00Z');
     }

@@ -645,7 +645,12 @@ export interface Approval {
   invitations: number;
 }
 
-/** The invitations an approval made, mailed in its transaction (phone-only ones wait for an email). */
+/**
+ * The invitations an approval made, mailed in its transaction (phone-only ones wait for an email).
+ * An address that had its hour's link mails already is left unmailed (its `sentAt` stays null; the
+ * owner sends it again later with invite_staff_member) rather than holding up the approval. In the
+ * order of the addresses, so two approvals lock the per-address counts in one order.
+ */
 async function mailNewInvitations(
   deps: ApprovalDeps,
   q: Queryable,
@@ -653,15 +658,21 @@ async function mailNewInvitations(
   now: Date,
 ): Promise<void> {
   const names = new Map(plan.resources.map((r) => [r.id, r.name]));
-  for (const v of await listPendingInvitations(q, plan.business.id)) {
-    if (!v.email) continue;
-    await mailInvitation(
-      deps,
-      q,
-      { ...v, email: v.email, resourceNames: v.resourceIds.map((id) => names.get(id) ?? id) },
-      plan.business,
-      now,
-    );
+  const invitations = (await listPendingInvitations(q, plan.business.id))
+    .filter((v) => v.email)
+    .sort((a, b) => a.email!.toLowerCase().localeCompare(b.email!.toLowerCase()));
+  for (const v of invitations) {
+    try {
+      await mailInvitation(
+        deps,
+        q,
+        { ...v, email: v.email!, resourceNames: v.resourceIds.map((id) => names.get(id) ?? id) },
+        plan.business,
+        now,
+      );
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.code === 'RateLimited')) throw err;
+    }
   }
 }
 

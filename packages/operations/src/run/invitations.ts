@@ -23,6 +23,7 @@ import {
   type RunRole,
 } from '@nogpets/store';
 import { z } from 'zod';
+import { takeLinkMailAllowance } from '../account/email-sign-in.js';
 import { auditChange } from '../audit.js';
 import { momentText } from '../booking/local-time.js';
 import type { OperationContext, Payments } from '../context.js';
@@ -59,7 +60,9 @@ export interface InvitationToMail {
 
 /**
  * Queues the invitation's mail in `q` (the transaction that made or renewed it, so nothing is sent
- * for an invitation that rolled back) and notes when it was sent. The worker delivers it.
+ * for an invitation that rolled back) and notes when it was sent. The worker delivers it. It takes
+ * one of the address's link mails for the hour first (the one limit of mails a stranger can make
+ * us send an address): over it, 429 `RateLimited` and nothing is queued.
  */
 export async function mailInvitation(
   deps: { payments: Pick<Payments, 'publicUrl'> },
@@ -68,6 +71,7 @@ export async function mailInvitation(
   business: { name: string; timezone: string },
   now: Date,
 ): Promise<void> {
+  await takeLinkMailAllowance(q, v.email, now);
   const what = `${v.role}${v.jobTitle ? ` (${v.jobTitle})` : ''}${v.resourceNames.length ? ` on ${v.resourceNames.join(', ')}` : ''}`;
   await insertMail(
     q,

@@ -197,7 +197,9 @@ function invitationOut(
         ? `${v.email} declined it. Invite them again only if they ask to join.`
         : status === 'expired'
           ? `It expired unanswered: invite ${v.email} again to send it anew.`
-          : `Mailed to ${v.email}; they join once they accept it (on the mailed page, or with accept_invitation).`,
+          : !v.sentAt
+            ? `Not mailed yet (${v.email} had the most mails we send an address in an hour): invite them again later to send it.`
+            : `Mailed to ${v.email}; they join once they accept it (on the mailed page, or with accept_invitation).`,
   };
 }
 
