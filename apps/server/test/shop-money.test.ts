@@ -57,10 +57,7 @@ describe('money and stock in the shop', () => {
         const buyer = await someone();
         const before = { stock: await stockNow(server), counts: await shopCounts(server) };
         const asked = [
-          [
-            'quote_order',
-            { items: treats(), shippingMethod: 'courier', postalCode: '0700', province: 'WC' },
-          ],
+          ['quote_order', { items: treats(), shippingMethod: 'courier', postalCode: '0700', province: 'WC' }],
           ['buy', courierOrder(treats(), { shipTo: { ...POLOKWANE, province: 'WC' } })],
           ['buy', courierOrder(treats(), { shipTo: POLOKWANE, province: 'WC' })],
           ['quote_order', { items: treats(), shippingMethod: 'local', postalCode: '7600', province: 'GP' }],

@@ -132,7 +132,9 @@ function tooManyUnpaid(shop: OpenShop, unpaid: OrderRow[]): ServiceError {
     expiresAt: o.expiresAt!.toISOString(),
     expires: momentText(o.expiresAt!, shop.business.timezone),
   }));
-  const list = orders.map((o) => `${o.orderId} (${o.what}, ${o.total}, payable until ${o.expires})`).join('; ');
+  const list = orders
+    .map((o) => `${o.orderId} (${o.what}, ${o.total}, payable until ${o.expires})`)
+    .join('; ');
   return new ServiceError(
     'TOO_MANY_UNPAID_ORDERS',
     `The person already has ${orders.length} unpaid orders waiting for payment, the most at once (${MAX_UNPAID_ORDERS}): ${list}. ` +

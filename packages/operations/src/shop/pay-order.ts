@@ -1,6 +1,12 @@
 import { orderPayLink } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { expireOrderPayments, findOrder, insertOrderPayment, lockOrderPayments, type Queryable } from '@nogpets/store';
+import {
+  expireOrderPayments,
+  findOrder,
+  insertOrderPayment,
+  lockOrderPayments,
+  type Queryable,
+} from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { hashSecret, newSecret } from '../auth.js';
@@ -38,7 +44,8 @@ export const payOrder = defineOperation({
     })
     .meta({
       id: 'OrderPayLink',
-      description: 'A fresh link for the person to open and pay an unpaid card order, until the order closes.',
+      description:
+        'A fresh link for the person to open and pay an unpaid card order, until the order closes.',
     }),
   successStatus: 200,
   errors: [
@@ -59,9 +66,13 @@ export const payOrder = defineOperation({
       await lockOrderPayments(q, input.orderId);
       const row = await findOrder(q, input.orderId, { forUpdate: true });
       if (!row || row.userId !== ctx.auth!.userId)
-        throw new ServiceError('NOT_FOUND', `No order ${input.orderId} of the person. list_orders shows theirs.`, {
-          orderId: input.orderId,
-        });
+        throw new ServiceError(
+          'NOT_FOUND',
+          `No order ${input.orderId} of the person. list_orders shows theirs.`,
+          {
+            orderId: input.orderId,
+          },
+        );
       const link = orderPayLink(row, now);
       if (!link.ok)
         throw new ServiceError('NOTHING_TO_PAY', link.message, {
