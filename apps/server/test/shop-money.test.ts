@@ -341,11 +341,12 @@ describe('money and stock in the shop', () => {
       const form = await signedInForm(server, email, PASSWORD);
       expect((await postForm(server, path, {}, undefined, { cookie: form.cookie })).status).toBe(403);
       expect((await postForm(server, path, {}, { cookie: form.cookie, csrf: 'forged' })).status).toBe(403);
-      for (const headers of [
+      const foreignHeaders: Record<string, string>[] = [
         { origin: 'https://evil.example' },
         { origin: 'null' },
         { 'sec-fetch-site': 'cross-site' },
-      ]) {
+      ];
+      for (const headers of foreignHeaders) {
         expect((await postForm(server, path, {}, form, headers)).status, JSON.stringify(headers)).toBe(403);
       }
       expect(await paymentsOf(orderId)).toBe(1);
