@@ -138,8 +138,10 @@ describe('money and stock in the shop', () => {
         expect(message).toMatch(/pay_order/);
         expect(message).toMatch(/wait for it to close unpaid/);
         expect(details.limit).toBe(2);
-        expect(details.unpaidOrders).toEqual(
-          made.map((o) => ({
+        // Both were made at the same (fixed) instant: their order in the list is not asserted.
+        const byId = (a: { orderId: string }, b: { orderId: string }) => a.orderId.localeCompare(b.orderId);
+        expect([...details.unpaidOrders].sort(byId)).toEqual(
+          [...made].sort(byId).map((o) => ({
             orderId: o.orderId,
             what: `${o.lines[0].qty} × Dental treats (Pack of 7)`,
             totalCents: o.totalCents,
