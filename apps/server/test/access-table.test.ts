@@ -125,6 +125,7 @@ const TABLE: Record<string, Row> = {
   },
   list_orders: { scope: 'orders:write', call: () => ({}) },
   get_order: { scope: 'orders:write', call: (ids) => ({ orderId: ids.orderId }) },
+  pay_order: { scope: 'orders:write', call: (ids) => ({ orderId: ids.orderId }) },
   find_pet_businesses: { scope: 'public', call: () => ({ town: 'stellenbosch' }) },
   prepare_business_signup: {
     scope: 'public',
@@ -298,6 +299,7 @@ const OTHERS: Record<string, (ids: Ids) => Record<string, unknown>> = {
     bookingId: ids.bookingId,
   }),
   get_order: (ids) => ({ orderId: ids.orderId }),
+  pay_order: (ids) => ({ orderId: ids.orderId }),
   get_signup_status: (ids) => ({ applicationId: ids.applicationId }),
   start_business_signup: (ids) => ({ applicationId: ids.applicationId, tradingName: 'Not Mine' }),
   add_business_services: (ids) => ({ applicationId: ids.applicationId, useTemplate: true }),

@@ -14,7 +14,7 @@ export const NOW = '2026-11-23T04:00:00Z';
 export type Door = 'http' | 'mcp';
 export const DOORS: Door[] = ['http', 'mcp'];
 
-export type ShopTool = 'browse_shop' | 'quote_order' | 'buy' | 'list_orders' | 'get_order';
+export type ShopTool = 'browse_shop' | 'quote_order' | 'buy' | 'list_orders' | 'get_order' | 'pay_order';
 
 const ROUTES: Record<ShopTool, { method: 'GET' | 'POST'; path: string; success: number }> = {
   browse_shop: { method: 'GET', path: '/v1/products', success: 200 },
@@ -22,6 +22,7 @@ const ROUTES: Record<ShopTool, { method: 'GET' | 'POST'; path: string; success: 
   buy: { method: 'POST', path: '/v1/orders', success: 201 },
   list_orders: { method: 'GET', path: '/v1/orders', success: 200 },
   get_order: { method: 'GET', path: '/v1/orders/:orderId', success: 200 },
+  pay_order: { method: 'POST', path: '/v1/orders/:orderId/pay', success: 200 },
 };
 
 export interface Answer {
@@ -78,13 +79,13 @@ export function shopCaller(server: TestServer) {
       ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
       ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
     };
-    if (route.method === 'POST') return server.post(route.path, args, headers);
     const rest = { ...args };
     let path = route.path;
     if (path.includes(':orderId')) {
       path = path.replace(':orderId', encodeURIComponent(String(rest.orderId)));
       delete rest.orderId;
     }
+    if (route.method === 'POST') return server.post(path, rest, headers);
     const query = new URLSearchParams(
       Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)]),
     ).toString();

@@ -434,6 +434,8 @@ describe('the shop over HTTP and MCP', () => {
           const res = await call(door, 'buy', courierOrder(treats(1)), { key: person.key });
           expect(res.status, JSON.stringify(res.body)).toBe(201);
           ids.push(res.body.orderId);
+          // Paid, so the next is not a third unpaid order.
+          expect(await payOrderLink(server, res.body.payUrl)).toBe(303);
         }
       } finally {
         clock.set(NOW);
@@ -689,8 +691,10 @@ describe('the shop over HTTP and MCP', () => {
     };
 
     it('answers SHOP_OFF to browse, quote and buy after `shop close`, still shows the person’s orders, and opens again (HTTP and MCP)', async () => {
+      // A buyer of their own: one person holds at most 2 unpaid orders.
+      const shopper = await newBuyer(server, 'shop-off@example.com');
       const made = await call('http', 'buy', courierOrder([{ productId: 'lick-mat', qty: 1 }]), {
-        key: buyer.key,
+        key: shopper.key,
       });
       expect(made.status).toBe(201);
       const counts = await shopCounts(server);
@@ -706,20 +710,20 @@ describe('the shop over HTTP and MCP', () => {
             ],
             ['buy', courierOrder([{ productId: 'lick-mat', qty: 1 }])],
           ] as const) {
-            const res = await call(door, tool, args, { key: buyer.key });
+            const res = await call(door, tool, args, { key: shopper.key });
             expect([res.status, res.body.error?.code], `${door} ${tool}`).toEqual([409, 'SHOP_OFF']);
             expect(res.body.error.message).toMatch(/closed/);
           }
-          const list = await call(door, 'list_orders', {}, { key: buyer.key });
+          const list = await call(door, 'list_orders', {}, { key: shopper.key });
           expect(list.status).toBe(200);
           expect(list.body.orders.map((o: Json) => o.orderId)).toContain(made.body.orderId);
-          const got = await call(door, 'get_order', { orderId: made.body.orderId }, { key: buyer.key });
+          const got = await call(door, 'get_order', { orderId: made.body.orderId }, { key: shopper.key });
           expect(got.status).toBe(200);
           expect(got.body.status).toBe('PENDING_PAYMENT');
         }
         // An order made before is still paid while the shop is closed.
         expect(await payOrderLink(server, made.body.payUrl)).toBe(303);
-        const paid = await call('http', 'get_order', { orderId: made.body.orderId }, { key: buyer.key });
+        const paid = await call('http', 'get_order', { orderId: made.body.orderId }, { key: shopper.key });
         expect(paid.body.status).toBe('CONFIRMED');
         expect(await shopCounts(server)).toEqual(counts);
       } finally {
@@ -740,6 +744,7 @@ describe('the shop over HTTP and MCP', () => {
   describe('an unpaid order after 24 hours', () => {
     it('closes (EXPIRED), gives back its stock and code use, stops its link, and money paid late is owed back', async () => {
       const deps = server.service.runtime.deps;
+      const late = await newBuyer(server, 'late-payer@example.com');
       const before = await stockNow(server);
       const counts = await shopCounts(server);
       const res = await call(
@@ -748,7 +753,7 @@ describe('the shop over HTTP and MCP', () => {
         courierOrder([{ productId: 'harness', variantId: 'harness-m', qty: 2 }], {
           discountCode: 'WELCOME10',
         }),
-        { key: buyer.key },
+        { key: late.key },
       );
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const orderId = res.body.orderId as string;
@@ -777,7 +782,7 @@ describe('the shop over HTTP and MCP', () => {
         const [a, b] = await Promise.all([expireOrders(deps), expireOrders(deps)]);
         expect([...a, ...b].filter((id) => id === orderId)).toHaveLength(1);
         for (const door of DOORS) {
-          const got = await call(door, 'get_order', { orderId }, { key: buyer.key });
+          const got = await call(door, 'get_order', { orderId }, { key: late.key });
           expect(got.body).toMatchObject({
             status: 'EXPIRED',
             paymentStatus: 'NONE',
@@ -808,7 +813,7 @@ describe('the shop over HTTP and MCP', () => {
           'REFUND_DUE',
         );
         // The person is told the money is coming back; it is on the operator's refund list.
-        const got = await call('http', 'get_order', { orderId }, { key: buyer.key });
+        const got = await call('http', 'get_order', { orderId }, { key: late.key });
         expect(got.body).toMatchObject({ status: 'EXPIRED', paymentStatus: 'REFUND_REQUESTED' });
         expect(got.body.statusText).toMatch(/being refunded/);
         const refunds = await cli(server.db.url, ['refund', 'list']);
@@ -821,7 +826,7 @@ describe('the shop over HTTP and MCP', () => {
           'returned at PayFast',
         ]);
         expect(done.status, done.stderr).toBe(0);
-        const after = await call('http', 'get_order', { orderId }, { key: buyer.key });
+        const after = await call('http', 'get_order', { orderId }, { key: late.key });
         expect(after.body).toMatchObject({ status: 'EXPIRED', paymentStatus: 'REFUNDED' });
         expect((await stockNow(server))['harness-m']).toBe(before['harness-m']);
       } finally {

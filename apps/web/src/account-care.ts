@@ -15,6 +15,7 @@ import {
   ordersOfPerson,
   paymentWords,
   payBooking,
+  payOrder,
   removeSaved,
   runOperation,
   ServiceError,
@@ -29,7 +30,7 @@ import { page } from './layout.js';
 
 /** What the person just did, said at the top of the section it was done in. */
 export interface Notice {
-  section: 'bookings' | 'pets' | 'addresses';
+  section: 'bookings' | 'orders' | 'pets' | 'addresses';
   text: string;
   error?: boolean;
 }
@@ -131,17 +132,26 @@ const dateWords = (iso: string) =>
     year: 'numeric',
   }).format(new Date(iso));
 
-function ordersSection(orders: Order[]): string {
+/** An unpaid card order's Pay button: pay_order's fresh link, the browser sent on to it. */
+function orderActions(o: Order, csrf: string): string {
+  return o.canPay
+    ? html`<form method="post" action="/account/orders/${o.orderId}/pay">$${hidden(csrf)}<button type="submit">Pay ${o.total}</button></form>`
+    : '';
+}
+
+function ordersSection(orders: Order[], csrf: string, notice?: Notice): string {
   return html`<h2 id="orders">Shop orders</h2>
+    $${noticeHtml(notice, 'orders')}
     $${
       orders.length
-        ? html`<table id="order-list"><tr><th>What</th><th>Delivery</th><th>Status</th><th>Total</th></tr>$${orders
+        ? html`<table id="order-list"><tr><th>What</th><th>Delivery</th><th>Status</th><th>Total</th><th></th></tr>$${orders
             .map(
               (o) => html`<tr id="order-${o.orderId}">
                 <td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${dateWords(o.createdAt)} · ${o.orderId}</span></td>
                 <td data-label="Delivery">${o.delivery}</td>
-                <td data-label="Status">${o.statusText}$${o.tracking ? html`<br>Tracking: ${o.tracking}` : ''}$${o.canPay && o.expiresAt ? html`<br><span class="muted">Pay with the link your assistant gave you, by ${timeWords(o.expiresAt)}; unpaid, the order closes then.</span>` : ''}</td>
+                <td data-label="Status">${o.statusText}$${o.tracking ? html`<br>Tracking: ${o.tracking}` : ''}$${o.canPay && o.expiresAt ? html`<br><span class="muted">Pay by ${timeWords(o.expiresAt)}; unpaid, the order closes then.</span>` : ''}</td>
                 <td data-label="Total">${o.total}$${o.discountCents > 0 ? html`<br><span class="muted">after ${o.discount} off (${o.discountCode ?? ''})</span>` : ''}</td>
+                <td>$${orderActions(o, csrf)}</td>
               </tr>`,
             )
             .join('')}</table>
@@ -235,7 +245,7 @@ export function careSections(
 ): string {
   return (
     bookingsSection(care, csrf, notice) +
-    ordersSection(care.orders) +
+    ordersSection(care.orders, csrf, notice) +
     petsSection(care.pets, csrf, notice) +
     addressesSection(care.addresses, csrf, notice)
   );
@@ -304,6 +314,16 @@ export function careRoutes(router: Router, { runtime, requireSession, showAccoun
     '/account/bookings/:id/pay',
     act('bookings', async (req, ctx, res) => {
       const link = await runOperation(payBooking, ctx, { bookingId: String(req.params.id) });
+      // The pay page is ours (/pay/{token}); the browser goes there at once.
+      res.redirect(303, link.payUrl);
+      return null;
+    }),
+  );
+
+  router.post(
+    '/account/orders/:id/pay',
+    act('orders', async (req, ctx, res) => {
+      const link = await runOperation(payOrder, ctx, { orderId: String(req.params.id) });
       // The pay page is ours (/pay/{token}); the browser goes there at once.
       res.redirect(303, link.payUrl);
       return null;

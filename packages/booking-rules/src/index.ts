@@ -11,10 +11,13 @@ export { holdUntil } from './hold-until.js';
 export { initialState } from './initial-state.js';
 export { isActive } from './is-active.js';
 export {
+  MAX_UNPAID_ORDERS,
+  mayOpenUnpaidOrder,
   ORDER_HOURS,
   ORDER_PAYMENT_STATUSES,
   ORDER_STATUSES,
   orderExpiresAt,
+  orderPayLink,
   orderTransition,
 } from './order-state.js';
 export { parseRepeat } from './parse-repeat.js';

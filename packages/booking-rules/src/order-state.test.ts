@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_UNPAID_ORDERS,
+  mayOpenUnpaidOrder,
   ORDER_HOURS,
   ORDER_PAYMENT_STATUSES,
   ORDER_STATUSES,
   orderExpiresAt,
+  orderPayLink,
   orderTransition,
 } from './order-state.js';
 import type {
@@ -182,5 +185,41 @@ describe('ORDER_STATUSES and ORDER_PAYMENT_STATUSES', () => {
     expect(new Set(ORDER_STATUSES).size).toBe(7);
     expect(new Set(ORDER_PAYMENT_STATUSES).size).toBe(6);
     expect(Object.isFrozen(ORDER_STATUSES) && Object.isFrozen(ORDER_PAYMENT_STATUSES)).toBe(true);
+  });
+});
+
+describe('unpaid orders per person and fresh pay links', () => {
+  it('lets a person hold at most MAX_UNPAID_ORDERS (2) unpaid orders at once', () => {
+    expect(MAX_UNPAID_ORDERS).toBe(2);
+    expect([0, 1, 2, 3, 9].map(mayOpenUnpaidOrder)).toEqual([true, true, false, false, false]);
+  });
+
+  const expiresAt = new Date(NOW.getTime() + 5 * 3600_000);
+  it("gives an unpaid card order's link until the order closes, never longer", () => {
+    const ok = orderPayLink({ ...state(['PENDING_PAYMENT', 'PENDING', 'CARD']), expiresAt }, NOW);
+    expect(ok).toEqual({ ok: true, expiresAt });
+    if (ok.ok) expect(ok.expiresAt).not.toBe(expiresAt);
+  });
+
+  it('refuses NOTHING_TO_PAY with what to do for every other order', () => {
+    const cases: [Given, Date | null, RegExp][] = [
+      [['PENDING_PAYMENT', 'PENDING', 'CARD'], NOW, /not paid within 24 hours.*Buy again/],
+      [['PENDING_PAYMENT', 'PENDING', 'CARD'], null, /not paid within 24 hours/],
+      [['CONFIRMED', 'PAID', 'CARD'], null, /already paid.*tell the person/],
+      [['PACKED', 'PAID', 'CARD'], null, /already paid/],
+      [['CONFIRMED', 'CASH_DUE', 'CASH'], null, /cash.*have the cash ready/],
+      [['CANCELLED', 'REFUND_REQUESTED', 'CARD'], null, /refund is under way/],
+      [['CANCELLED', 'REFUNDED', 'CARD'], null, /has been refunded/],
+      [['EXPIRED', 'NONE', 'CARD'], null, /expired unpaid.*buy again/],
+      [['CANCELLED', 'NONE', 'CARD'], null, /was cancelled.*buy again/],
+    ];
+    for (const [given, at, message] of cases) {
+      const answer = orderPayLink({ ...state(given), expiresAt: at }, NOW);
+      expect(answer.ok, given.join(' ')).toBe(false);
+      if (!answer.ok) {
+        expect(answer.code).toBe('NOTHING_TO_PAY');
+        expect(answer.message).toMatch(message);
+      }
+    }
   });
 });

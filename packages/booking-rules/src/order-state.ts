@@ -42,6 +42,64 @@ export function orderExpiresAt(now: Date): Date {
   return new Date(now.getTime() + ORDER_HOURS * HOUR_MS);
 }
 
+/**
+ * How many unpaid card orders (PENDING_PAYMENT) one person may have open at once: each holds its
+ * stock for 24 hours, so a third waits until one is paid or closes.
+ */
+export const MAX_UNPAID_ORDERS = 2;
+
+/**
+ * Whether a person with `openUnpaid` unpaid card orders may open another one.
+ *
+ * @example mayOpenUnpaidOrder(1) // true
+ * @example mayOpenUnpaidOrder(2) // false: pay one, or wait for it to close
+ */
+export function mayOpenUnpaidOrder(openUnpaid: number): boolean {
+  return openUnpaid < MAX_UNPAID_ORDERS;
+}
+
+/**
+ * Whether a fresh pay link may be made for an order, and until when: an unpaid card order's link
+ * lasts until the order itself closes (`expiresAt`, 24 hours after it was made; a new link never
+ * holds the stock longer). `NOTHING_TO_PAY` for an order that is paid, cash, closed, or whose
+ * time to pay has passed, with a message saying what to do.
+ *
+ * @example orderPayLink({ status: 'PENDING_PAYMENT', paymentStatus: 'PENDING', paymentMethod: 'CARD', expiresAt }, now)
+ * // { ok: true, expiresAt }
+ */
+export function orderPayLink(
+  state: OrderState & { expiresAt: Date | null },
+  now: Date,
+): { ok: true; expiresAt: Date } | { ok: false; code: 'NOTHING_TO_PAY'; message: string } {
+  const nothing = (message: string) => ({ ok: false as const, code: 'NOTHING_TO_PAY' as const, message });
+  if (state.status === 'PENDING_PAYMENT' && state.paymentMethod === 'CARD') {
+    if (state.expiresAt && state.expiresAt.getTime() > now.getTime())
+      return { ok: true, expiresAt: new Date(state.expiresAt.getTime()) };
+    return nothing(
+      'This order was not paid within 24 hours and is closing: its items go back on the shelf. Buy again if the person still wants them.',
+    );
+  }
+  if (state.paymentMethod === 'CASH')
+    return nothing(
+      'This order is paid in cash to the crew at the visit, so there is no payment link. Tell the person to have the cash ready.',
+    );
+  switch (state.paymentStatus) {
+    case 'PAID':
+      return nothing(
+        'This order is already paid, so there is nothing to pay; tell the person it is paid (get_order shows its status).',
+      );
+    case 'REFUND_REQUESTED':
+      return nothing(
+        'This order was cancelled after it was paid and its refund is under way (5 to 7 working days); there is nothing to pay.',
+      );
+    case 'REFUNDED':
+      return nothing('This order was paid and has been refunded; there is nothing to pay.');
+  }
+  return nothing(
+    `This order ${IN_WORDS[state.status]}, so there is nothing to pay; buy again if the person still wants the items.`,
+  );
+}
+
 function accept(state: OrderState, changes: Partial<OrderState> = {}): OrderOutcome {
   return {
     ok: true,

@@ -343,7 +343,7 @@ export interface paths {
     put?: never;
     /**
      * Quote a shop order
-     * @description What an order from the shop would cost, without buying: the lines, the delivery fee, the discount and the total. `items` from browse_shop (`productId`, `variantId` when the product has several, `qty`), a `shippingMethod` (`courier` anywhere in South Africa: give `province` or `postalCode`; `local`: give `postalCode`; `visit`: free with one of the person's upcoming bookings, give `bookingId`, needs their credential), and a `discountCode` if they have one. It never refuses for stock, a bad code or a place we cannot deliver to: it reports them in `problems`, `discountError` and `shippingError`, with what to do. `canBuy` says whether buy would take it.
+     * @description What an order from the shop would cost, without buying: the lines, the delivery fee, the discount and the total. `items` from browse_shop (`productId`, `variantId` when the product has several, `qty`), a `shippingMethod` (`courier` anywhere in South Africa: give `postalCode`, whose province sets the fee, or only `province` before the address is known; `local`: give `postalCode`; `visit`: free with one of the person's upcoming bookings, give `bookingId`, needs their credential), and a `discountCode` if they have one. It never refuses for stock, a bad code or a place we cannot deliver to: it reports them in `problems`, `discountError` and `shippingError`, with what to do. `canBuy` says whether buy would take it.
      *
      *     MCP tool: `quote_order`.
      */
@@ -371,7 +371,7 @@ export interface paths {
     put?: never;
     /**
      * Buy from the shop
-     * @description Buys from the shop: the same fields as quote_order, plus `shipTo` (`line1`, `city`, `postalCode`, optional `suburb`, `province`, `notes`) unless `shippingMethod` is `visit`. Quote first and show the person the total. CARD (the default) answers PENDING_PAYMENT with a `payUrl`: give it to the person; the items are kept for them until they pay, for 24 hours, then the order closes. CASH is only for a `visit` add-on to their own cash booking and needs `confirm: true` after they agreed to the summary (without it: 409 CONFIRM_REQUIRED with the summary). Refusals say what to change: 409 OUT_OF_STOCK (details.problems), DISCOUNT_NOT_VALID (details.discountError), CANNOT_DELIVER (details.shippingError). Send an `Idempotency-Key` so a retry never buys twice.
+     * @description Buys from the shop: the same fields as quote_order, plus `shipTo` (`line1`, `city`, `postalCode`, optional `suburb`, `province`, `notes`) unless `shippingMethod` is `visit`. Quote first and show the person the total. CARD (the default) answers PENDING_PAYMENT with a `payUrl`: give it to the person; the items are kept for them until they pay, for 24 hours, then the order closes. CASH is only for a `visit` add-on to their own cash booking and needs `confirm: true` after they agreed to the summary (without it: 409 CONFIRM_REQUIRED with the summary). Refusals say what to change: 409 OUT_OF_STOCK (details.problems), DISCOUNT_NOT_VALID (details.discountError), CANNOT_DELIVER (details.shippingError), TOO_MANY_UNPAID_ORDERS (a person holds at most 2 unpaid card orders: details.unpaidOrders; pay one with pay_order first). Send an `Idempotency-Key` so a retry never buys twice.
      *
      *     MCP tool: `buy`.
      */
@@ -398,6 +398,28 @@ export interface paths {
     get: operations['getOrder'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/orders/{orderId}/pay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a pay link for a shop order
+     * @description A fresh pay link for one of the person's unpaid card orders (`canPay` in list_orders or get_order), when they lost the one buy gave. The person opens `payUrl` to pay. It works until the order closes (`expiresAt`, 24 hours after it was bought; a new link never keeps the items longer); earlier links of the order stop working. Paid, cash, closed or expired orders answer 409 NOTHING_TO_PAY with what to do; another person's order answers 404.
+     *
+     *     MCP tool: `pay_order`.
+     */
+    post: operations['payOrder'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1362,7 +1384,7 @@ export interface components {
       line1: string;
       suburb?: string;
       city: string;
-      /** @description For courier delivery; taken from the postal code when left out. */
+      /** @description Optional: the province follows the postal code (the courier fee with it); one that contradicts the postal code is refused 400. */
       province?: components['schemas']['Province'];
       postalCode: string;
       /** @description For the driver: gate code, where to leave it. */
@@ -1557,7 +1579,8 @@ export interface components {
               | 'OUT_OF_STOCK'
               | 'DISCOUNT_NOT_VALID'
               | 'CANNOT_DELIVER'
-              | 'CASH_NOT_ALLOWED';
+              | 'CASH_NOT_ALLOWED'
+              | 'TOO_MANY_UNPAID_ORDERS';
             /** @description What went wrong, in words a person can read. */
             message: string;
             /** @description Machine-readable specifics of the error, such as the `bookingId` it concerns. */
@@ -2338,6 +2361,17 @@ export interface components {
       paidAt: string | null;
       shippedAt: string | null;
       deliveredAt: string | null;
+    };
+    /** @description A fresh link for the person to open and pay an unpaid card order, until the order closes. */
+    OrderPayLink: {
+      orderId: string;
+      totalCents: number;
+      total: string;
+      /** Format: uri */
+      payUrl: string;
+      /** Format: date-time */
+      expiresAt: string;
+      next: string;
     };
     /** @description A page of the directory, partners first. */
     Directory: {
@@ -3905,7 +3939,8 @@ export interface components {
       | 'OUT_OF_STOCK'
       | 'DISCOUNT_NOT_VALID'
       | 'CANNOT_DELIVER'
-      | 'CASH_NOT_ALLOWED';
+      | 'CASH_NOT_ALLOWED'
+      | 'TOO_MANY_UNPAID_ORDERS';
   };
   responses: never;
   parameters: {
@@ -6773,9 +6808,9 @@ export interface operations {
             qty: number;
           }[];
           shippingMethod: components['schemas']['ShippingMethod'];
-          /** @description Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` to find the province when `province` is left out. South African postal codes have 4 digits. */
+          /** @description Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` the province (and so the fee) follows it. South African postal codes have 4 digits. */
           postalCode?: string;
-          /** @description For `courier`: the province it goes to. */
+          /** @description For a `courier` quote before the postal code is known: the province it goes to. With a postal code the province follows it; a stated province that contradicts the postal code is refused 400 naming both. */
           province?: components['schemas']['Province'];
           /** @description For `visit`: the person's own upcoming booking the order rides with. */
           bookingId?: string;
@@ -6798,7 +6833,7 @@ export interface operations {
           'application/json': components['schemas']['OrderQuote'];
         };
       };
-      /** @description Malformed items, an unknown method, or a bound passed. */
+      /** @description Malformed items, an unknown method, a bound passed, or a province that contradicts the postal code. */
       400: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -7064,9 +7099,9 @@ export interface operations {
             qty: number;
           }[];
           shippingMethod: components['schemas']['ShippingMethod'];
-          /** @description Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` to find the province when `province` is left out. South African postal codes have 4 digits. */
+          /** @description Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` the province (and so the fee) follows it. South African postal codes have 4 digits. */
           postalCode?: string;
-          /** @description For `courier`: the province it goes to. */
+          /** @description For a `courier` quote before the postal code is known: the province it goes to. With a postal code the province follows it; a stated province that contradicts the postal code is refused 400 naming both. */
           province?: components['schemas']['Province'];
           /** @description For `visit`: the person's own upcoming booking the order rides with. */
           bookingId?: string;
@@ -7099,7 +7134,7 @@ export interface operations {
           'application/json': components['schemas']['OrderResult'];
         };
       };
-      /** @description Malformed input, shipTo missing, unknown items, or CASH outside a visit add-on. */
+      /** @description Malformed input, shipTo missing, unknown items, CASH outside a visit add-on, or a province that contradicts the postal code. */
       400: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -7140,7 +7175,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description SHOP_OFF, OUT_OF_STOCK, DISCOUNT_NOT_VALID, CANNOT_DELIVER, CONFIRM_REQUIRED (cash without confirm), CASH_NOT_ALLOWED. Also `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      /** @description SHOP_OFF, OUT_OF_STOCK, DISCOUNT_NOT_VALID, CANNOT_DELIVER, CONFIRM_REQUIRED (cash without confirm), CASH_NOT_ALLOWED, TOO_MANY_UNPAID_ORDERS (already 2 unpaid card orders: details.unpaidOrders, pay one with pay_order). Also `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
       409: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -7314,6 +7349,183 @@ export interface operations {
       };
       /** @description No such order of the person. */
       404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  payOrder: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description From buy or list_orders. */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrderPayLink'];
+        };
+      };
+      /** @description Bad request: the input is not valid. `details.fields` names each offending field. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks orders:write. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such order of the person. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `NOTHING_TO_PAY`: paid, cash, cancelled, or closed unpaid. Also `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];

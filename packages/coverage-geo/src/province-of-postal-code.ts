@@ -23,8 +23,9 @@ const RANGES: readonly [from: number, province: Province][] = [
  * 0300–0499 NW, 0500–0999 LP, 1000–1399 MP, 1400–2199 GP, 2200–2499 MP, 2500–2899 NW, 2900–4730
  * KZN, 4731–6499 EC, 6500–8099 WC, 8100–8999 NC, 9000–9999 FS), or null for anything that is not
  * 4 digits (surrounding spaces are ignored) or is 0000. The ranges are approximate at their edges
- * (a few towns near a border carry a neighbouring province's codes): when the person states a
- * province, the caller should take that instead.
+ * (a few towns near a border carry a neighbouring province's codes). Anything priced by province
+ * (a courier fee) should take this answer rather than a province the person states, and refuse a
+ * stated one that contradicts it: otherwise the cheapest province is one word away.
  *
  * @example provinceOfPostalCode('8001') // 'WC' (Cape Town)
  * @example provinceOfPostalCode('2001') // 'GP' (Johannesburg)

@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'DISCOUNT_NOT_VALID',
   'CANNOT_DELIVER',
   'CASH_NOT_ALLOWED',
+  'TOO_MANY_UNPAID_ORDERS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -69,6 +70,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   DISCOUNT_NOT_VALID: 409,
   CANNOT_DELIVER: 409,
   CASH_NOT_ALLOWED: 409,
+  TOO_MANY_UNPAID_ORDERS: 409,
 };
 
 export interface ErrorBody {

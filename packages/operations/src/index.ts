@@ -272,6 +272,7 @@ export { browseShop, deliveryOptions } from './shop/browse-shop.js';
 export { quoteOrder } from './shop/quote-order.js';
 export { buy } from './shop/buy.js';
 export { getOrder, listOrders, ordersOfPerson } from './shop/orders.js';
+export { payOrder } from './shop/pay-order.js';
 export { type Order, OrderSchema, toOrder } from './shop/shop-model.js';
 export {
   expireOrders,

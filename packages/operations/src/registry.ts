@@ -20,6 +20,7 @@ import { browseShop } from './shop/browse-shop.js';
 import { quoteOrder } from './shop/quote-order.js';
 import { buy } from './shop/buy.js';
 import { getOrder, listOrders } from './shop/orders.js';
+import { payOrder } from './shop/pay-order.js';
 import { getSignupStatus, startBusinessSignup } from './business/signup.js';
 import { prepareBusinessSignup } from './business/draft.js';
 import { setServiceArea } from './business/area.js';
@@ -65,6 +66,7 @@ export const operations: readonly Operation[] = [
   buy,
   listOrders,
   getOrder,
+  payOrder,
   findPetBusinesses,
   prepareBusinessSignup,
   getSignupStatus,

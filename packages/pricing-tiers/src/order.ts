@@ -89,7 +89,8 @@ export interface PricedLine {
 }
 
 /**
- * Where the order goes. `province` is resolved by the caller (stated, or from the postal code);
+ * Where the order goes. `province` is resolved by the caller: the postal code's (a stated province
+ * that contradicts it is the caller's to refuse), or a stated one when there is no postal code;
  * `courier` reads only `province`, `local` only `postalCode`.
  */
 export interface DeliveryChoice {

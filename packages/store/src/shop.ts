@@ -508,3 +508,23 @@ export async function listStrandedVisitOrderIds(sql: Queryable, limit: number): 
     limit ${limit}`;
   return rows.map((r) => r.id);
 }
+
+/**
+ * Takes the person's unpaid-orders lock for the rest of the transaction: two purchases by one
+ * person wait for each other here, so the count of unpaid orders each then reads
+ * (`listUnpaidOrders`) includes the other's, and two at once cannot go past the limit together.
+ */
+export async function lockUnpaidOrdersOf(sql: Queryable, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`unpaid-orders/${userId}`}, 0))`;
+}
+
+/**
+ * The person's unpaid card orders whose pay link still works (PENDING_PAYMENT, expires_at after
+ * `now`), oldest first.
+ */
+export async function listUnpaidOrders(sql: Queryable, userId: string, now: Date): Promise<OrderRow[]> {
+  return sql<OrderRow[]>`
+    select ${sql.unsafe(ORDER_COLUMNS)} from orders o
+    where o.user_id = ${userId} and o.status = 'PENDING_PAYMENT' and o.expires_at > ${now}
+    order by o.created_at, o.id`;
+}

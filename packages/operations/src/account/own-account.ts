@@ -22,8 +22,8 @@ import { PetNotesSchema } from './pets.js';
 /** How changes made on the account page are signed in the audit log and on what they create. */
 export const ACCOUNT_PAGE = 'NogPets account page';
 
-/** What the pet owner's part of the account page does: bookings, pets, addresses. */
-const PAGE_SCOPES: Scope[] = ['bookings:read', 'bookings:write', 'pets', 'addresses'];
+/** What the pet owner's part of the account page does: bookings, pets, addresses, paying shop orders. */
+const PAGE_SCOPES: Scope[] = ['bookings:read', 'bookings:write', 'pets', 'addresses', 'orders:write'];
 
 /** A call made by the signed-in person on the account page. */
 export function accountPageContext(

@@ -1,9 +1,19 @@
-import { orderExpiresAt } from '@nogpets/booking-rules';
+import { MAX_UNPAID_ORDERS, mayOpenUnpaidOrder, orderExpiresAt } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { insertOrder, insertOrderPayment, type Queryable, takeDiscountUse, takeStock } from '@nogpets/store';
+import {
+  insertOrder,
+  insertOrderPayment,
+  listUnpaidOrders,
+  lockUnpaidOrdersOf,
+  type OrderRow,
+  type Queryable,
+  takeDiscountUse,
+  takeStock,
+} from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { hashSecret, newSecret } from '../auth.js';
+import { momentText } from '../booking/local-time.js';
 import { payUrlOf } from '../booking/place.js';
 import { actorName } from '../context.js';
 import { defineOperation } from '../define.js';
@@ -109,6 +119,35 @@ function refuseUnbuyable(quote: OrderQuote): void {
     });
 }
 
+/**
+ * The refusal of a third unpaid card order: the open ones, each with its total, until when it can be
+ * paid and how (pay_order, the account page), and that an unpaid order closes by itself.
+ */
+function tooManyUnpaid(shop: OpenShop, unpaid: OrderRow[]): ServiceError {
+  const orders = unpaid.map((o) => ({
+    orderId: o.id,
+    what: o.lines.map((l) => `${l.qty} × ${l.name} (${l.variantLabel})`).join(', '),
+    totalCents: o.totalCents,
+    total: formatMoney(o.totalCents, o.currency),
+    expiresAt: o.expiresAt!.toISOString(),
+    expires: momentText(o.expiresAt!, shop.business.timezone),
+  }));
+  const list = orders
+    .map((o) => `${o.orderId} (${o.what}, ${o.total}, payable until ${o.expires})`)
+    .join('; ');
+  return new ServiceError(
+    'TOO_MANY_UNPAID_ORDERS',
+    `The person already has ${orders.length} unpaid orders waiting for payment, the most at once (${MAX_UNPAID_ORDERS}): ${list}. ` +
+      'Pay one first (pay_order gives a fresh pay link; the Pay button on the account page does the same), or wait ' +
+      'for it to close unpaid at the time shown (its items go back on the shelf); then buy again.',
+    {
+      limit: MAX_UNPAID_ORDERS,
+      unpaidOrders: orders,
+      next: 'Offer to pay one of unpaidOrders with pay_order (orderId), then buy again.',
+    },
+  );
+}
+
 function orderSummary(shop: OpenShop, quote: OrderQuote, delivery: string, card: boolean): string {
   const what = quote.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ');
   const discount = quote.discountCents > 0 ? `, less ${quote.discount} (${quote.discountCode})` : '';
@@ -134,21 +173,24 @@ export const buy = defineOperation({
     'until they pay, for 24 hours, then the order closes. CASH is only for a `visit` add-on to their own cash booking ' +
     'and needs `confirm: true` after they agreed to the summary (without it: 409 CONFIRM_REQUIRED with the summary). ' +
     'Refusals say what to change: 409 OUT_OF_STOCK (details.problems), DISCOUNT_NOT_VALID (details.discountError), ' +
-    'CANNOT_DELIVER (details.shippingError). Send an `Idempotency-Key` so a retry never buys twice.',
+    'CANNOT_DELIVER (details.shippingError), TOO_MANY_UNPAID_ORDERS (a person holds at most 2 unpaid card orders: ' +
+    'details.unpaidOrders; pay one with pay_order first). Send an `Idempotency-Key` so a retry never buys twice.',
   input: BuyRequestSchema,
   output: BuyResultSchema,
   successStatus: 201,
   errors: [
     {
       status: 400,
-      description: 'Malformed input, shipTo missing, unknown items, or CASH outside a visit add-on.',
+      description:
+        'Malformed input, shipTo missing, unknown items, CASH outside a visit add-on, or a province that contradicts the postal code.',
     },
     { status: 401, description: 'No or an invalid credential.' },
     { status: 403, description: 'The credential lacks orders:write.' },
     {
       status: 409,
       description:
-        'SHOP_OFF, OUT_OF_STOCK, DISCOUNT_NOT_VALID, CANNOT_DELIVER, CONFIRM_REQUIRED (cash without confirm), CASH_NOT_ALLOWED.',
+        'SHOP_OFF, OUT_OF_STOCK, DISCOUNT_NOT_VALID, CANNOT_DELIVER, CONFIRM_REQUIRED (cash without confirm), CASH_NOT_ALLOWED, ' +
+        'TOO_MANY_UNPAID_ORDERS (already 2 unpaid card orders: details.unpaidOrders, pay one with pay_order).',
     },
     { status: 429, description: 'Too many requests.' },
   ],
@@ -194,6 +236,12 @@ export const buy = defineOperation({
     const token = pending ? newSecret('npl') : null;
     const order = await ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
+      if (pending) {
+        // Under the person's lock, so two purchases at once both count the other's order.
+        await lockUnpaidOrdersOf(q, ctx.auth!.userId);
+        const unpaid = await listUnpaidOrders(q, ctx.auth!.userId, now);
+        if (!mayOpenUnpaidOrder(unpaid.length)) throw tooManyUnpaid(shop, unpaid);
+      }
       // Stock is taken for every line or none: a buyer who finds too few left changes nothing.
       const short = await takeStock(
         q,

@@ -1,10 +1,11 @@
 import { canPay, isActive } from '@nogpets/booking-rules';
 import { provinceOfPostalCode } from '@nogpets/coverage-geo';
-import { type OrderPrice, type Province, priceOrder } from '@nogpets/pricing-tiers';
+import { type OrderPrice, PROVINCE_NAMES, type Province, priceOrder } from '@nogpets/pricing-tiers';
 import { type BookingRow, findBooking, findDiscountCode, findProducts, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { stateOf } from '../booking/booking-model.js';
 import type { OperationContext } from '../context.js';
+import { ServiceError } from '../errors.js';
 import {
   type OpenShop,
   PostalCodeSchema,
@@ -35,10 +36,14 @@ export const OrderRequestShape = {
   shippingMethod: ShippingMethodSchema,
   postalCode: PostalCodeSchema.optional().meta({
     description:
-      'Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` to ' +
-      'find the province when `province` is left out. South African postal codes have 4 digits.',
+      'Where it goes: for `local` delivery (our van delivers to some postal codes only), and for `courier` the ' +
+      'province (and so the fee) follows it. South African postal codes have 4 digits.',
   }),
-  province: ProvinceSchema.optional().meta({ description: 'For `courier`: the province it goes to.' }),
+  province: ProvinceSchema.optional().meta({
+    description:
+      'For a `courier` quote before the postal code is known: the province it goes to. With a postal code the ' +
+      'province follows it; a stated province that contradicts the postal code is refused 400 naming both.',
+  }),
   bookingId: z
     .string()
     .min(1)
@@ -120,6 +125,39 @@ function visitProblem(
 }
 
 /**
+ * The province an order travels to: the postal code's (coverage-geo's `provinceOfPostalCode`) when
+ * one is given, so the courier fee follows where the parcel really goes; a stated province that
+ * contradicts it is refused 400 naming both. Without a postal code (a quote before the address is
+ * known) the stated province prices the quote; buy always has the postal code of `shipTo`.
+ * quote_order and buy both come here, so they cannot disagree.
+ */
+export function destinationProvince(input: Pick<OrderRequest, 'postalCode' | 'province'>): {
+  province: Province | null;
+  notInCountry: boolean;
+} {
+  const postalCode = input.postalCode?.trim();
+  if (!postalCode) return { province: input.province ?? null, notInCountry: false };
+  const fromCode = provinceOfPostalCode(postalCode);
+  if (input.province && fromCode && input.province !== fromCode)
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `Postal code ${postalCode} is in ${PROVINCE_NAMES[fromCode]} (${fromCode}), not ${PROVINCE_NAMES[input.province]} (${input.province}) as stated. Check the address with the person: correct the postal code, or leave out the province (it follows the postal code).`,
+      {
+        fields: [
+          {
+            field: 'province',
+            message: `Postal code ${postalCode} is in ${fromCode}, not ${input.province}; leave the province out or correct the postal code.`,
+          },
+        ],
+        postalCode,
+        province: input.province,
+        provinceOfPostalCode: fromCode,
+      },
+    );
+  return { province: fromCode, notInCountry: fromCode === null };
+}
+
+/**
  * Gathers what an order is priced from (the products asked for, the discount code, the province or
  * the booking it travels with) and hands it to pricing-tiers' `priceOrder`, which decides.
  */
@@ -138,15 +176,16 @@ export async function priceOrderRequest(
       : Promise.resolve(null),
   ]);
   let shippingError: ShippingError | null = null;
-  let province: Province | null = input.province ?? null;
+  let province: Province | null = null;
   if (input.shippingMethod === 'visit') {
     shippingError = visitProblem(ctx, shop, input.bookingId, bookingRow);
-  } else if (input.shippingMethod === 'courier' && !province && input.postalCode) {
-    province = provinceOfPostalCode(input.postalCode.trim());
-    if (!province)
+  } else {
+    const place = destinationProvince(input);
+    province = place.province;
+    if (input.shippingMethod === 'courier' && place.notInCountry)
       shippingError = {
         code: 'NOT_IN_COUNTRY',
-        message: `We deliver only in South Africa, and ${input.postalCode} is not a South African postal code. Check it, or give the province.`,
+        message: `We deliver only in South Africa, and ${input.postalCode?.trim()} is not a South African postal code. Check it.`,
       };
   }
   const price = priceOrder({

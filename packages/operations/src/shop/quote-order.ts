@@ -119,7 +119,8 @@ export const quoteOrder = defineOperation({
   description:
     'What an order from the shop would cost, without buying: the lines, the delivery fee, the discount and the total. ' +
     '`items` from browse_shop (`productId`, `variantId` when the product has several, `qty`), a `shippingMethod` ' +
-    '(`courier` anywhere in South Africa: give `province` or `postalCode`; `local`: give `postalCode`; `visit`: free ' +
+    '(`courier` anywhere in South Africa: give `postalCode`, whose province sets the fee, or only `province` before ' +
+    'the address is known; `local`: give `postalCode`; `visit`: free ' +
     "with one of the person's upcoming bookings, give `bookingId`, needs their credential), and a `discountCode` if " +
     'they have one. It never refuses for stock, a bad code or a place we cannot deliver to: it reports them in ' +
     '`problems`, `discountError` and `shippingError`, with what to do. `canBuy` says whether buy would take it.',
@@ -127,7 +128,11 @@ export const quoteOrder = defineOperation({
   output: OrderQuoteSchema,
   successStatus: 200,
   errors: [
-    { status: 400, description: 'Malformed items, an unknown method, or a bound passed.' },
+    {
+      status: 400,
+      description:
+        'Malformed items, an unknown method, a bound passed, or a province that contradicts the postal code.',
+    },
     { status: 409, description: 'SHOP_OFF: the shop is closed just now.' },
     { status: 429, description: 'Too many requests.' },
   ],

@@ -147,7 +147,8 @@ export const ShipToSchema = z
     suburb: singleLine(100).optional(),
     city: singleLine(100, 1),
     province: ProvinceSchema.optional().meta({
-      description: 'For courier delivery; taken from the postal code when left out.',
+      description:
+        'Optional: the province follows the postal code (the courier fee with it); one that contradicts the postal code is refused 400.',
     }),
     postalCode: PostalCodeSchema,
     notes: singleLine(300).optional().meta({ description: 'For the driver: gate code, where to leave it.' }),
