@@ -170,7 +170,7 @@ export async function approvedPartner(
   options: { name: string; area: Record<string, unknown>; approveAreas?: boolean },
 ): Promise<{ businessId: string; serviceId: string; vanId: string; areaIds: string[] }> {
   const app = await applicationForReview(server, owner, { name: options.name, area: options.area });
-  const deps = { sql: server.db.sql, clock: systemClock };
+  const deps = { sql: server.db.sql, clock: systemClock, payments: { publicUrl: () => server.url } };
   const { businessId } = await approveApplication(deps, app.applicationId, CLI_REVIEWER);
   if (options.approveAreas !== false)
     for (const id of app.allAreaIds) await decideArea(deps, id, 'APPROVED', CLI_REVIEWER);
