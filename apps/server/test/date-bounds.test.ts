@@ -58,7 +58,7 @@ describe('date ranges of every operation', () => {
   let bizBooking: string;
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
   const qs = (q: Record<string, unknown>) =>
-    new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)])).toString();
+    new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const counts = async () =>
     (
       await server.db.sql<{ b: number; t: number; h: string }[]>`
