@@ -37,6 +37,13 @@ export interface WorkerKillSizes {
    * of a second, and the whole time it is active is the window to hit on a busy machine.
    */
   killWhenActive?: boolean;
+  /**
+   * Every queue's expiry for the workers (WORKER_JOB_EXPIRE_SEC, with maintenance every second):
+   * the restarted worker is then sent nothing, and the killed job itself must be run again once
+   * its expiry has passed. Left out: the schedule's next send does the work, as in production
+   * between a kill and the killed job's expiry.
+   */
+  retryAfterExpirySec?: number;
 }
 
 export type JobName = 'expire-unpaid-holds' | 'expire-unpaid-orders' | 'purge-signup-drafts';
@@ -50,6 +57,8 @@ export interface JobFigures {
   activeAtKill: boolean;
   /** The killed job's state once the new worker had done the work (pg-boss retries it only after its expiry). */
   killedJobStateAfter: string | null;
+  /** How many times pg-boss ran the killed job again. */
+  killedJobRetries: number | null;
   /** From the kill to the work being done by the restarted worker (its start included). */
   doneAfterKillMs: number | null;
   /** Effects per item: how many items had the effect 0, 1, 2… times. */
@@ -76,7 +85,17 @@ export async function workerKillTrial(sizes: WorkerKillSizes): Promise<JobFigure
     await server.stop();
     server = undefined;
 
-    const startWorker = () => spawnServer({ DATABASE_URL: databaseUrl, PORT: '0' }, 120_000, WORKER);
+    const expiry = sizes.retryAfterExpirySec;
+    const startWorker = () =>
+      spawnServer(
+        {
+          DATABASE_URL: databaseUrl,
+          PORT: '0',
+          ...(expiry ? { WORKER_JOB_EXPIRE_SEC: String(expiry), WORKER_MAINTENANCE_SEC: '1' } : {}),
+        },
+        120_000,
+        WORKER,
+      );
     const figures: JobFigures[] = [];
     for (const job of JOBS) {
       const s = sql;
@@ -115,19 +134,25 @@ export async function workerKillTrial(sizes: WorkerKillSizes): Promise<JobFigure
       await worker.exited;
       doneAtKill = (await progress()).done;
       worker = await startWorker();
-      // The schedule sends it again (every minute for holds and orders, hourly for drafts).
-      await sendJob(s, job.name);
+      // The schedule sends it again (every minute for holds and orders, hourly for drafts); with a
+      // short expiry nothing is sent: pg-boss runs the killed job again once it has expired.
+      if (!expiry) await sendJob(s, job.name);
       const took = await timeUntil(async () => {
         const p = await progress();
-        return p.done === p.of;
+        if (p.done !== p.of) return false;
+        if (!expiry) return true;
+        const [killedJob] = await s<
+          { state: string }[]
+        >`select state::text from pgboss.job where id = ${sentId}`;
+        return killedJob?.state === 'completed';
       }, 60_000);
       const doneAfterKillMs = took === null ? null : performance.now() - killedAt;
       // Time for a second run to do it twice, if it would: another send and the poll after it.
       await sendJob(s, job.name);
       await sleep(sizes.settleMs ?? 5000);
       const [killedJob] = await s<
-        { state: string }[]
-      >`select state::text from pgboss.job where id = ${sentId}`;
+        { state: string; retries: number }[]
+      >`select state::text, retry_count as retries from pgboss.job where id = ${sentId}`;
       const check = await job.check(s, work);
       figures.push({
         job: job.name,
@@ -135,6 +160,7 @@ export async function workerKillTrial(sizes: WorkerKillSizes): Promise<JobFigure
         doneAtKill,
         activeAtKill,
         killedJobStateAfter: killedJob?.state ?? null,
+        killedJobRetries: killedJob?.retries ?? null,
         doneAfterKillMs: doneAfterKillMs === null ? null : Math.round(doneAfterKillMs),
         effects: check.effects,
         problems: took === null ? [`not done within 60 s of the restart`, ...check.problems] : check.problems,
@@ -379,11 +405,16 @@ const JOBS: Job[] = [
   },
 ];
 
-/** Queues a job as pg-boss's schedule does (its queue exists once a worker has started). */
+/**
+ * Queues a job as pg-boss's schedule does (its queue exists once a worker has started): with the
+ * queue's expiry, as pg-boss's send gives it (its 15 minutes when the queue has none).
+ */
 async function sendJob(sql: Sql, name: JobName): Promise<string> {
-  const [row] = await sql<
-    { id: string }[]
-  >`insert into pgboss.job (name, data) values (${name}, '{}') returning id`;
+  const [row] = await sql<{ id: string }[]>`
+    insert into pgboss.job (name, data, expire_in)
+    select ${name}, '{}', coalesce(q.expire_seconds * interval '1s', interval '15 minutes')
+    from pgboss.queue q where q.name = ${name}
+    returning id`;
   return row!.id;
 }
 

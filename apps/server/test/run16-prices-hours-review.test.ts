@@ -184,8 +184,11 @@ describe('issue 16 prices, hours and time off: second reading', () => {
       expect(['start', 'end']).toContain(res.body.error.details.fields[0].field);
     }
     expect(await count()).toBe(before);
-    // A list up to the last day there is reads fine.
-    const listed = await server.get(`/v1/business/time-off?businessId=${BIZ}&to=9999-12-31`, as(owner));
+    // A list up to year 9999 is refused with the range (issue 27: dates have ranges); left out, `to` has no end.
+    const far = await server.get(`/v1/business/time-off?businessId=${BIZ}&to=9999-12-31`, as(owner));
+    expect(far.status, JSON.stringify(far.body)).toBe(400);
+    expect(far.body.error.details.reason).toBe('DATE_OUT_OF_RANGE');
+    const listed = await server.get(`/v1/business/time-off?businessId=${BIZ}`, as(owner));
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
   });
 });

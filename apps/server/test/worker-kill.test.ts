@@ -1,6 +1,9 @@
 // Short form of the worker fault test (faults/worker-kill.test.ts, `pnpm faults worker-kill`): the
 // worker process killed with SIGKILL mid-job in hold expiry, order expiry and the draft purge, on a
-// PostgreSQL of its own; started again, each job does its work, each item once.
+// PostgreSQL of its own; started again, each job does its work, each item once. The workers run
+// with a 5-second expiry on every queue (WORKER_JOB_EXPIRE_SEC; in production each job's own, 2 to
+// 10 minutes) and are sent nothing after the kill: pg-boss runs the killed job itself again once
+// it has expired, not after its 15-minute default.
 import { describe, expect, it } from 'vitest';
 import { type JobFigures, workerKillTrial } from '../faults/worker-jobs.js';
 
@@ -22,6 +25,7 @@ describe('worker killed with SIGKILL mid-job', () => {
           draftApplications: 5,
           settleMs: 2500,
           killWhenActive: true,
+          retryAfterExpirySec: 5,
         });
       } catch (err) {
         if (trial < 3 && /never caught mid-job/.test(String(err))) continue;
@@ -38,6 +42,9 @@ describe('worker killed with SIGKILL mid-job', () => {
     for (const f of figures) {
       expect(f.problems, f.job).toEqual([]);
       expect(f.doneAfterKillMs, f.job).not.toBeNull();
+      // The killed job itself, run again after its expiry: nothing else was sent.
+      expect(f.killedJobStateAfter, f.job).toBe('completed');
+      expect(f.killedJobRetries, f.job).toBeGreaterThanOrEqual(1);
     }
     expect(missed(figures)).toBe(false);
     for (const f of figures.filter((f) => f.job !== 'purge-signup-drafts'))

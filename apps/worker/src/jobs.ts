@@ -30,13 +30,22 @@ export interface JobDefinition {
   name: string;
   /** Cron in UTC (pg-boss schedules), or null for jobs only sent on demand. */
   cron: string | null;
+  /**
+   * How long one run may stay active before pg-boss takes it for dead (its worker killed) and runs
+   * it again: well above what a run takes, well below the 15 minutes pg-boss would wait.
+   */
+  expireInSeconds: number;
   run(ctx: JobContext): Promise<Record<string, unknown>>;
 }
+
+/** How long a run may stay active before it is run again, by how often the job runs (every minute; every 5 minutes to hourly; daily): docs/reliability.md. */
+export const EXPIRE = { everyMinute: 120, hourly: 300, daily: 600 } as const;
 
 /** Rate-limit counters whose window has passed are dead weight; an hour's grace keeps it cheap. */
 export const purgeExpiredRateLimits: JobDefinition = {
   name: 'purge-expired-rate-limits',
   cron: '*/10 * * * *',
+  expireInSeconds: EXPIRE.hourly,
   async run({ sql, now }) {
     return { deleted: await purgeRateLimits(sql, new Date(now().getTime() - 60 * 60 * 1000)) };
   },
@@ -46,6 +55,7 @@ export const purgeExpiredRateLimits: JobDefinition = {
 export const expireUnpaidHolds: JobDefinition = {
   name: 'expire-unpaid-holds',
   cron: '* * * * *',
+  expireInSeconds: EXPIRE.everyMinute,
   async run({ deps }) {
     if (!deps) return { skipped: 'no deps' };
     const expired = await expireHolds(deps);
@@ -61,6 +71,7 @@ export const expireUnpaidHolds: JobDefinition = {
 export const expireUnpaidOrders: JobDefinition = {
   name: 'expire-unpaid-orders',
   cron: '* * * * *',
+  expireInSeconds: EXPIRE.everyMinute,
   async run({ deps }) {
     if (!deps) return { skipped: 'no deps' };
     const expired = await expireOrders(deps);
@@ -73,6 +84,7 @@ export const expireUnpaidOrders: JobDefinition = {
 export const completeFinishedBookings: JobDefinition = {
   name: 'complete-finished-bookings',
   cron: '*/5 * * * *',
+  expireInSeconds: EXPIRE.hourly,
   async run({ deps }) {
     if (!deps) return { skipped: 'no deps' };
     return { done: (await completeBookings(deps)).length };
@@ -83,6 +95,7 @@ export const completeFinishedBookings: JobDefinition = {
 export const keepSeriesBooked: JobDefinition = {
   name: 'keep-series-booked',
   cron: '17 * * * *',
+  expireInSeconds: EXPIRE.hourly,
   async run({ deps }) {
     if (!deps) return { skipped: 'no deps' };
     return { booked: await extendSeries(deps) };
@@ -93,6 +106,7 @@ export const keepSeriesBooked: JobDefinition = {
 export const purgeOldIdempotencyKeys: JobDefinition = {
   name: 'purge-idempotency-keys',
   cron: '41 3 * * *',
+  expireInSeconds: EXPIRE.daily,
   async run({ sql, now }) {
     return { deleted: await purgeIdempotencyKeys(sql, new Date(now().getTime() - 24 * 3600_000)) };
   },
@@ -102,6 +116,7 @@ export const purgeOldIdempotencyKeys: JobDefinition = {
 export const deliverMail: JobDefinition = {
   name: 'deliver-mail',
   cron: '* * * * *',
+  expireInSeconds: EXPIRE.everyMinute,
   async run({ deps }) {
     if (!deps) return { skipped: 'no deps' };
     return { sent: await deliverPendingMail(deps) };
@@ -112,6 +127,7 @@ export const deliverMail: JobDefinition = {
 export const purgeOldEmailLinks: JobDefinition = {
   name: 'purge-email-links',
   cron: '23 * * * *',
+  expireInSeconds: EXPIRE.hourly,
   async run({ sql, now }) {
     const dayAgo = new Date(now().getTime() - 24 * 3600_000);
     return { deleted: await purgeEmailLinks(sql, dayAgo), counts: await purgeLinkMailRequests(sql, dayAgo) };
@@ -122,6 +138,7 @@ export const purgeOldEmailLinks: JobDefinition = {
 export const recheckPaymentNotices: JobDefinition = {
   name: 'recheck-payment-notices',
   cron: '* * * * *',
+  expireInSeconds: EXPIRE.everyMinute,
   async run({ deps }) {
     if (!deps) return { skipped: 'no deps' };
     return recheckNotices(deps);
@@ -135,6 +152,7 @@ export const recheckPaymentNotices: JobDefinition = {
 export const purgeDoneNotices: JobDefinition = {
   name: 'purge-payment-notices',
   cron: '47 3 * * *',
+  expireInSeconds: EXPIRE.daily,
   async run({ sql, now }) {
     return { deleted: await purgeDonePaymentNotices(sql, new Date(now().getTime() - 90 * 24 * 3600_000)) };
   },
@@ -147,6 +165,7 @@ export const purgeDoneNotices: JobDefinition = {
 export const purgeSignupDrafts: JobDefinition = {
   name: 'purge-signup-drafts',
   cron: '29 * * * *',
+  expireInSeconds: EXPIRE.hourly,
   async run({ sql, now }) {
     return purgeExpiredDrafts(sql, now());
   },

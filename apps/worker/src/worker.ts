@@ -17,6 +17,10 @@ export interface WorkerOptions {
   jobs?: readonly JobDefinition[];
   /** The service's dependencies, for jobs that apply its rules. */
   deps?: Deps;
+  /** Every queue's expiry instead of each job's own (`JobDefinition.expireInSeconds`). */
+  jobExpireSec?: number | undefined;
+  /** How often pg-boss looks for jobs past their expiry; default 60 s. */
+  maintenanceSec?: number | undefined;
 }
 
 export interface Worker {
@@ -37,6 +41,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     schema: 'pgboss',
     max: 3,
     application_name: 'nogpets-worker',
+    // Jobs past their expiry (a worker killed mid-job leaves its job active) are failed and retried
+    // when a worker's maintenance runs: every minute, not pg-boss's two.
+    maintenanceIntervalSeconds: options.maintenanceSec ?? 60,
   });
   boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
   // Workers starting together on a fresh database deadlock in pg-boss's queue creation; one at a
@@ -46,7 +53,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     await setupLock`select pg_advisory_lock(736411904)`;
     await boss.start();
     for (const job of jobs) {
-      await boss.createQueue(job.name);
+      // A killed run is retried after its queue's expiry (pg-boss's default is 15 minutes). The
+      // queue may exist from an earlier release: its expiry is set again on every start.
+      const expireInSeconds = options.jobExpireSec ?? job.expireInSeconds;
+      await boss.createQueue(job.name, { name: job.name, expireInSeconds });
+      await boss.updateQueue(job.name, { name: job.name, expireInSeconds });
       if (job.cron) await boss.schedule(job.name, job.cron);
     }
   } catch (err) {
@@ -77,6 +88,8 @@ export async function startWorkerIn(runtime: Runtime): Promise<() => Promise<voi
     sql: runtime.db.sql,
     logger: runtime.logger,
     deps: runtime.deps,
+    jobExpireSec: runtime.config.WORKER_JOB_EXPIRE_SEC,
+    maintenanceSec: runtime.config.WORKER_MAINTENANCE_SEC,
   });
   return () => worker.stop();
 }

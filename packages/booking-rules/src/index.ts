@@ -6,6 +6,7 @@ export {
   RESCHEDULE_CUTOFF_HOURS,
   SERIES_WEEKS_AHEAD,
 } from './constants.js';
+export { DATE_BOUNDS, type DateBoundsKind, dateBounds, outsideDateBounds } from './date-bounds.js';
 export { expandWeekly } from './expand-weekly.js';
 export { holdUntil } from './hold-until.js';
 export { initialState } from './initial-state.js';

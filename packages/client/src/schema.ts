@@ -13039,7 +13039,7 @@ export interface operations {
           'application/json': components['schemas']['TimeOffAdded'];
         };
       };
-      /** @description Invalid input: not a local date or date and time, a time the clocks skip, `end` not after `start`, already over, longer than 366 days, or starting more than three years ahead. */
+      /** @description Invalid input: not a local date or date and time, a time the clocks skip, `end` not after `start`, already over, longer than 366 days, or a date more than five years back or two years ahead. */
       400: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];

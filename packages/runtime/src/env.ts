@@ -113,6 +113,14 @@ export const ConfigSchema = z
     /** Origins of browser-based MCP clients on other sites allowed to call /mcp (`https://app.example`). */
     ALLOWED_ORIGINS: commaList(allowedOriginEntry, 'origins (https://app.example, http://localhost:6274)'),
     RUN_WORKER: bool.default(true),
+    /**
+     * How long a worker job may stay active before pg-boss takes it for dead (its worker killed or
+     * stuck) and runs it again, for every queue; unset: each job's own (`expireInSeconds` in
+     * apps/worker/src/jobs.ts, 2 to 10 minutes). Tests set a few seconds.
+     */
+    WORKER_JOB_EXPIRE_SEC: z.coerce.number().int().min(1).max(3600).optional(),
+    /** How often a worker looks for jobs past their expiry (pg-boss's maintenance). */
+    WORKER_MAINTENANCE_SEC: z.coerce.number().int().min(1).max(3600).default(60),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     /**
      * On a stop signal, how long the instance keeps serving while `/readyz` says draining, before it

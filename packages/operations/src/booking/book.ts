@@ -19,7 +19,7 @@ import {
   SkippedSchema,
   seriesPlacements,
 } from './series.js';
-import { StaySchema, VisitsSchema } from './time-schemas.js';
+import { checkDateBounds, StaySchema, VisitsSchema } from './time-schemas.js';
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -271,6 +271,11 @@ export const book = defineOperation({
     const tz = offer.business.timezone;
     const currency = offer.business.currency;
     const now = ctx.deps.clock.now();
+    checkDateBounds('booking', localDate(now, tz), tz, {
+      start: input.start === undefined ? undefined : new Date(input.start),
+      'stay.startDate': input.stay?.startDate,
+      'visits.startDate': input.visits?.startDate,
+    });
     if (input.paymentMethod === 'CASH' && !quote.acceptsCash) {
       throw new ServiceError('BAD_REQUEST', 'Cash is not accepted for this booking; use CARD.', {
         fields: [{ field: 'paymentMethod', message: 'Cash not accepted.' }],

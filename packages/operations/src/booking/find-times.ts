@@ -16,7 +16,15 @@ import { documentRules } from '../schemas.js';
 import { BUSINESS_ERRORS } from '../offer-cache.js';
 import { askedRange, engineError, nothingOpen, planSittingFor, slotInputFor } from './schedule.js';
 import { localDate } from './local-time.js';
-import { DATE, DaySchema, HHMM, StaySchema, VisitsSchema } from './time-schemas.js';
+import {
+  checkDateBounds,
+  checkSearchDates,
+  DATE,
+  DaySchema,
+  HHMM,
+  StaySchema,
+  VisitsSchema,
+} from './time-schemas.js';
 
 export const TimesAnswerSchema = z
   .object({
@@ -140,6 +148,12 @@ export const findTimes = defineOperation({
     // pricing-tiers keeps the category as text; it is the line's id.
     const quote = { ...priced.quote, category: priced.line.id };
     const now = ctx.deps.clock.now();
+    const tz = offer.business.timezone;
+    checkSearchDates(localDate(now, tz), tz, input);
+    checkDateBounds('booking', localDate(now, tz), tz, {
+      'stay.startDate': input.stay?.startDate,
+      'visits.startDate': input.visits?.startDate,
+    });
 
     if (input.stay || input.visits) {
       const plan = await planSittingFor(ctx, priced, input);

@@ -47,7 +47,8 @@ import {
   sittingContext,
   sittingDays,
 } from './schedule.js';
-import { DATE, DaySchema, SlotSchema } from './time-schemas.js';
+import { flagIfOutsideWorkingTime } from '../run/working-time.js';
+import { checkDateBounds, checkSearchDates, DATE, DaySchema, SlotSchema } from './time-schemas.js';
 
 const notFound = { status: 404, description: 'No such booking of the person.' };
 const auth401 = { status: 401, description: 'No or an invalid credential.' };
@@ -327,6 +328,7 @@ export const rescheduleTimes = defineOperation({
     if (!allowed.ok) refused(allowed, { bookingId: row.id });
     const priced = await pricedFor(ctx, row);
     const tz = priced.offer.business.timezone;
+    checkSearchDates(localDate(now, tz), tz, input);
     const asked = askedRange(input, localDate(now, tz));
     const from = asked.from ?? localDate(now, tz);
     // Spec: default the next 7 days (today and six more), from `from` when only that is given.
@@ -467,7 +469,9 @@ export async function moveTarget(
   minNoticeMin?: number,
 ): Promise<MoveTarget> {
   const priced = await pricedFor(ctx, before);
-  const stay = stayOf(before, priced.offer.business.timezone);
+  const tz = priced.offer.business.timezone;
+  checkDateBounds('booking', localDate(ctx.deps.clock.now(), tz), tz, { start });
+  const stay = stayOf(before, tz);
   if (stay) return { priced, start, ...(await movedStay(ctx, priced, before, stay, start, resourceId)) };
   const on =
     resourceId ??
@@ -516,6 +520,14 @@ export async function writeMove(
   const link = current.holdUntil ? await openLinkExpiry(q, current.id) : null;
   const hold = current.holdUntil ? holdUntil(link ?? start, start) : null;
   await updateBooking(q, current.id, { status, start, end, resourceId, holdUntil: hold }, now);
+  // Read against the working time as it is under the lock: hours or time off changed since the
+  // target was checked flag the moved booking, as the change would have (issue 27).
+  await flagIfOutsideWorkingTime(
+    q,
+    target.priced.offer.business,
+    [{ id: current.id, start, end, resourceId }],
+    now,
+  );
   return { ...current, status, start, end, resourceId, holdUntil: hold };
 }
 

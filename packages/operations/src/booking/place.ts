@@ -22,7 +22,10 @@ import {
   newId,
   type Queryable,
   shareKey,
+  type Sql,
+  type TransactionSql,
 } from '@nogpets/store';
+import { flagIfOutsideWorkingTime } from '../run/working-time.js';
 import { hashSecret, newSecret } from '../auth.js';
 import { actorName, type OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
@@ -75,10 +78,11 @@ export async function placeBookings(
   const taken: Placement[] = [];
   for (const p of placements) {
     const attempt = async (q: Queryable) => {
-      // Several bookings in one transaction (a series, visits) could deadlock against another such
-      // transaction under the exclusion constraint: they queue on the resource instead. One booking
-      // needs no queue: the constraint alone decides, and the resource stays open to other writers.
-      if (placements.length > 1) await lockResource(q, business.id, p.resourceId);
+      // Writers of a resource's calendar queue on its lock: several bookings in one transaction (a
+      // series, visits) would otherwise deadlock against another such transaction under the
+      // exclusion constraint, and set_working_hours and add_time_off take it too, so a booking
+      // checked against hours that change meanwhile is read against the new ones before it commits.
+      await lockResource(q, business.id, p.resourceId);
       if (group) {
         const already = await lockGroupWalk(
           q,
@@ -118,6 +122,7 @@ export async function placeBookings(
       taken.push(p);
     }
   }
+  await flagIfOutsideWorkingTime(tx, business, rows, now);
   return { rows, taken };
 }
 
@@ -227,10 +232,15 @@ export async function placeOneBooking(
       : null;
   let row: BookingRow;
   try {
-    // Under an Idempotency-Key the caller's transaction must outlive a refusal, to keep it as the answer.
-    row = await atomically(ctx.deps.sql, (q) =>
-      insertBookingWithLink(q, booking, creationAudit(ctx, booking), payment, now),
-    );
+    // Under an Idempotency-Key the caller's transaction must outlive a refusal, to keep it as the
+    // answer (a savepoint); otherwise a transaction of its own. Under the resource's lock, and read
+    // against the working time as it is then (see placeBookings).
+    row = await inTransaction(ctx.deps.sql, async (q) => {
+      await lockResource(q, booking.businessId, booking.resourceId);
+      const made = await insertBookingWithLink(q, booking, creationAudit(ctx, booking), payment, now);
+      await flagIfOutsideWorkingTime(q, options.priced.offer.business, [made], now);
+      return made;
+    });
   } catch (err) {
     if (isSavedRowGone(err)) throw savedRowGoneError();
     if (isSlotTaken(err)) throw slotTakenError(p);
@@ -243,6 +253,13 @@ export async function placeOneBooking(
         ? { payUrl: payUrlOf(ctx, token), expiresAt, amountCents: payment.amountCents, paymentId: payment.id }
         : null,
   };
+}
+
+/** `work` atomically: in a savepoint inside a transaction, else in a transaction of its own. */
+function inTransaction<T>(sql: Queryable, work: (q: Queryable) => Promise<T>): Promise<T> {
+  const tx = sql as Partial<Pick<TransactionSql, 'savepoint'>>;
+  if (typeof tx.savepoint === 'function') return atomically(sql, work);
+  return (sql as Sql).begin((q) => work(q as unknown as Queryable)) as Promise<T>;
 }
 
 /** The address of a pay link (`/pay/{token}` on the service's public URL): bookings' and invoices'. */

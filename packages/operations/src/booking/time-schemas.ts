@@ -1,5 +1,8 @@
 /** The wire shapes of local dates, times, stays, visits and slots, shared by the booking operations. */
+import { type DateBoundsKind, outsideDateBounds } from '@nogpets/booking-rules';
+import { localDateText } from '@nogpets/slot-engine';
 import { z } from 'zod';
+import { ServiceError } from '../errors.js';
 
 export const DATE = z
   .string()
@@ -60,3 +63,47 @@ export const SlotSchema = z
 export const DaySchema = z
   .object({ date: z.string(), label: z.string(), slots: z.array(SlotSchema) })
   .meta({ id: 'Day', description: 'One local day (YYYY-MM-DD) and its open times, soonest first.' });
+
+const BOUNDS_WORDS: Record<DateBoundsKind, (b: { from: string; to: string }) => string> = {
+  booking: (b) => `from today (${b.from}) to two years ahead (${b.to})`,
+  records: (b) => `from five years back (${b.from}) to two years ahead (${b.to})`,
+};
+
+/**
+ * Refuses with 400 a date outside its bounds (booking-rules' `dateBounds`): each field a local
+ * date YYYY-MM-DD or an instant (read as its local date in `timeZone`); `today` is the local date
+ * there. The message names the field, the date and the range, so the person can pick again.
+ */
+export function checkDateBounds(
+  kind: DateBoundsKind,
+  today: string,
+  timeZone: string,
+  fields: Record<string, string | Date | undefined>,
+): void {
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    const date = typeof value === 'string' ? value : localDateText(value.getTime(), timeZone);
+    const bounds = outsideDateBounds(date, kind, today);
+    if (!bounds) continue;
+    const message = `${date} is out of range: give a date ${BOUNDS_WORDS[kind](bounds)}, in ${timeZone} time`;
+    throw new ServiceError('BAD_REQUEST', `The date is out of range. ${field}: ${message}.`, {
+      fields: [{ field, message }],
+      reason: 'DATE_OUT_OF_RANGE',
+      range: bounds,
+    });
+  }
+}
+
+/**
+ * The dates searched for open times (find_times, find_reschedule_times, find_business_times): not
+ * past two years ahead. One before today is slot-engine's `rangeFromToday`: a range begun in the
+ * past starts today, one wholly past is refused.
+ */
+export function checkSearchDates(
+  today: string,
+  timeZone: string,
+  range: { from?: string | undefined; to?: string | undefined },
+): void {
+  const ahead = (d: string | undefined) => (d !== undefined && d >= today ? d : undefined);
+  checkDateBounds('booking', today, timeZone, { from: ahead(range.from), to: ahead(range.to) });
+}

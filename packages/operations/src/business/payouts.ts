@@ -29,7 +29,7 @@ import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { toBooking } from '../booking/booking-model.js';
 import { addDays, localDate } from '../booking/local-time.js';
-import { DATE } from '../booking/time-schemas.js';
+import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { localMidnight } from '../run/jobs.js';
 
 /** The payment states of a card booking whose money went back (or goes back) to the client. */
@@ -253,6 +253,7 @@ export async function createPayout(
     const business = await findBusiness(tx as unknown as Sql, businessId);
     if (!business) throw new ServiceError('NOT_FOUND', `No business ${businessId}.`, { businessId });
     const today = localDate(now, business.timezone);
+    checkDateBounds('records', today, business.timezone, { to: through });
     if (through > today)
       throw new ServiceError(
         'BAD_REQUEST',

@@ -43,7 +43,7 @@ import {
   nothingOpen,
   slotInputFor,
 } from '../booking/schedule.js';
-import { DATE, HHMM } from '../booking/time-schemas.js';
+import { checkDateBounds, checkSearchDates, DATE, HHMM } from '../booking/time-schemas.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { JobSchema, toJobs } from './jobs.js';
 
@@ -313,6 +313,7 @@ export const findBusinessTimes = defineOperation({
       if (input.resourceId) await resourceFor(q, access, priced, input.resourceId);
       const tz = access.business.timezone;
       const today = localDate(ctx.deps.clock.now(), tz);
+      checkSearchDates(today, tz, input);
       const slotInput = await slotInputFor(c, priced, { ...input, ...askedRange(input, today) });
       const minNoticeMin = input.ignoreNotice ? WAIVED_NOTICE_MIN : undefined;
       const engineInput = {
@@ -478,6 +479,7 @@ async function placeForClient(ctx: OperationContext, q: Queryable, p: Placing) {
   const currency = biz.currency;
   const tz = biz.timezone;
   const now = ctx.deps.clock.now();
+  checkDateBounds('booking', localDate(now, tz), tz, { start: p.start });
   if (p.paymentMethod === 'CASH' && !quote.acceptsCash)
     throw new ServiceError('BAD_REQUEST', 'Cash is not accepted for this booking; use CARD.', {
       fields: [{ field: 'paymentMethod', message: 'Cash not accepted.' }],

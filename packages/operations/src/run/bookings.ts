@@ -5,7 +5,7 @@ import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { addDays, DAY_MS, localDate } from '../booking/local-time.js';
 import { BookingStatusSchema } from '../booking/booking-model.js';
-import { DATE } from '../booking/time-schemas.js';
+import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 import { keysetCursor } from './cursor.js';
 import { JobSchema, localMidnight, resourceRefused, toJobs } from './jobs.js';
@@ -65,6 +65,7 @@ export const listBusinessBookings = defineOperation({
       const access = await runAccess(ctx, q, input.businessId, 'read');
       const biz = access.business;
       const tz = biz.timezone;
+      checkDateBounds('records', localDate(ctx.deps.clock.now(), tz), tz, { from: input.from, to: input.to });
       const from = input.from ?? localDate(ctx.deps.clock.now(), tz);
       const to = input.to ?? addDays(from, 6);
       const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;

@@ -5,7 +5,7 @@ import { listDayJobs, listResources, listTimeOff, type Queryable } from '@nogpet
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { addDays, localDate } from '../booking/local-time.js';
-import { DATE } from '../booking/time-schemas.js';
+import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 import { JobSchema, localMidnight, minutesBetween, resourceRefused, toJobs } from './jobs.js';
 
@@ -93,6 +93,7 @@ export const getDayPlan = defineOperation({
       const biz = access.business;
       const tz = biz.timezone;
       const date = input.date ?? localDate(ctx.deps.clock.now(), tz);
+      checkDateBounds('records', localDate(ctx.deps.clock.now(), tz), tz, { date: input.date });
       if (input.resourceId && !access.resourceIds.includes(input.resourceId))
         throw resourceRefused(input.resourceId, access.role, biz.name);
       const seen = input.resourceId ? [input.resourceId] : access.resourceIds;

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { addDays, DAY_MS, localDate, momentText } from '../booking/local-time.js';
-import { DATE } from '../booking/time-schemas.js';
+import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { cardEntries, payoutPlan, toPayout } from '../business/payouts.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 import { keysetCursor } from './cursor.js';
@@ -167,6 +167,7 @@ export const getEarnings = defineOperation({
       const today = localDate(ctx.deps.clock.now(), tz);
       const from = input.from ?? `${(input.to ?? today).slice(0, 8)}01`;
       const to = input.to ?? today;
+      checkDateBounds('records', today, tz, { from: input.from, to: input.to });
       periodOf(from, to);
       const start = localMidnight(from, tz);
       const before = localMidnight(addDays(to, 1), tz);

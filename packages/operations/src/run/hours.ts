@@ -27,21 +27,20 @@ import {
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { DAY_MS, localDate, localTime, whenText } from '../booking/local-time.js';
-import { DATE } from '../booking/time-schemas.js';
+import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { badRequest } from '../business/application.js';
 import { DAYS, type Week, WeekSchema, weekWords } from '../business/hours.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { JobSchema, resourceRefused, toJobs } from './jobs.js';
+import { outsideHours } from './working-time.js';
 
 const CHANGES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 const HOUR_MS = 3_600_000;
 
 /** The longest one time off may last. */
 export const MAX_TIME_OFF_DAYS = 366;
-/** How far ahead time off may start: three years. */
-export const MAX_TIME_OFF_AHEAD_DAYS = 3 * 366;
 
 const ConfirmShape = {
   confirm: z
@@ -149,35 +148,6 @@ const MoveResultShape = {
   }),
   message: z.string().meta({ description: 'What was done, in words to tell the person.' }),
 };
-
-const DAY_WORDS: Record<string, string> = {
-  mon: 'Mondays',
-  tue: 'Tuesdays',
-  wed: 'Wednesdays',
-  thu: 'Thursdays',
-  fri: 'Fridays',
-  sat: 'Saturdays',
-  sun: 'Sundays',
-};
-const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
-
-/**
- * Why a live booking is outside this week, or null when one working range holds it (the slot
- * engine's instants, so DST days count their own offset). A booking over more than one local day
- * (a sitter's stay) is not held to weekly hours, as the slot engine plans stays.
- */
-function outsideHours(b: LiveBookingRow, week: Week, tz: string, name: string): string | null {
-  const date = localDate(b.start, tz);
-  if (localDate(new Date(b.end.getTime() - 1), tz) !== date) return null;
-  const start = b.start.getTime();
-  const end = b.end.getTime();
-  if (workingIntervals(week, date, tz).some((r) => r.start <= start && end <= r.end)) return null;
-  const day = WEEKDAY[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
-  const ranges = week[day];
-  return ranges?.length
-    ? `${localTime(b.start, tz)}-${localTime(b.end, tz)} is outside ${name}'s new hours on ${DAY_WORDS[day]} (${ranges.map((r) => `${r.start}-${r.end}`).join(' and ')}).`
-    : `${name} no longer works on ${DAY_WORDS[day]}.`;
-}
 
 export const setWorkingHours = defineOperation({
   operationId: 'setWorkingHours',
@@ -444,7 +414,7 @@ export const addTimeOff = defineOperation({
             status: 400,
             description:
               'Invalid input: not a local date or date and time, a time the clocks skip, `end` not after `start`, ' +
-              `already over, longer than ${MAX_TIME_OFF_DAYS} days, or starting more than three years ahead.`,
+              `already over, longer than ${MAX_TIME_OFF_DAYS} days, or a date more than five years back or two years ahead.`,
           }
         : e.status === 404
           ? { status: 404, description: 'No business of that id of the person’s, or no such resource at it.' }
@@ -462,18 +432,15 @@ export const addTimeOff = defineOperation({
       const tz = biz.timezone;
       const all = await listResources(q, biz.id);
       const resource = input.resourceId ? resourceOf(access, all, input.resourceId) : null;
+      checkDateBounds('records', localDate(now, tz), tz, {
+        start: input.start.slice(0, 10),
+        end: input.end.slice(0, 10),
+      });
       const start = instantOf('start', input.start, tz);
       const end = instantOf('end', input.end, tz);
       if (end <= start)
         throw badRequest([{ field: 'end', message: `${input.end} is not after start (${input.start})` }]);
       if (end <= now) throw badRequest([{ field: 'end', message: `${input.end} is already over` }]);
-      if (start.getTime() > now.getTime() + MAX_TIME_OFF_AHEAD_DAYS * DAY_MS)
-        throw badRequest([
-          {
-            field: 'start',
-            message: `${input.start} is more than three years ahead: add it nearer the time`,
-          },
-        ]);
       if (end.getTime() - start.getTime() > MAX_TIME_OFF_DAYS * DAY_MS)
         throw badRequest([{ field: 'end', message: `at most ${MAX_TIME_OFF_DAYS} days at once` }]);
       const ids = resource ? [resource.id] : all.map((r) => r.id);
@@ -588,6 +555,7 @@ export const listTimeOff = defineOperation({
       const tz = biz.timezone;
       const all = await listResources(q, biz.id);
       if (input.resourceId) resourceOf(access, all, input.resourceId);
+      checkDateBounds('records', localDate(ctx.deps.clock.now(), tz), tz, { from: input.from, to: input.to });
       const from = input.from ?? localDate(ctx.deps.clock.now(), tz);
       if (input.to && input.to < from)
         throw badRequest([{ field: 'to', message: `${input.to} is before from (${from})` }]);
