@@ -19,6 +19,7 @@ import {
   type TestServer,
 } from './harness.js';
 import { followDraftLink } from './draft-link.js';
+import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
 import { applicationForReview } from './review-fixture.js';
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
@@ -48,6 +49,7 @@ interface Made {
   draftApplication: string;
   bookingPay: string;
   orderPay: string;
+  invitation: string;
 }
 
 interface PageRow {
@@ -117,6 +119,14 @@ const PAGES: PageRow[] = [
       ['#pet-list textarea', PROBE],
       ['#address-list textarea', PROBE],
     ],
+  },
+  {
+    name: 'staff invitation',
+    route: '/invitations/:id',
+    who: 'owner',
+    path: (m) => `/invitations/${m.invitation}`,
+    status: 200,
+    shows: [['#offer', PROBE]], // the business's name and the job title offered
   },
   {
     name: 'business applications',
@@ -508,7 +518,21 @@ describe('every page: security headers, CSRF on every form, stored text escaped'
     expect(asked.status).toBe(200);
     const { link } = await mailedLink(server, OWNER);
 
+    // An invitation to the person (email verified) from a business whose name and job title are probes.
+    await insertPartner(sql, {
+      ...STELLENBOSCH_PARTNER,
+      id: 'biz_probe',
+      name: PROBE,
+      listing: { ...STELLENBOSCH_PARTNER.listing, id: 'dir_probe' },
+    });
+    await sql`update users set email_verified = true where email = ${OWNER}`;
+    await sql`
+      insert into business_invitations (id, business_id, email, role, job_title, resource_ids, created_at, expires_at)
+      values ('binv_probe', 'biz_probe', ${OWNER}, 'crew', ${PROBE}, ${[STELLENBOSCH_PARTNER.vanId]}, ${clock.now()},
+        ${new Date(clock.now().getTime() + 86_400_000)})`;
+
     made = {
+      invitation: 'binv_probe',
       linkToken: new URL(link).searchParams.get('token')!,
       consentRequest: await consentRequest(),
       rejectedApplication: rejected.applicationId,

@@ -27,7 +27,15 @@ import {
   stockOffLedger,
   Tally,
 } from './races-fixture.js';
-import { courierOrder, type Door, NOW, newBuyer, type ShopCall, shopCaller } from './shop-fixture.js';
+import {
+  courierOrder,
+  type Door,
+  NOW,
+  newBuyer,
+  payOrderLink,
+  type ShopCall,
+  shopCaller,
+} from './shop-fixture.js';
 
 type Json = any;
 
@@ -378,6 +386,10 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
           CROWD,
         );
         for (const answer of answers) tally.add(answer, answer.status === 201);
+        // The winners pay, as people do: a person may hold only two unpaid orders at once (issue 27),
+        // and every round's buyers are the same people. Paid orders keep the units they took.
+        for (const answer of answers.filter((x) => x.status === 201))
+          expect(await payOrderLink(server, answer.body.payUrl)).toBe(303);
         // With every buyer wanting one, and more buyers than units, the last units all go.
         if (single) {
           const sold = answers.filter((x) => x.status === 201).length;
