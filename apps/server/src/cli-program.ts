@@ -377,7 +377,7 @@ function buildProgram(io: CliIo): Command {
               : '') +
           `lines ${a.lines.join(', ')}; ${a.services} services; ${a.resources} resources; ${a.areas.length} areas` +
           `${pending.length ? ` (${pending.length} pending: pnpm cli area approve ${pending[0]!.id})` : ''}; ` +
-          `${a.members.length} members; ${a.invitations} invitations waiting for an account\n`,
+          `${a.members.length} members; ${a.invitations} people invited (each joins only by accepting)\n`,
       );
     });
   application

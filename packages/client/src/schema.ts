@@ -3661,6 +3661,7 @@ export interface components {
       /** @description What happened, in words to tell the person. */
       message: string;
     };
+    /** @description The invitations to a business’s staff waiting for the person. */
     MyInvitations: {
       invitations: components['schemas']['MyInvitation'][];
       /** @description What to do now, in words. */
@@ -3699,6 +3700,7 @@ export interface components {
       /** @description What happened, in words to tell the person. */
       message: string;
     };
+    /** @description The business the person has left, and the role they had there. */
     LeftBusiness: {
       businessId: string;
       businessName: string;

@@ -76,12 +76,18 @@ export async function placeBookings(
   const group = groupOf(options.priced);
   const rows: BookingRow[] = [];
   const taken: Placement[] = [];
+  // Every resource the placements use, locked at once in id order before any is written (as hours
+  // and time-off changes lock theirs): a series that moves between walkers week by week would
+  // otherwise take R2, R1 while a business-wide hours change takes R1, R2, and deadlock.
+  for (const id of [...new Set(placements.map((p) => p.resourceId))].sort())
+    await lockResource(tx, business.id, id);
   for (const p of placements) {
     const attempt = async (q: Queryable) => {
       // Writers of a resource's calendar queue on its lock: several bookings in one transaction (a
       // series, visits) would otherwise deadlock against another such transaction under the
       // exclusion constraint, and set_working_hours and add_time_off take it too, so a booking
       // checked against hours that change meanwhile is read against the new ones before it commits.
+      // (Held already from above; taken again it is a no-op.)
       await lockResource(q, business.id, p.resourceId);
       if (group) {
         const already = await lockGroupWalk(

@@ -246,7 +246,10 @@ export const listMyInvitations = defineOperation({
       invitations: z.array(MyInvitationSchema),
       next: z.string().meta({ description: 'What to do now, in words.' }),
     })
-    .meta({ id: 'MyInvitations' }),
+    .meta({
+      id: 'MyInvitations',
+      description: 'The invitations to a business’s staff waiting for the person.',
+    }),
   successStatus: 200,
   errors: INVITEE_ERRORS.filter((e) => e.status !== 404 && e.status !== 409),
   annotations: READ_ONLY,
@@ -399,7 +402,10 @@ export const leaveBusiness = defineOperation({
       role: z.enum(['owner', 'manager', 'crew']).meta({ description: 'The role they had.' }),
       message: z.string(),
     })
-    .meta({ id: 'LeftBusiness' }),
+    .meta({
+      id: 'LeftBusiness',
+      description: 'The business the person has left, and the role they had there.',
+    }),
   successStatus: 200,
   errors: [
     ...RUN_ACCESS_ERRORS,

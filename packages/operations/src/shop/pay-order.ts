@@ -62,9 +62,14 @@ export const payOrder = defineOperation({
     const token = newSecret('npl');
     const made = await ctx.deps.sql.begin(async (tx) => {
       const q = tx as unknown as Queryable;
+      // Whose it is, before any lock: another person's order is never held up by this call.
+      const mine = await findOrder(q, input.orderId);
       // Payments first, then the order: the order a gateway's notification locks them in.
-      await lockOrderPayments(q, input.orderId);
-      const row = await findOrder(q, input.orderId, { forUpdate: true });
+      if (mine && mine.userId === ctx.auth!.userId) await lockOrderPayments(q, input.orderId);
+      const row =
+        mine && mine.userId === ctx.auth!.userId
+          ? await findOrder(q, input.orderId, { forUpdate: true })
+          : null;
       if (!row || row.userId !== ctx.auth!.userId)
         throw new ServiceError(
           'NOT_FOUND',
