@@ -129,7 +129,7 @@ describe('staff by consent', () => {
     keys.otherManager = await key(OTHER_MANAGER);
     keys.stranger = await key('stranger@example.com');
     await sql`update users set email_verified = true where email in (${FOUNDER}, 'stranger@example.com')`;
-  }, 120_000);
+  }, 300_000); // a browser, two password hashes, an application made step by step and its approval
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
