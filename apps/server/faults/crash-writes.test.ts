@@ -38,6 +38,8 @@ const STOCK: Record<string, { productId: string; stock: number }> = {
 };
 /** People made beforehand for sign-ups: one application each, so "none twice" is per person. */
 const APPLICANTS = 600;
+/** Buyers made beforehand per ordering client: each order is a new person's (two unpaid at most). */
+const BUYERS_PER_CLIENT = 150;
 
 type Kind = 'booking' | 'order' | 'start' | 'services';
 interface Attempted {
@@ -73,8 +75,10 @@ describe('server killed with SIGKILL under booking, order and sign-up load', () 
         const pgBefore = await runningEmbedded(path.join(tmp.dir, 'pg'));
         let sql = await serviceDatabase(pgBefore!.url);
         const customer: Customer = await makeCustomer(sql, url);
+        // A person may hold two unpaid orders at once (TOO_MANY_UNPAID_ORDERS): every order is
+        // made by a buyer of its own, from a pool the orderers share.
         const buyers = await Promise.all(
-          Array.from({ length: FAULT_CLIENTS }, (_, i) =>
+          Array.from({ length: FAULT_CLIENTS * BUYERS_PER_CLIENT }, (_, i) =>
             createApiKey(sql, {
               email: `faults-buyer-${i}-${randomUUID().slice(0, 6)}@example.com`,
               scopes: ['orders:write'],
@@ -141,10 +145,11 @@ describe('server killed with SIGKILL under booking, order and sign-up load', () 
             if (answer?.status === 201) a.ackedId = answer.body.bookingId;
           }
         }
+        let nextBuyer = 0;
         async function orderer(n: number) {
-          const buyer = buyers[n]!;
           const ids = Object.keys(STOCK).filter((id) => id !== 'cat-food-fish');
-          for (let i = 0; issuing; i++) {
+          for (let i = 0; issuing && nextBuyer < buyers.length; i++) {
+            const buyer = buyers[nextBuyer++]!;
             const items = [
               { variantId: ids[(n + i) % ids.length]!, qty: 1 + (i % 3) },
               ...(i % 4 === 0 ? [{ variantId: 'cat-food-fish', qty: 1 }] : []),

@@ -212,14 +212,15 @@ async function makeWork(sql: Sql, url: string, sizes: WorkerKillSizes): Promise<
 
   for (const v of VARIANTS) await sql`update product_variants set stock = 100000 where id = ${v.variantId}`;
   const stockBefore = Object.fromEntries(VARIANTS.map((v) => [v.variantId, 100000]));
+  // A person may hold two unpaid orders at once (TOO_MANY_UNPAID_ORDERS): each order has its own buyer.
   const buyers = await Promise.all(
-    Array.from({ length: 8 }, (_, i) =>
+    Array.from({ length: sizes.orders }, (_, i) =>
       createApiKey(sql, { email: `faults-worker-buyer-${i}@example.com`, scopes: ['orders:write'] }),
     ),
   );
   const orderIds: string[] = [];
   let asked = 0;
-  await parallel(8, async (n) => {
+  await parallel(8, async () => {
     while (asked < sizes.orders) {
       const i = asked++;
       const res = await request(
@@ -232,7 +233,7 @@ async function makeWork(sql: Sql, url: string, sizes: WorkerKillSizes): Promise<
           paymentMethod: 'CARD',
           shipTo: { line1: '12 Dorp Street', city: 'Stellenbosch', postalCode: '7600' },
         },
-        { authorization: `Bearer ${buyers[n]!.key}`, 'idempotency-key': randomUUID() },
+        { authorization: `Bearer ${buyers[i]!.key}`, 'idempotency-key': randomUUID() },
       );
       if (res.status !== 201) throw new Error(`order: ${res.status} ${JSON.stringify(res.body)}`);
       orderIds.push(res.body.orderId);
