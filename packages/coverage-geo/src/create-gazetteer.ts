@@ -16,6 +16,11 @@ export interface Gazetteer {
   readonly nearbyByPostalCode: ReadonlyMap<string, Town>;
   /** Normalised town name → towns of that name, most populous first. */
   readonly worldByName: ReadonlyMap<string, readonly Town[]>;
+  /**
+   * Normalised other name of a town (`Town.altNames`) → towns so called, most populous first. Built on
+   * first use (a place at home never needs it), once per list of world towns.
+   */
+  readonly worldByAltName: ReadonlyMap<string, readonly Town[]>;
   /** Normalised country name → ISO code. */
   readonly countryByName: ReadonlyMap<string, string>;
   /**
@@ -81,6 +86,41 @@ export function pointOf(area: HomeArea): LatLng | null {
   return area.lat !== null && area.lng !== null ? { lat: area.lat, lng: area.lng } : null;
 }
 
+/**
+ * Whether another name of a town is one to find it by: not a code (an airport's "LIS"), and at least
+ * three letters (two in scripts of whole-word characters, as 東京).
+ */
+function usableAltName(name: string, key: string): boolean {
+  if (/^[A-Z0-9]{2,4}$/.test(name.trim())) return false;
+  if (/^\d+$/.test(key)) return false;
+  const letters = key.replace(/ /g, '');
+  return letters.length >= 3 || (letters.length === 2 && /[\p{Script=Han}\p{Script=Hangul}]/u.test(letters));
+}
+
+// The other names of the world's towns are many (a large city has hundreds): indexed once per list
+// (the list is not changed once given).
+const altIndexes = new WeakMap<readonly Town[], Map<string, Town[]>>();
+
+/** Normalised other name → the towns so called (never their own name's key), most populous first. */
+function altNameIndex(towns: readonly Town[]): Map<string, Town[]> {
+  const known = altIndexes.get(towns);
+  if (known) return known;
+  const byName = new Map<string, Town[]>();
+  for (const t of towns) {
+    if (!t.altNames?.length) continue;
+    const own = normalizePlaceText(t.name);
+    const keys = new Set<string>();
+    for (const name of t.altNames) {
+      const key = normalizePlaceText(name);
+      if (key && key !== own && usableAltName(name, key)) keys.add(key);
+    }
+    for (const key of keys) addAll(byName, key, t);
+  }
+  for (const list of byName.values()) list.sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
+  altIndexes.set(towns, byName);
+  return byName;
+}
+
 function countryIndex(countries: CountryName[]): Map<string, string> {
   const byName = new Map<string, string>();
   for (const c of countries) {
@@ -138,6 +178,7 @@ export function createGazetteer(input: GazetteerInput): Gazetteer {
     : null;
   const homeCentre = homeWorld ? { lat: homeWorld.lat, lng: homeWorld.lng } : areaCentroid;
   const centreArea = homeCentre ? nearestArea(input.areas, homeCentre) : null;
+  const worldTowns = input.worldTowns;
   return {
     country: input.country,
     homeTown: input.homeTown,
@@ -148,6 +189,9 @@ export function createGazetteer(input: GazetteerInput): Gazetteer {
     nearbyByName,
     nearbyByPostalCode,
     worldByName,
+    get worldByAltName() {
+      return altNameIndex(worldTowns);
+    },
     countryByName: countryIndex(input.countries),
     homeCentre,
     centreArea,

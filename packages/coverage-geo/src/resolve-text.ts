@@ -19,6 +19,15 @@ export const ADDRESS_WORDS = new Set(
 /** Towns of a single common word need this many people to be recognised without a country named. */
 export const SINGLE_WORD_MIN_POPULATION = 15_000;
 
+/** The towns of a name or another name, most populous first; undefined when none. */
+function townsCalled(g: Gazetteer, key: string): readonly Town[] | undefined {
+  const own = g.worldByName.get(key);
+  const other = g.countryByName.has(key) ? undefined : g.worldByAltName.get(key);
+  if (!other) return own;
+  if (!own) return other;
+  return [...new Set([...own, ...other])].sort((a, b) => (b.population ?? 0) - (a.population ?? 0));
+}
+
 interface Match {
   start: number;
   length: number;
@@ -45,10 +54,16 @@ function better(a: Match, b: Match | null): boolean {
  * Resolves typed text: "lat,lng", a home suburb or alias, a home postal code, a nearby town, the
  * home town, or a town or country anywhere. Text that names nothing we know is unknown, never a guess.
  *
+ * A town is found by its name or any other name people use for it ("Lisboa", "München", "東京"); an
+ * address that names its town is placed at that town. With `country` (the country the place is known
+ * to be in, as a business's), a town of that country is taken before towns of that name elsewhere
+ * unless the text names another country.
+ *
  * @example resolveText(g, '12 Dorp Street, Die Boord, Stellenbosch 7600') // { kind: 'area', suburb: 'Die Boord', ... }
  * @example resolveText(g, 'Rua Augusta 100, Lisbon, Portugal') // { kind: 'town', town: 'Lisbon', country: 'PT', ... }
+ * @example resolveText(g, 'Praça do Comércio, Lisboa', { country: 'PT' }) // { kind: 'town', town: 'Lisbon', ... }
  */
-export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
+export function resolveText(g: Gazetteer, text: string, options: { country?: string } = {}): ResolvedPlace {
   const point = parseLatLng(text);
   if (point) return resolvePoint(g, point.lat, point.lng);
   const tokens = normalizePlaceText(text).split(' ').filter(Boolean);
@@ -115,16 +130,19 @@ export function resolveText(g: Gazetteer, text: string): ResolvedPlace {
     }
   }
 
-  // 6. A town anywhere, preferring towns of a country the text names.
+  // 6. A town anywhere, by its name or another name (a country's name is the country's, never another
+  // name of its capital), preferring towns of a country the text names, else of the given country.
+  const given = countries.size === 0 ? options.country : undefined;
   let best: { match: Match; town: Town; inCountry: boolean } | null = null;
   for (const p of all) {
-    const towns = g.worldByName.get(p.key);
+    const towns = townsCalled(g, p.key);
     if (!towns) continue;
     if (p.length === 1 && ADDRESS_WORDS.has(p.key)) continue;
     if (/^\d+$/.test(p.key)) continue;
     const inCountry = towns.find((t) => countries.has(t.country));
-    const town = inCountry ?? towns[0]!;
+    const town = inCountry ?? (given ? towns.find((t) => t.country === given) : undefined) ?? towns[0]!;
     if (!inCountry && countries.size > 0) continue; // the text says which country; a town elsewhere is not it
+    // A common word is a small town only where the text names its country (not merely given one).
     if (p.length === 1 && !inCountry && (town.population ?? 0) < SINGLE_WORD_MIN_POPULATION) continue;
     const candidate = { match: p, town, inCountry: Boolean(inCountry) };
     if (

@@ -40,6 +40,11 @@ export interface Town {
   lng: number;
   population?: number;
   postalCode?: string | null;
+  /**
+   * Other names people type for it: its local name, other languages and scripts ("Lisboa", "Lissabon",
+   * "リスボン"). Found as the town; among towns of one name, the most populous is taken.
+   */
+  altNames?: readonly string[];
 }
 
 /** A country's names as people type them, in any language. */

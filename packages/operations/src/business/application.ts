@@ -82,6 +82,15 @@ const PartsShape = {
         radiusKm: z.number().nullable(),
         center: z.object({ lat: z.number(), lng: z.number() }).nullable(),
         centerAddress: z.string().nullable(),
+        centerPlacedAt: z
+          .string()
+          .nullable()
+          .meta({
+            description:
+              'When `centerAddress` was found as a town, not the address itself (we know towns, not streets ' +
+              'abroad): where the radius is centred, e.g. "the centre of Lisbon (PT)". Tell the person, and ' +
+              'offer `center` {lat, lng} for the exact point. Null when placed at the place named or a point.',
+          }),
         postalCode: z.string().nullable(),
       }),
     )
@@ -291,6 +300,7 @@ function partsOf(row: ApplicationRow) {
       radiusKm: typeof a.radiusKm === 'number' ? a.radiusKm : null,
       center: a.center ? { lat: a.center.lat, lng: a.center.lng } : null,
       centerAddress: textOr(a.centerAddress),
+      centerPlacedAt: textOr(a.centerPlacedAt),
       postalCode: textOr(a.postalCode),
     })),
     resources: arr<S>(row.resources).map((r) => ({
@@ -326,6 +336,8 @@ export interface StoredArea {
   radiusKm: number | null;
   center: { lat: number; lng: number } | null;
   centerAddress: string | null;
+  /** Where a radius's `centerAddress` was placed when found as a town (stored since issue 28). */
+  centerPlacedAt?: string | null;
   postalCode: string | null;
 }
 

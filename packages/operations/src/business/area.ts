@@ -39,9 +39,9 @@ async function locate(
   text: string,
   country: string | null,
   exactly = false,
-): Promise<{ lat: number; lng: number } | null> {
+): Promise<{ lat: number; lng: number; town: string | null } | null> {
   const gazetteer = gazetteerFor(await ctx.deps.offers.operator(), await ctx.deps.geo());
-  const place = resolveText(gazetteer, text);
+  const place = resolveText(gazetteer, text, country ? { country } : {});
   if (place.kind === 'country' || place.kind === 'unknown') return null;
   if (country && place.country !== country) return null;
   if (exactly) {
@@ -53,7 +53,25 @@ async function locate(
           : [];
     if (!names.some((n) => normalizePlaceText(n) === normalizePlaceText(text))) return null;
   }
-  return place.lat === null || place.lng === null ? null : { lat: place.lat, lng: place.lng };
+  if (place.lat === null || place.lng === null) return null;
+  // A town (its centre) rather than the street or suburb: an address is placed at the town it names.
+  const town =
+    place.kind === 'town' || place.kind === 'home-town' ? `${place.town} (${place.country})` : null;
+  return { lat: place.lat, lng: place.lng, town };
+}
+
+/** Where a suburb of that very name is, when the gazetteer knows it. */
+async function suburbCentre(ctx: OperationContext, name: string, country: string | null) {
+  const at = await locate(ctx, name, country, true);
+  return at ? { lat: at.lat, lng: at.lng } : null;
+}
+
+/** Words saying where radii found as towns were centred ("" when none was): for a message. */
+export function placedWords(areas: readonly StoredArea[]): string {
+  return areas
+    .filter((a) => a.centerPlacedAt)
+    .map((a) => ` ${a.name} is centred at ${a.centerPlacedAt}.`)
+    .join('');
 }
 
 const km = (n: number) => String(Math.round(n * 10) / 10);
@@ -139,7 +157,8 @@ export async function areasFrom(
 ): Promise<StoredArea[]> {
   const area: StoredArea[] = [];
   if (input.radiusKm !== undefined) {
-    const center = input.center ?? (await locate(ctx, input.centerAddress!, country));
+    const found = input.center ? null : await locate(ctx, input.centerAddress!, country);
+    const center = input.center ?? found;
     // A radius around a place we cannot find covers nothing: ask for it rather than keep it.
     if (!center)
       throw new ServiceError(
@@ -156,6 +175,7 @@ export async function areasFrom(
       radiusKm: input.radiusKm,
       center: { lat: center.lat, lng: center.lng },
       centerAddress: input.centerAddress ?? null,
+      centerPlacedAt: found?.town ? `the centre of ${found.town}` : null,
       postalCode: null,
     });
   }
@@ -168,8 +188,9 @@ export async function areasFrom(
       status: 'PENDING',
       kind: 'SUBURB',
       radiusKm: null,
-      center: await locate(ctx, s.name, country, true),
+      center: await suburbCentre(ctx, s.name, country),
       centerAddress: null,
+      centerPlacedAt: null,
       postalCode: s.postalCode ?? null,
     });
   }
@@ -185,6 +206,7 @@ export async function areasFrom(
       radiusKm: null,
       center: null,
       centerAddress: null,
+      centerPlacedAt: null,
       postalCode: code,
     });
   }

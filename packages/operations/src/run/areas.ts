@@ -9,7 +9,7 @@ import { type BusinessAreaRow, insertProposedAreas, listBusinessAreas, type Quer
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { areaOverlaps, badRequest, postalKey, type StoredArea } from '../business/application.js';
-import { AreaInputShape, areaInputProblems, areasFrom, areaRowKind } from '../business/area.js';
+import { AreaInputShape, areaInputProblems, areaRowKind, areasFrom, placedWords } from '../business/area.js';
 import { defineOperation } from '../define.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 import { confirmed } from './money.js';
@@ -196,7 +196,7 @@ export const proposeServiceArea = defineOperation({
         overlaps,
         message: fresh.length
           ? `Proposed ${fresh.map((a) => a.name).join(', ')}: PENDING until the NogPets operator approves; clients ` +
-            'can book there after that.'
+            `can book there after that.${placedWords(fresh)}`
           : 'Nothing new: the business already has every area asked for.',
       };
     });
