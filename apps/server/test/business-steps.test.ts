@@ -131,9 +131,9 @@ describe('business sign-up steps', () => {
     expect(item(services, 'services').status).toBe('DONE');
     expect(services.next).toMatch(/set_service_area/);
 
-    // A radius around Lisbon, and a Portuguese 7600 that is not Stellenbosch's 7600. Our towns go by
-    // their English names: "Lisboa" is not found, and a radius around nothing would cover nothing.
-    const unknown = await step(as, id, 'area', { radiusKm: 8, centerAddress: 'Lisboa' });
+    // A radius around Lisbon, and a Portuguese 7600 that is not Stellenbosch's 7600. A street that
+    // names no town is not found, and a radius around nothing would cover nothing.
+    const unknown = await step(as, id, 'area', { radiusKm: 8, centerAddress: 'Rua Augusta 100' });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.code).toBe('UNKNOWN_PLACE');
     const area = await ok(

@@ -2521,6 +2521,8 @@ export interface components {
           lng: number;
         } | null;
         centerAddress: string | null;
+        /** @description When `centerAddress` was found as a town, not the address itself (we know towns, not streets abroad): where the radius is centred, e.g. "the centre of Lisbon (PT)". Tell the person, and offer `center` {lat, lng} for the exact point. Null when placed at the place named or a point. */
+        centerPlacedAt: string | null;
         postalCode: string | null;
       }[];
       /** @description Who does the work (add_resources); their ids go in resourceIds. */
