@@ -12,6 +12,7 @@ import {
 import { createApiKey, loadGeoData } from '@nogpets/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
+import { insertPartner, LISBON_PARTNER } from './partner-fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -69,6 +70,32 @@ describe('places abroad by the names people write', () => {
     // A point is placed at itself.
     const point = await area({ radiusKm: 5, center: LISBON });
     expect(point.body.areas[0].centerPlacedAt).toBeNull();
+  });
+
+  it('lets a running Lisbon business propose a radius around an address in "Lisboa", saying where it is centred', async () => {
+    await insertPartner(server.db.sql, LISBON_PARTNER);
+    const { key } = await createApiKey(server.db.sql, {
+      email: 'dona@graca.example',
+      scopes: ['business:manage'],
+    });
+    await server.db.sql`
+      insert into business_members (business_id, user_id, role, created_at)
+      select ${LISBON_PARTNER.id}, id, 'owner', now() from users where email = 'dona@graca.example'`;
+    const res = await server.post(
+      '/v1/business/areas',
+      { radiusKm: 3, centerAddress: 'Largo do Chafariz de Dentro, Lisboa', confirm: true },
+      { authorization: `Bearer ${key}` },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.proposed).toMatchObject([
+      { name: '3 km around Largo do Chafariz de Dentro, Lisboa', status: 'PENDING' },
+    ]);
+    expect(res.body.message).toContain(
+      '3 km around Largo do Chafariz de Dentro, Lisboa is centred at the centre of Lisbon (PT).',
+    );
+    const [row] = await server.db.sql`
+      select lat, lng from service_areas where business_id = ${LISBON_PARTNER.id} and name like '3 km%'`;
+    expect(near({ lat: Number(row!.lat), lng: Number(row!.lng) }, LISBON, 5)).toBe(true);
   });
 
   it.each([
