@@ -17,7 +17,7 @@ const LOCALES = ['en', 'af', 'pt', 'es', 'fr', 'de', 'nl', 'it'] as const;
 
 /**
  * Towns of at least this many people are also found by their other names (local names, other
- * languages and scripts): about 27k towns, 250k names. Smaller towns go by their GeoNames name only.
+ * languages and scripts): about 22k towns, 250k names. Smaller towns go by their GeoNames name only.
  */
 export const ALT_NAMES_MIN_POPULATION = 15_000;
 
