@@ -15,8 +15,11 @@ export { localInstant, workingIntervals } from './local-instant.js';
 export { rangeFromToday } from './range-from-today.js';
 export { LOOKAHEAD_DAYS, nextOpenSlots } from './next-open-slots.js';
 export {
+  nextSittings,
   type PlanEntry,
   planStay,
+  type SittingInput,
+  sittingReason,
   planVisits,
   type SittingPlan,
   type Stay,
