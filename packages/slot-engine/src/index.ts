@@ -12,6 +12,7 @@ export {
 export { dayLabel } from './day-label.js';
 export { localDateText } from './local-time.js';
 export { localInstant, workingIntervals } from './local-instant.js';
+export { mergeWeeks } from './merge-weeks.js';
 export { rangeFromToday } from './range-from-today.js';
 export { LOOKAHEAD_DAYS, nextOpenSlots } from './next-open-slots.js';
 export {
