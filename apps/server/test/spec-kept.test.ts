@@ -69,7 +69,11 @@ describe('what the spec says, kept (issue 28.5)', () => {
       paymentMethod: 'CARD',
     };
     // Booking the stay asked for says the same true reason, with the same alternatives.
-    const refused = await server.post('/v1/bookings', { ...booking, stay: { startDate: TODAY, nights: 2 } }, as);
+    const refused = await server.post(
+      '/v1/bookings',
+      { ...booking, stay: { startDate: TODAY, nights: 2 } },
+      as,
+    );
     expect(refused.status).toBe(409);
     expect(refused.body.error.details).toMatchObject({ reason: 'PAST' });
     expect(refused.body.error.details.alternatives[0]).toEqual(first);
@@ -94,7 +98,10 @@ describe('what the spec says, kept (issue 28.5)', () => {
       ],
     });
     const [next] = http.body.error.details.alternatives;
-    expect(next).toMatchObject({ date: '2026-11-24', visits: { startDate: '2026-11-24', days: 2, perDay: 2 } });
+    expect(next).toMatchObject({
+      date: '2026-11-24',
+      visits: { startDate: '2026-11-24', days: 2, perDay: 2 },
+    });
 
     const client = await server.mcp();
     const answer = await client.callTool({ name: 'find_times', arguments: body });
@@ -115,7 +122,8 @@ describe('what the spec says, kept (issue 28.5)', () => {
     expect(nogpets.hours).toEqual({
       timezone: 'Africa/Johannesburg',
       week: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day },
-      words: 'Mon 07:00-19:30; Tue 07:00-19:30; Wed 07:00-19:30; Thu 07:00-19:30; Fri 07:00-19:30; Sat 07:00-19:30',
+      words:
+        'Mon 07:00-19:30; Tue 07:00-19:30; Wed 07:00-19:30; Thu 07:00-19:30; Fri 07:00-19:30; Sat 07:00-19:30',
     });
     expect(nogpets.prices).toContainEqual({
       serviceId: 'groom-dog-bath',
@@ -131,7 +139,12 @@ describe('what the spec says, kept (issue 28.5)', () => {
     const boland = byName('Boland Paws');
     expect(Object.keys(boland.hours.week)).toEqual(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
     expect(boland.prices).toContainEqual(
-      expect.objectContaining({ serviceId: 'bp-groom-bath', fromCents: 32000, toCents: 32000, range: 'R320' }),
+      expect.objectContaining({
+        serviceId: 'bp-groom-bath',
+        fromCents: 32000,
+        toCents: 32000,
+        range: 'R320',
+      }),
     );
     expect(boland.prices).toHaveLength(9);
 
@@ -140,14 +153,14 @@ describe('what the spec says, kept (issue 28.5)', () => {
     expect(others.every((l) => l.hours === null && l.prices === null)).toBe(true);
 
     // A partner's published hours follow its working hours: a resource no longer active stops counting.
-    await server.db.sql`update resources set active = false where business_id = 'biz_boland_paws' and kind = 'SITTER'`;
+    await server.db
+      .sql`update resources set active = false where business_id = 'biz_boland_paws' and kind = 'SITTER'`;
     const after = (await server.get('/v1/directory?town=stellenbosch&limit=50')).body.listings as Listing[];
     const moved = after.find((l) => l.name === 'Boland Paws')!;
     expect(moved.hours.week.sun).toBeUndefined();
-    expect(moved.hours.week.mon).toEqual([
-      { start: '07:00', end: '18:00' },
-    ]);
-    await server.db.sql`update resources set active = true where business_id = 'biz_boland_paws' and kind = 'SITTER'`;
+    expect(moved.hours.week.mon).toEqual([{ start: '07:00', end: '18:00' }]);
+    await server.db
+      .sql`update resources set active = true where business_id = 'biz_boland_paws' and kind = 'SITTER'`;
   });
 
   it('find_reschedule_times without dates answers the next 7 days, today first, over HTTP and MCP', async () => {
@@ -158,7 +171,15 @@ describe('what the spec says, kept (issue 28.5)', () => {
     });
     const { bookingId } = await bookFirstCardSlot(server, owner, '2026-11-27');
     const as = { authorization: `Bearer ${owner.key}` };
-    const week = ['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'];
+    const week = [
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+      '2026-11-29',
+    ];
     for (const body of [undefined, {}]) {
       const res = await server.post(`/v1/bookings/${bookingId}/times`, body, as);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -176,7 +197,9 @@ describe('what the spec says, kept (issue 28.5)', () => {
       '2026-12-07',
     ]);
     const client = await server.mcpAs(owner.key);
-    const overMcp = toolJson(await client.callTool({ name: 'find_reschedule_times', arguments: { bookingId } }));
+    const overMcp = toolJson(
+      await client.callTool({ name: 'find_reschedule_times', arguments: { bookingId } }),
+    );
     expect(overMcp.days.map((d: { date: string }) => d.date)).toEqual(week);
   });
 });

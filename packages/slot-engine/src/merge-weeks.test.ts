@@ -6,7 +6,13 @@ describe('mergeWeeks', () => {
     expect(
       mergeWeeks([
         { mon: [{ start: '11:00', end: '17:00' }], sat: [{ start: '08:00', end: '13:00' }] },
-        { mon: [{ start: '08:00', end: '12:00' }, { start: '18:00', end: '24:00' }], tue: [] },
+        {
+          mon: [
+            { start: '08:00', end: '12:00' },
+            { start: '18:00', end: '24:00' },
+          ],
+          tue: [],
+        },
         { mon: [{ start: '17:00', end: '17:30' }] },
       ]),
     ).toEqual({

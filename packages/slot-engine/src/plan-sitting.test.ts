@@ -78,7 +78,7 @@ describe('planVisits', () => {
     ]);
   });
 
-  it('lists the visits it cannot place, with the day\'s own reason (Sunday: the sitters do not work)', () => {
+  it("lists the visits it cannot place, with the day's own reason (Sunday: the sitters do not work)", () => {
     const plan = planVisits({
       ...base,
       durationMin: 30,
@@ -135,9 +135,9 @@ describe('sittingReason and nextSittings', () => {
       start: '2026-11-24T00:00:00Z',
       end: '2026-12-08T00:00:00Z',
     }));
-    expect(sittingReason(planStay({ ...base, busy: allBusy, stay: { startDate: '2026-11-24', nights: 1 } }))).toBe(
-      'FULLY_BOOKED',
-    );
+    expect(
+      sittingReason(planStay({ ...base, busy: allBusy, stay: { startDate: '2026-11-24', nights: 1 } })),
+    ).toBe('FULLY_BOOKED');
     expect(nextSittings({ ...evening, busy: allBusy, stay }, 3)).toEqual([]);
   });
 
@@ -163,8 +163,8 @@ describe('sittingReason and nextSittings', () => {
     });
     expect(plan.unplanned).toEqual([{ date: '2026-11-29', window: 'morning', reason: 'CLOSED_DAY' }]);
     expect(sittingReason(plan)).toBe('CLOSED_DAY');
-    expect(sittingReason(planStay({ ...base, resources: [], stay: { startDate: '2026-12-20', nights: 1 } }))).toBe(
-      'CLOSED_DAY',
-    );
+    expect(
+      sittingReason(planStay({ ...base, resources: [], stay: { startDate: '2026-12-20', nights: 1 } })),
+    ).toBe('CLOSED_DAY');
   });
 });

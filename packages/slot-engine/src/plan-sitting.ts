@@ -243,10 +243,7 @@ export function sittingReason(plan: SittingPlan): 'PAST' | 'FULLY_BOOKED' | 'OUT
  *
  * @example nextSittings({ ...context, stay: { startDate: today, nights: 2 } }, 3) // [{ startDate, plan }, ...]
  */
-export function nextSittings(
-  input: SittingInput,
-  limit: number,
-): { startDate: string; plan: SittingPlan }[] {
+export function nextSittings(input: SittingInput, limit: number): { startDate: string; plan: SittingPlan }[] {
   const asked = 'stay' in input ? input.stay : input.visits;
   const first = parseDate(asked.startDate, 'startDate');
   const out: { startDate: string; plan: SittingPlan }[] = [];

@@ -91,7 +91,13 @@ function planDays(plan: SittingPlan, today: string): DayResult[] {
 async function leadWhenNoneOpen(
   ctx: OperationContext,
   priced: PricedRequest,
-  input: { category: string; from?: string | undefined; to?: string | undefined; address?: string | undefined; postalCode?: string | undefined },
+  input: {
+    category: string;
+    from?: string | undefined;
+    to?: string | undefined;
+    address?: string | undefined;
+    postalCode?: string | undefined;
+  },
   now: Date,
   message: string,
   alternatives: unknown[],
@@ -205,7 +211,14 @@ export const findTimes = defineOperation({
       if (!plan.ok) {
         // The true reason (too soon, booked, closed) and the next stays or visits that can be booked.
         const { reason, alternatives, ...said } = await sittingUnavailable(ctx, priced, input, plan);
-        const { message, leadId } = await leadWhenNoneOpen(ctx, priced, input, now, said.message, alternatives);
+        const { message, leadId } = await leadWhenNoneOpen(
+          ctx,
+          priced,
+          input,
+          now,
+          said.message,
+          alternatives,
+        );
         throw new ServiceError('NO_AVAILABILITY', message, {
           reason,
           message,

@@ -58,11 +58,15 @@ const RangeSchema = z.object({ start: z.string(), end: z.string() });
 
 const HoursSchema = z
   .object({
-    timezone: z.string().meta({ description: 'The IANA time zone the times are in.', example: 'Africa/Johannesburg' }),
-    week: z
-      .object(Object.fromEntries(DAYS.map((d) => [d, z.array(RangeSchema).optional()])))
-      .meta({ description: 'Local opening ranges per day (`mon` to `sun`, HH:MM); days closed are left out.' }),
-    words: z.string().meta({ description: 'The hours in words.', example: 'Mon 08:00-17:00; Sat 08:00-13:00' }),
+    timezone: z
+      .string()
+      .meta({ description: 'The IANA time zone the times are in.', example: 'Africa/Johannesburg' }),
+    week: z.object(Object.fromEntries(DAYS.map((d) => [d, z.array(RangeSchema).optional()]))).meta({
+      description: 'Local opening ranges per day (`mon` to `sun`, HH:MM); days closed are left out.',
+    }),
+    words: z
+      .string()
+      .meta({ description: 'The hours in words.', example: 'Mon 08:00-17:00; Sat 08:00-13:00' }),
   })
   .meta({ id: 'ListingHours', description: 'When a listed business is open.' });
 
@@ -70,12 +74,16 @@ const ListingPriceSchema = z
   .object({
     serviceId: z.string(),
     name: z.string(),
-    line: z.string().meta({ description: 'The kind of service, as the business names it (Grooming, Walks).' }),
+    line: z
+      .string()
+      .meta({ description: 'The kind of service, as the business names it (Grooming, Walks).' }),
     kind: z.enum(['PRIMARY', 'EXTRA']),
     currency: z.string().meta({ description: 'ISO 4217; amounts are its minor units.' }),
     fromCents: z.int(),
     toCents: z.int(),
-    range: z.string().meta({ description: 'From the lowest to the highest price, in words.', example: 'R280 to R380' }),
+    range: z
+      .string()
+      .meta({ description: 'From the lowest to the highest price, in words.', example: 'R280 to R380' }),
   })
   .meta({ id: 'ListingPrice', description: 'One service of a listed business and what it costs.' });
 
@@ -169,9 +177,7 @@ function published(business: BusinessRow | undefined, facts: PublishedFacts | un
   if (!business || !facts) return { hours: null, prices: null };
   const week = mergeWeeks(facts.weeks);
   return {
-    hours: Object.keys(week).length
-      ? { timezone: business.timezone, week, words: weekWords(week) }
-      : null,
+    hours: Object.keys(week).length ? { timezone: business.timezone, week, words: weekWords(week) } : null,
     prices: facts.services.length
       ? facts.services.map((s) => {
           const { fromCents, toCents } = priceRange(s);
