@@ -155,12 +155,15 @@ describe('what the spec says, kept (issue 28.5)', () => {
     // A partner's published hours follow its working hours: a resource no longer active stops counting.
     await server.db
       .sql`update resources set active = false where business_id = 'biz_boland_paws' and kind = 'SITTER'`;
-    const after = (await server.get('/v1/directory?town=stellenbosch&limit=50')).body.listings as Listing[];
-    const moved = after.find((l) => l.name === 'Boland Paws')!;
-    expect(moved.hours.week.sun).toBeUndefined();
-    expect(moved.hours.week.mon).toEqual([{ start: '07:00', end: '18:00' }]);
-    await server.db
-      .sql`update resources set active = true where business_id = 'biz_boland_paws' and kind = 'SITTER'`;
+    try {
+      const after = (await server.get('/v1/directory?town=stellenbosch&limit=50')).body.listings as Listing[];
+      const moved = after.find((l) => l.name === 'Boland Paws')!;
+      expect(moved.hours.week.sun).toBeUndefined();
+      expect(moved.hours.week.mon).toEqual([{ start: '07:00', end: '18:00' }]);
+    } finally {
+      await server.db
+        .sql`update resources set active = true where business_id = 'biz_boland_paws' and kind = 'SITTER'`;
+    }
   });
 
   it('find_reschedule_times without dates answers the next 7 days, today first, over HTTP and MCP', async () => {
