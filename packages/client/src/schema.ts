@@ -435,7 +435,7 @@ export interface paths {
     };
     /**
      * Find pet businesses
-     * @description Searches the directory of pet businesses: groomers (salon and mobile), walkers, sitters, boarding, daycare, trainers, vets, pet stores. Filter by `town` (a slug such as stellenbosch), `category` and `q` (words in the name, services or area, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): for those, `bookWith` says how to book with our tools (pass the listing's `businessId` to list_services, check_coverage, get_quote, find_times and book), or, for one outside South Africa, to book directly with it; NogPets' own listing is `isNogPets`. Show each by name, area and what it offers. `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.
+     * @description Searches the directory of pet businesses: groomers (salon and mobile), walkers, sitters, boarding, daycare, trainers, vets, pet stores. Filter by `town` (a slug such as stellenbosch), `category` and `q` (words in the name, services or area, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): for those, `bookWith` says how to book with our tools (pass the listing's `businessId` to list_services, check_coverage, get_quote, find_times and book), or, for one outside South Africa, to book directly with it; NogPets' own listing is `isNogPets`. Show each by name, area and what it offers, with its `hours` and `prices` where published (businesses on NogPets publish theirs; null when not known). `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.
      *
      *     MCP tool: `find_pet_businesses`.
      */
@@ -1652,7 +1652,7 @@ export interface components {
       reason: string;
       /** @description For the person, word for word. */
       message: string;
-      /** @description The next open times (slots to offer), at any hour; may be empty. */
+      /** @description The next open times (slots to offer), at any hour; for a stay or visits, the next ones that can be booked (each with the `stay` or `visits` to send, its first `start` and `resourceId`); may be empty. */
       alternatives: ({
         date?: string;
         start: string;
@@ -2401,8 +2401,74 @@ export interface components {
       website: string | null;
       phone: string | null;
       email: string | null;
+      /** @description When it is open, where published: a business on NogPets publishes its working hours (when any of its vans, walkers or sitters works). Null when not known. */
+      hours: components['schemas']['ListingHours'] | null;
+      /** @description Its prices, where published: a business on NogPets publishes its price list (as list_services has it). Null when not known. */
+      prices: components['schemas']['ListingPrice'][] | null;
       /** @description Demo data: an invented business, not to be contacted. */
       fictional: boolean;
+    };
+    /** @description When a listed business is open. */
+    ListingHours: {
+      /**
+       * @description The IANA time zone the times are in.
+       * @example Africa/Johannesburg
+       */
+      timezone: string;
+      /** @description Local opening ranges per day (`mon` to `sun`, HH:MM); days closed are left out. */
+      week: {
+        mon?: {
+          start: string;
+          end: string;
+        }[];
+        tue?: {
+          start: string;
+          end: string;
+        }[];
+        wed?: {
+          start: string;
+          end: string;
+        }[];
+        thu?: {
+          start: string;
+          end: string;
+        }[];
+        fri?: {
+          start: string;
+          end: string;
+        }[];
+        sat?: {
+          start: string;
+          end: string;
+        }[];
+        sun?: {
+          start: string;
+          end: string;
+        }[];
+      };
+      /**
+       * @description The hours in words.
+       * @example Mon 08:00-17:00; Sat 08:00-13:00
+       */
+      words: string;
+    };
+    /** @description One service of a listed business and what it costs. */
+    ListingPrice: {
+      serviceId: string;
+      name: string;
+      /** @description The kind of service, as the business names it (Grooming, Walks). */
+      line: string;
+      /** @enum {string} */
+      kind: 'PRIMARY' | 'EXTRA';
+      /** @description ISO 4217; amounts are its minor units. */
+      currency: string;
+      fromCents: number;
+      toCents: number;
+      /**
+       * @description From the lowest to the highest price, in words.
+       * @example R280 to R380
+       */
+      range: string;
     };
     /** @description A no-login business sign-up draft. */
     SignupDraft: {

@@ -141,7 +141,11 @@ const NoAvailabilityDetails = z
           resourceId: z.string(),
         }),
       )
-      .meta({ description: 'The next open times (slots to offer), at any hour; may be empty.' }),
+      .meta({
+        description:
+          'The next open times (slots to offer), at any hour; for a stay or visits, the next ones that can be ' +
+          'booked (each with the `stay` or `visits` to send, its first `start` and `resourceId`); may be empty.',
+      }),
     leadId: z
       .string()
       .optional()

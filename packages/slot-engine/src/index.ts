@@ -12,11 +12,15 @@ export {
 export { dayLabel } from './day-label.js';
 export { localDateText } from './local-time.js';
 export { localInstant, workingIntervals } from './local-instant.js';
+export { mergeWeeks } from './merge-weeks.js';
 export { rangeFromToday } from './range-from-today.js';
 export { LOOKAHEAD_DAYS, nextOpenSlots } from './next-open-slots.js';
 export {
+  nextSittings,
   type PlanEntry,
   planStay,
+  type SittingInput,
+  sittingReason,
   planVisits,
   type SittingPlan,
   type Stay,

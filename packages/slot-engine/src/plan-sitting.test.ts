@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planStay, planVisits } from './plan-sitting.js';
+import { nextSittings, planStay, planVisits, sittingReason } from './plan-sitting.js';
 import { aResource } from './test-utils.js';
 
 const sitters = [
@@ -78,7 +78,7 @@ describe('planVisits', () => {
     ]);
   });
 
-  it('lists the visits it cannot place', () => {
+  it("lists the visits it cannot place, with the day's own reason (Sunday: the sitters do not work)", () => {
     const plan = planVisits({
       ...base,
       durationMin: 30,
@@ -86,7 +86,7 @@ describe('planVisits', () => {
     });
     expect(plan).toMatchObject({
       ok: false,
-      unplanned: [{ date: '2026-11-29', window: 'morning', reason: 'FULLY_BOOKED' }],
+      unplanned: [{ date: '2026-11-29', window: 'morning', reason: 'CLOSED_DAY' }],
     });
   });
 
@@ -98,5 +98,73 @@ describe('planVisits', () => {
         visits: { startDate: '2026-11-24', days: 1, perDay: 2, windows: ['morning'] },
       }),
     ).toThrow(expect.objectContaining({ code: 'BAD_RANGE' }));
+  });
+});
+
+describe('sittingReason and nextSittings', () => {
+  // Monday 23 November 2026, 19:52 in Johannesburg: inside the two hours' notice of a 17:30 arrival today.
+  const evening = { ...base, now: '2026-11-23T17:52:00Z' };
+
+  it('a stay starting inside the notice is too soon (PAST), not fully booked, and the next stays are offered', () => {
+    const stay = { startDate: '2026-11-23', nights: 2 };
+    const plan = planStay({ ...evening, stay });
+    expect(plan.ok).toBe(false);
+    expect(sittingReason(plan)).toBe('PAST');
+    const next = nextSittings({ ...evening, stay }, 3);
+    expect(next.map((n) => `${n.startDate} ${n.plan.plan[0]!.time} ${n.plan.plan[0]!.resourceId}`)).toEqual([
+      '2026-11-24 17:30 sitter-a',
+      '2026-11-25 17:30 sitter-a',
+      '2026-11-26 17:30 sitter-a',
+    ]);
+    expect(next.every((n) => n.plan.ok && n.plan.plan.length === 2)).toBe(true);
+  });
+
+  it('the next stays skip nights no sitter is free for, and look 14 days ahead at most', () => {
+    const stay = { startDate: '2026-11-23', nights: 1 };
+    const busy = sitters.map((s) => ({
+      resourceId: s.id,
+      start: '2026-11-24T12:00:00Z',
+      end: '2026-11-26T12:00:00Z',
+    }));
+    expect(nextSittings({ ...evening, busy, stay }, 2).map((n) => n.startDate)).toEqual([
+      '2026-11-26',
+      '2026-11-27',
+    ]);
+    const allBusy = sitters.map((s) => ({
+      resourceId: s.id,
+      start: '2026-11-24T00:00:00Z',
+      end: '2026-12-08T00:00:00Z',
+    }));
+    expect(
+      sittingReason(planStay({ ...base, busy: allBusy, stay: { startDate: '2026-11-24', nights: 1 } })),
+    ).toBe('FULLY_BOOKED');
+    expect(nextSittings({ ...evening, busy: allBusy, stay }, 3)).toEqual([]);
+  });
+
+  it('visits whose first windows are past are too soon, with the next visits offered', () => {
+    const visits = { startDate: '2026-11-23', days: 2, perDay: 2 };
+    const plan = planVisits({ ...evening, durationMin: 30, visits });
+    expect(plan.unplanned.map((u) => `${u.date} ${u.window} ${u.reason}`)).toEqual([
+      '2026-11-23 morning PAST',
+      '2026-11-23 evening PAST',
+    ]);
+    expect(sittingReason(plan)).toBe('PAST');
+    const [next] = nextSittings({ ...evening, durationMin: 30, visits }, 1);
+    expect(next!.startDate).toBe('2026-11-24');
+    expect(next!.plan.plan[0]).toMatchObject({ date: '2026-11-24', time: '08:00', resourceId: 'sitter-a' });
+  });
+
+  it('visits on a day no sitter works are closed, not fully booked', () => {
+    // Sunday 29 November: the sitters work Monday to Saturday.
+    const plan = planVisits({
+      ...base,
+      durationMin: 30,
+      visits: { startDate: '2026-11-29', days: 1, perDay: 1 },
+    });
+    expect(plan.unplanned).toEqual([{ date: '2026-11-29', window: 'morning', reason: 'CLOSED_DAY' }]);
+    expect(sittingReason(plan)).toBe('CLOSED_DAY');
+    expect(
+      sittingReason(planStay({ ...base, resources: [], stay: { startDate: '2026-12-20', nights: 1 } })),
+    ).toBe('CLOSED_DAY');
   });
 });

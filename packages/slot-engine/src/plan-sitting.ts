@@ -1,7 +1,8 @@
 import { SlotEngineError } from './errors.js';
 import { findSlots } from './find-slots.js';
 import { checkTimeZone, hhmm, instantMs, localDay, minutesOf, parseDate } from './local-time.js';
-import type { BusyInterval, Resource, TimeOff } from './types.js';
+import { LOOKAHEAD_DAYS } from './next-open-slots.js';
+import type { BusyInterval, EmptyReason, Resource, TimeOff } from './types.js';
 
 /** An overnight or multi-night house sit: the sitter arrives on `startDate` and leaves after `nights`. */
 export interface Stay {
@@ -59,8 +60,12 @@ export interface SittingPlan {
   /** The local windows used: for a stay its arrival and leaving times, for visits one per visit of the day. */
   windows: { name: string; start: string; end: string }[];
   plan: PlanEntry[];
-  /** What could not be planned, and why. */
-  unplanned: { date: string; window: string; reason: 'PAST' | 'FULLY_BOOKED' | 'NO_SITTER' }[];
+  /**
+   * What could not be planned, and why: `PAST` (before now plus the notice), `FULLY_BOOKED`, `NO_SITTER`
+   * (the business has none), and for visits the day's own reason when the sitters do not work then
+   * (`CLOSED_DAY`, `OUTSIDE_HOURS`, `TIME_OFF`).
+   */
+  unplanned: { date: string; window: string; reason: EmptyReason | 'NO_SITTER' }[];
 }
 
 interface SittingContext {
@@ -200,7 +205,7 @@ export function planVisits(input: SittingContext & { durationMin: number; visits
       }).days;
       const slot = day!.slots.find((s) => s.resourceId === preferred) ?? day!.slots[0];
       if (!slot) {
-        unplanned.push({ date, window: w.name, reason: day!.why === 'PAST' ? 'PAST' : 'FULLY_BOOKED' });
+        unplanned.push({ date, window: w.name, reason: day!.why ?? 'FULLY_BOOKED' });
         continue;
       }
       preferred ??= slot.resourceId;
@@ -210,4 +215,45 @@ export function planVisits(input: SittingContext & { durationMin: number; visits
     }
   }
   return { mode: 'VISITS', ok: unplanned.length === 0, windows, plan, unplanned };
+}
+
+/** A stay or visits to plan: the same input as {@link planStay} or {@link planVisits}. */
+export type SittingInput = SittingContext & ({ stay: Stay } | { durationMin: number; visits: Visits });
+
+/**
+ * Why a stay or visits cannot be booked, as find_times says it of a range: `PAST` when any of it
+ * starts before now plus the notice (no sitter can make it, however free), else `FULLY_BOOKED` when
+ * sitters are booked, else `OUTSIDE_HOURS`, else `CLOSED_DAY` (no sitter works then: closed, time off,
+ * or none at all).
+ *
+ * @example sittingReason(planStay({ ...context, stay: { startDate: today, nights: 2 } })) // 'PAST' at 19:52
+ */
+export function sittingReason(plan: SittingPlan): 'PAST' | 'FULLY_BOOKED' | 'OUTSIDE_HOURS' | 'CLOSED_DAY' {
+  const reasons = new Set(plan.unplanned.map((u) => u.reason));
+  if (reasons.has('PAST')) return 'PAST';
+  if (reasons.has('FULLY_BOOKED')) return 'FULLY_BOOKED';
+  if (reasons.has('OUTSIDE_HOURS')) return 'OUTSIDE_HOURS';
+  return 'CLOSED_DAY';
+}
+
+/**
+ * The next stays or visits like the one asked for (same nights or days, windows and times) that can be
+ * booked: starting on each later day within 14 days of its start, the first `limit` that plan in full, soonest first. Empty means none within 14 days. The context must hold the
+ * bookings and time off of those days too.
+ *
+ * @example nextSittings({ ...context, stay: { startDate: today, nights: 2 } }, 3) // [{ startDate, plan }, ...]
+ */
+export function nextSittings(input: SittingInput, limit: number): { startDate: string; plan: SittingPlan }[] {
+  const asked = 'stay' in input ? input.stay : input.visits;
+  const first = parseDate(asked.startDate, 'startDate');
+  const out: { startDate: string; plan: SittingPlan }[] = [];
+  for (let d = 1; d < LOOKAHEAD_DAYS && out.length < limit; d++) {
+    const startDate = first.add({ days: d }).toString();
+    const plan =
+      'stay' in input
+        ? planStay({ ...input, stay: { ...input.stay, startDate } })
+        : planVisits({ ...input, visits: { ...input.visits, startDate } });
+    if (plan.ok) out.push({ startDate, plan });
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 // The directory of pet businesses: listings anyone can search, partners (businesses on the
 // service) first.
 import type { Sql as PoolSql, Queryable as Sql, TransactionSql } from './sql.js';
+import type { ResourceRow, ServiceRow } from './types.js';
 
 export interface NewListing {
   id: string;
@@ -99,4 +100,31 @@ export async function inWordSimilarity<T>(sql: Sql, work: (tx: Sql) => Promise<T
 export async function findListings(sql: Sql, query: ListingQuery): Promise<ListingRow[]> {
   if (!searchWords(query)) return await listingsStatement(sql, query);
   return inWordSimilarity(sql, async (tx) => await listingsStatement(tx, query));
+}
+
+/** What a business on the service publishes in its listing: the weeks its active resources work, and its price list. */
+export interface PublishedFacts {
+  businessId: string;
+  weeks: ResourceRow['week'][];
+  services: (Pick<ServiceRow, 'id' | 'name' | 'kind' | 'priceCents' | 'tiers'> & { line: string })[];
+}
+
+/** The published hours and prices of these businesses (two queries), in the order of `businessIds`. */
+export async function findPublishedFacts(sql: Sql, businessIds: string[]): Promise<PublishedFacts[]> {
+  if (!businessIds.length) return [];
+  const weeks = await sql<{ businessId: string; week: ResourceRow['week'] }[]>`
+    select business_id as "businessId", week from resources
+    where business_id = any(${businessIds}::text[]) and active
+    order by business_id, sort, id`;
+  const services = await sql<(PublishedFacts['services'][number] & { businessId: string })[]>`
+    select s.business_id as "businessId", s.id, s.name, s.kind, s.price_cents as "priceCents", s.tiers,
+           l.label as line
+    from services s join service_lines l on l.business_id = s.business_id and l.id = s.line_id
+    where s.business_id = any(${businessIds}::text[])
+    order by s.business_id, l.sort, l.id, s.sort, s.id`;
+  return businessIds.map((businessId) => ({
+    businessId,
+    weeks: weeks.filter((w) => w.businessId === businessId).map((w) => w.week),
+    services: services.filter((s) => s.businessId === businessId).map(({ businessId: _b, ...s }) => s),
+  }));
 }

@@ -11,7 +11,7 @@ import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused 
 import { localDate, momentText, whenText } from './local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
 import { priceRequest } from './quote-request.js';
-import { checkSlot, endOf, groupOf, planSittingFor } from './schedule.js';
+import { checkSlot, endOf, groupOf, planSittingFor, sittingUnavailable } from './schedule.js';
 import {
   fullyBookedLead,
   fullyBookedMessage,
@@ -292,12 +292,13 @@ export const book = defineOperation({
     if (input.stay || input.visits) {
       const sitting = await planSittingFor(ctx, priced, input);
       if (!sitting.ok) {
-        const message = 'No sitter is free for the whole plan any more. Call find_times again.';
+        // The true reason (too soon, booked, closed) and the next stays or visits that can be booked.
+        const { reason, message, alternatives } = await sittingUnavailable(ctx, priced, input, sitting);
         throw new ServiceError('NO_AVAILABILITY', message, {
-          reason: 'FULLY_BOOKED',
+          reason,
           message,
           unplanned: sitting.unplanned,
-          alternatives: [],
+          alternatives,
         });
       }
       mode = sitting.mode;

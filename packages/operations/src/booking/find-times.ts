@@ -4,7 +4,9 @@ import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
+import type { OperationContext } from '../context.js';
 import {
+  type PricedRequest,
   priceRequest,
   type QuoteRequest,
   QuoteRequestShape,
@@ -14,7 +16,14 @@ import {
 import { whereOneOf, whereRule } from '../coverage/check-coverage.js';
 import { documentRules } from '../schemas.js';
 import { BUSINESS_ERRORS } from '../offer-cache.js';
-import { askedRange, engineError, nothingOpen, planSittingFor, slotInputFor } from './schedule.js';
+import {
+  askedRange,
+  engineError,
+  nothingOpen,
+  planSittingFor,
+  sittingUnavailable,
+  slotInputFor,
+} from './schedule.js';
 import { localDate } from './local-time.js';
 import {
   checkDateBounds,
@@ -73,6 +82,48 @@ function planDays(plan: SittingPlan, today: string): DayResult[] {
     label: dayLabel(p.date, today),
     slots: [{ start: p.start, time: p.time, resourceId: p.resourceId }],
   }));
+}
+
+/**
+ * Nothing open: keep a lead only when nothing is open within 14 days either (no alternatives), and
+ * say so after `message`.
+ */
+async function leadWhenNoneOpen(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  input: {
+    category: string;
+    from?: string | undefined;
+    to?: string | undefined;
+    address?: string | undefined;
+    postalCode?: string | undefined;
+  },
+  now: Date,
+  message: string,
+  alternatives: unknown[],
+): Promise<{ message: string; leadId?: string }> {
+  if (alternatives.length > 0) return { message };
+  const leadId = await insertLead(
+    ctx.deps.sql,
+    {
+      businessId: priced.offer.business.id,
+      operation: 'findTimes',
+      reason: 'NO_AVAILABILITY',
+      query: {
+        category: input.category,
+        from: input.from ?? null,
+        to: input.to ?? null,
+        address: input.address ?? input.postalCode ?? null,
+      },
+      place: null,
+      clientName: ctx.clientName,
+    },
+    now,
+  );
+  return {
+    leadId,
+    message: `${message} Nothing is open in the next 14 days either; we have noted your request and will be in touch.`,
+  };
 }
 
 export const findTimes = defineOperation({
@@ -158,15 +209,22 @@ export const findTimes = defineOperation({
     if (input.stay || input.visits) {
       const plan = await planSittingFor(ctx, priced, input);
       if (!plan.ok) {
-        const message = `No sitter is free for ${plan.unplanned
-          .map((u) => `${u.date} ${u.window}`)
-          .slice(0, 4)
-          .join(', ')}${plan.unplanned.length > 4 ? ' and more' : ''}.`;
+        // The true reason (too soon, booked, closed) and the next stays or visits that can be booked.
+        const { reason, alternatives, ...said } = await sittingUnavailable(ctx, priced, input, plan);
+        const { message, leadId } = await leadWhenNoneOpen(
+          ctx,
+          priced,
+          input,
+          now,
+          said.message,
+          alternatives,
+        );
         throw new ServiceError('NO_AVAILABILITY', message, {
-          reason: 'FULLY_BOOKED',
+          reason,
           message,
           unplanned: plan.unplanned,
-          alternatives: [],
+          alternatives,
+          ...(leadId ? { leadId } : {}),
         });
       }
       const count = input.stay ? input.stay.nights : input.visits!.days * input.visits!.perDay;
@@ -195,29 +253,7 @@ export const findTimes = defineOperation({
     // Nothing open: say why, offer the next open times (any hour, from the first day asked), and
     // keep a lead only when nothing is open within 14 days.
     const { reason, alternatives, ...said } = nothingOpen(priced.line.label, days, slotInput);
-    let leadId: string | undefined;
-    let message = said.message;
-    if (alternatives.length === 0) {
-      leadId = await insertLead(
-        ctx.deps.sql,
-        {
-          businessId: offer.business.id,
-          operation: 'findTimes',
-          reason: 'NO_AVAILABILITY',
-          query: {
-            category: input.category,
-            from: input.from ?? null,
-            to: input.to ?? null,
-            address: input.address ?? input.postalCode ?? null,
-          },
-          place: null,
-          clientName: ctx.clientName,
-        },
-        now,
-      );
-      message +=
-        ' Nothing is open in the next 14 days either; we have noted your request and will be in touch.';
-    }
+    const { message, leadId } = await leadWhenNoneOpen(ctx, priced, input, now, said.message, alternatives);
     throw new ServiceError('NO_AVAILABILITY', message, {
       reason,
       message,

@@ -14,12 +14,14 @@ import {
   findSlots,
   LOOKAHEAD_DAYS,
   nextOpenSlots,
+  nextSittings,
   planStay,
   planVisits,
   rangeFromToday,
   type Resource,
   type SittingPlan,
   SlotEngineError,
+  sittingReason,
   type Stay,
   type Visits,
 } from '@nogpets/slot-engine';
@@ -344,4 +346,70 @@ export async function planSittingFor(
 /** The end of a booking of the request's duration starting at `start`. */
 export function endOf(priced: PricedRequest, start: Date): Date {
   return new Date(start.getTime() + priced.quote.durationMin * MINUTE);
+}
+
+/** A next stay or visits that can be booked, offered when the one asked for cannot be: its first slot and the request to send. */
+export interface SittingAlternative {
+  date: string;
+  start: string;
+  time: string;
+  resourceId: string;
+  stay?: Stay;
+  visits?: Visits;
+}
+
+/**
+ * Why a stay or visits cannot be booked as planned and the next ones like it that can (slot-engine
+ * decides both: `PAST` when it starts inside the notice, `FULLY_BOOKED` only when sitters are
+ * booked), with the words to pass on. Reads the sitters' schedule of the 14 days after its start.
+ */
+export async function sittingUnavailable(
+  ctx: OperationContext,
+  priced: PricedRequest,
+  request: { stay?: Stay | undefined; visits?: Visits | undefined },
+  plan: SittingPlan,
+  except: string[] = [],
+): Promise<{ reason: EmptyReason; message: string; alternatives: SittingAlternative[] }> {
+  const reason = sittingReason(plan);
+  const asked = (request.stay ?? request.visits)!;
+  const context = await sittingContext(
+    ctx,
+    priced,
+    asked.startDate,
+    sittingDays(request) + LOOKAHEAD_DAYS,
+    except,
+  );
+  let next: ReturnType<typeof nextSittings>;
+  try {
+    next = request.stay
+      ? nextSittings({ ...context, stay: request.stay }, 3)
+      : nextSittings({ ...context, durationMin: priced.quote.durationMin, visits: request.visits! }, 3);
+  } catch (err) {
+    return engineError(err);
+  }
+  const alternatives = next.map(({ startDate, plan: p }): SittingAlternative => {
+    const first = p.plan[0]!;
+    return {
+      date: startDate,
+      start: first.start,
+      time: first.time,
+      resourceId: first.resourceId,
+      ...(request.stay
+        ? { stay: { ...request.stay, startDate } }
+        : { visits: { ...request.visits!, startDate } }),
+    };
+  });
+  const what = request.stay
+    ? `A stay of ${request.stay.nights} night${request.stay.nights === 1 ? '' : 's'} from ${asked.startDate}`
+    : `Visits from ${asked.startDate}`;
+  // The dates that say the reason: the booked ones when sitters are booked, else every date not planned.
+  const said = plan.unplanned.filter((u) => reason !== 'FULLY_BOOKED' || u.reason === 'FULLY_BOOKED');
+  const dates = [...new Set(said.map((u) => u.date))];
+  let message =
+    reason === 'PAST'
+      ? `${what} starts too soon to book (a sitter needs notice).`
+      : `${what} cannot be booked: ${priced.line.label} is ${WHY_CLOSED[reason]} on ${dates.slice(0, 4).join(', ')}${dates.length > 4 ? ' and more' : ''}.`;
+  if (alternatives[0])
+    message += ` The next that can be booked starts ${alternatives[0].date} at ${alternatives[0].time}.`;
+  return { reason, message, alternatives };
 }

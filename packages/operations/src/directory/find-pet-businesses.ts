@@ -1,5 +1,16 @@
-import { type BusinessRow, findBusinesses, findListings, type ListingRow } from '@nogpets/store';
+import { priceRange } from '@nogpets/pricing-tiers';
+import { mergeWeeks } from '@nogpets/slot-engine';
+import {
+  type BusinessRow,
+  findBusinesses,
+  findListings,
+  findPublishedFacts,
+  type ListingRow,
+  type PublishedFacts,
+} from '@nogpets/store';
 import { z } from 'zod';
+import { DAYS, weekWords } from '../business/hours.js';
+import { rangeWords } from '../run/prices.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { BOOKABLE_COUNTRY } from '../offer-cache.js';
@@ -43,6 +54,39 @@ export function townSlug(town: string): string | null {
   return TOWN_SLUG.test(slug) ? slug : null;
 }
 
+const RangeSchema = z.object({ start: z.string(), end: z.string() });
+
+const HoursSchema = z
+  .object({
+    timezone: z
+      .string()
+      .meta({ description: 'The IANA time zone the times are in.', example: 'Africa/Johannesburg' }),
+    week: z.object(Object.fromEntries(DAYS.map((d) => [d, z.array(RangeSchema).optional()]))).meta({
+      description: 'Local opening ranges per day (`mon` to `sun`, HH:MM); days closed are left out.',
+    }),
+    words: z
+      .string()
+      .meta({ description: 'The hours in words.', example: 'Mon 08:00-17:00; Sat 08:00-13:00' }),
+  })
+  .meta({ id: 'ListingHours', description: 'When a listed business is open.' });
+
+const ListingPriceSchema = z
+  .object({
+    serviceId: z.string(),
+    name: z.string(),
+    line: z
+      .string()
+      .meta({ description: 'The kind of service, as the business names it (Grooming, Walks).' }),
+    kind: z.enum(['PRIMARY', 'EXTRA']),
+    currency: z.string().meta({ description: 'ISO 4217; amounts are its minor units.' }),
+    fromCents: z.int(),
+    toCents: z.int(),
+    range: z
+      .string()
+      .meta({ description: 'From the lowest to the highest price, in words.', example: 'R280 to R380' }),
+  })
+  .meta({ id: 'ListingPrice', description: 'One service of a listed business and what it costs.' });
+
 const ListingSchema = z
   .object({
     id: z.string(),
@@ -75,6 +119,19 @@ const ListingSchema = z
     website: z.string().nullable(),
     phone: z.string().nullable(),
     email: z.string().nullable(),
+    hours: HoursSchema.nullable().meta({
+      description:
+        'When it is open, where published: a business on NogPets publishes its working hours (when any of its ' +
+        'vans, walkers or sitters works). Null when not known.',
+    }),
+    prices: z
+      .array(ListingPriceSchema)
+      .nullable()
+      .meta({
+        description:
+          'Its prices, where published: a business on NogPets publishes its price list (as list_services has it). ' +
+          'Null when not known.',
+      }),
     fictional: z.boolean().meta({ description: 'Demo data: an invented business, not to be contacted.' }),
   })
   .meta({ id: 'Listing', description: 'A pet business in the directory.' });
@@ -115,7 +172,35 @@ function partnerBookWith(row: ListingRow, business: BusinessRow): string {
   );
 }
 
-function toListing(row: ListingRow, businesses: Map<string, BusinessRow>) {
+/** What a business on the service publishes: its hours (when any of its resources works) and its price list. */
+function published(business: BusinessRow | undefined, facts: PublishedFacts | undefined) {
+  if (!business || !facts) return { hours: null, prices: null };
+  const week = mergeWeeks(facts.weeks);
+  return {
+    hours: Object.keys(week).length ? { timezone: business.timezone, week, words: weekWords(week) } : null,
+    prices: facts.services.length
+      ? facts.services.map((s) => {
+          const { fromCents, toCents } = priceRange(s);
+          return {
+            serviceId: s.id,
+            name: s.name,
+            line: s.line,
+            kind: s.kind,
+            currency: business.currency,
+            fromCents,
+            toCents,
+            range: rangeWords(fromCents, toCents, business.currency),
+          };
+        })
+      : null,
+  };
+}
+
+function toListing(
+  row: ListingRow,
+  businesses: Map<string, BusinessRow>,
+  facts: Map<string, PublishedFacts>,
+) {
   const partner = row.businessId !== null;
   const business = row.businessId !== null ? businesses.get(row.businessId) : undefined;
   const bookable = !row.isOperator && business?.country === BOOKABLE_COUNTRY;
@@ -134,6 +219,8 @@ function toListing(row: ListingRow, businesses: Map<string, BusinessRow>) {
     website: row.website,
     phone: row.phone,
     email: row.email,
+    // Only listings of businesses on NogPets publish hours and prices; the store holds none for others.
+    ...published(business, row.businessId !== null ? facts.get(row.businessId) : undefined),
     fictional: row.fictional,
   };
 }
@@ -153,8 +240,8 @@ export const findPetBusinesses = defineOperation({
     'name, services or area, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): ' +
     "for those, `bookWith` says how to book with our tools (pass the listing's `businessId` to list_services, " +
     'check_coverage, get_quote, find_times and book), or, for one outside South Africa, to book directly with it; ' +
-    "NogPets' own listing is `isNogPets`. Show each by name, " +
-    'area and what it offers. `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for ' +
+    "NogPets' own listing is `isNogPets`. Show each by name, area and what it offers, with its `hours` and " +
+    '`prices` where published (businesses on NogPets publish theirs; null when not known). `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for ' +
     'more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.',
   input: z
     .object({
@@ -202,12 +289,16 @@ export const findPetBusinesses = defineOperation({
     });
     const more = rows.length > input.limit;
     const page = rows.slice(0, input.limit);
-    const partnerIds = [
-      ...new Set(page.flatMap((r) => (r.businessId !== null && !r.isOperator ? [r.businessId] : []))),
-    ];
-    const businesses = new Map((await findBusinesses(ctx.deps.sql, partnerIds)).map((b) => [b.id, b]));
+    // Businesses on the service (partners and the operator's own listing) publish hours and prices.
+    const businessIds = [...new Set(page.flatMap((r) => (r.businessId !== null ? [r.businessId] : [])))];
+    const [businessRows, factRows] = await Promise.all([
+      findBusinesses(ctx.deps.sql, businessIds),
+      findPublishedFacts(ctx.deps.sql, businessIds),
+    ]);
+    const businesses = new Map(businessRows.map((b) => [b.id, b]));
+    const facts = new Map(factRows.map((f) => [f.businessId, f]));
     return {
-      listings: page.map((r) => toListing(r, businesses)),
+      listings: page.map((r) => toListing(r, businesses, facts)),
       next: more ? cursorOf(offset + input.limit) : null,
     };
   },

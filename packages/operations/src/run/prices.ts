@@ -207,6 +207,12 @@ function priceWords(
   return `${tiers.join('; ')}; otherwise ${own}`;
 }
 
+/** A price range in words: one price, or "R280 to R380". */
+export function rangeWords(fromCents: number, toCents: number, currency: string): string {
+  const money = (cents: number) => formatMoney(cents, currency);
+  return fromCents === toCents ? money(fromCents) : `${money(fromCents)} to ${money(toCents)}`;
+}
+
 function serviceOf(s: PriceServiceRow, currency: string): PriceService {
   const { fromCents, toCents } = priceRange(s);
   const money = (cents: number) => formatMoney(cents, currency);
@@ -223,7 +229,7 @@ function serviceOf(s: PriceServiceRow, currency: string): PriceService {
     durationMin: s.durationMin,
     fromCents,
     toCents,
-    range: fromCents === toCents ? money(fromCents) : `${money(fromCents)} to ${money(toCents)}`,
+    range: rangeWords(fromCents, toCents, currency),
     groupSize: s.groupSize,
     tiers: tiersOf(s.tiers, s.petTypes, currency),
     words: `${s.name}: ${priceWords(s, s.petTypes, currency)}.`,
