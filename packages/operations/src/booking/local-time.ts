@@ -1,5 +1,5 @@
 /** Local dates and times of instants in a business's zone, in the words bookings are told in. */
-import { localDateText } from '@nogpets/slot-engine';
+import { localDateText, localDayStart } from '@nogpets/slot-engine';
 
 export const MINUTE = 60_000;
 export const DAY_MS = 86_400_000;
@@ -29,6 +29,18 @@ function format(kind: 'time' | 'day' | 'shortDay', timeZone: string): Intl.DateT
 /** The local calendar date `YYYY-MM-DD` of an instant in a zone (slot-engine's, so both agree). */
 export function localDate(at: Date, timeZone: string): string {
   return localDateText(at.getTime(), timeZone);
+}
+
+/**
+ * The instants of the local dates `from` to `to` (both included) in a zone: from the first instant
+ * of `from` up to, not including, the first of the day after `to`. Slot-engine's day, so a day plan,
+ * a booking list, earnings and payouts cover the same instants as the open times offered.
+ */
+export function localDaysWindow(from: string, to: string, timeZone: string): { from: Date; to: Date } {
+  return {
+    from: new Date(localDayStart(from, timeZone)),
+    to: new Date(localDayStart(addDays(to, 1), timeZone)),
+  };
 }
 
 /** The local wall-clock time `HH:MM` of an instant in a zone. */
