@@ -53,6 +53,11 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** "Sat, 28 Nov 2026" in a zone (the business's, or the person's on their own pages). */
+export function dayText(at: Date, timeZone: string): string {
+  return format('day', timeZone).format(at);
+}
+
 /** "Sat, 28 Nov 2026, 09:00" in the business's zone. */
 export function momentText(at: Date, timeZone: string): string {
   return `${format('day', timeZone).format(at)}, ${localTime(at, timeZone)}`;
