@@ -1,5 +1,6 @@
 // Every window of local dates the operations read (a day plan, a business's booking list, earnings,
-// a payout's cut-off) is slot-engine's day: the same instants the open times are offered in.
+// a payout's cut-off, a weekly series' horizon) is slot-engine's day: the same instants the open times are offered in.
+import { SERIES_WEEKS_AHEAD, seriesHorizon } from '@nogpets/booking-rules';
 import { localDateText, localDayStart } from '@nogpets/slot-engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,12 @@ function check(from: string, days: number, timeZone: string) {
   expect(w.earnings.from.getTime()).toBe(start);
   expect(w.earnings.to.getTime()).toBe(end);
   expect(w.payoutCutOff.getTime()).toBe(end);
+  // A weekly series is kept booked through the local date SERIES_WEEKS_AHEAD weeks after today.
+  const horizon = localDayStart(addDays(from, 7 * SERIES_WEEKS_AHEAD + 1), timeZone);
+  expect(seriesHorizon(new Date(start), timeZone).getTime()).toBe(horizon);
+  expect(seriesHorizon(new Date(end - 1), timeZone).getTime()).toBe(
+    localDayStart(addDays(to, 7 * SERIES_WEEKS_AHEAD + 1), timeZone),
+  );
   // Read back through the zone's own clock: the first instant of `from`, the first after `to`.
   expect(localDateText(start, timeZone)).toBe(from);
   expect(localDateText(start - 1, timeZone)).toBe(addDays(from, -1));
