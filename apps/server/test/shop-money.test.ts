@@ -307,7 +307,7 @@ describe('money and stock in the shop', () => {
         const listed = await row.innerText();
         expect(listed).toContain('2 × Dental treats (Pack of 7)');
         expect(listed).toContain('Waiting for payment');
-        expect(listed).toContain('Pay by Tue, 24 Nov, 06:00; unpaid, the order closes then.');
+        expect(listed).toContain('Pay by Tue, 24 Nov 2026, 06:00; unpaid, the order closes then.');
         await row.scrollIntoViewIfNeeded();
         await page.screenshot({ path: `${SHOTS}/account-order-pay.png`, fullPage: true });
 

@@ -118,7 +118,7 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
       next: expect.any(String),
     });
     expect(res.body.summary).toBe(
-      'Patas Limpas: a grooming business in Lisboa, PT (EUR). Services: Full groom (€30.00), Bath (€25.00), Nails (price to set; said "about 10") and Teeth (price to set). Contact: Ana Sousa, ana@example.com. The time zone is still to be chosen.',
+      'Patas Limpas: a grooming business in Lisboa, PT (EUR). Services: Full groom (€30), Bath (€25), Nails (price to set; said "about 10") and Teeth (price to set). Contact: Ana Sousa, ana@example.com. The time zone is still to be chosen.',
     );
     expect(res.body.message).toContain(res.body.continueUrl);
     expect(res.body.message).toContain('ana@example.com');

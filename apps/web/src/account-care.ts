@@ -8,14 +8,17 @@ import {
   addPet,
   cancelBooking,
   changeSavedNotes,
+  dayText,
   listAddresses,
   listPets,
+  momentText,
   type OperationContext,
   type Order,
   ordersOfPerson,
   paymentWords,
   payBooking,
   payOrder,
+  personTimeZone,
   removeSaved,
   runOperation,
   ServiceError,
@@ -44,13 +47,14 @@ const ORDERS_SHOWN = 20;
 
 /** Everything the pet owner's sections show, read through the operations. */
 export async function loadCare(ctx: OperationContext) {
-  const [bookings, orders, { pets }, { addresses }] = await Promise.all([
+  const [bookings, orders, { pets }, { addresses }, timeZone] = await Promise.all([
     accountBookings(ctx),
     ordersOfPerson(ctx.deps.sql, ctx.auth!.userId, { limit: ORDERS_SHOWN }),
     runOperation(listPets, ctx, {}),
     runOperation(listAddresses, ctx, {}),
+    personTimeZone(ctx.deps),
   ]);
-  return { bookings, orders, pets: pets as Pet[], addresses: addresses as Address[] };
+  return { bookings, orders, pets: pets as Pet[], addresses: addresses as Address[], timeZone };
 }
 
 const noticeHtml = (notice: Notice | undefined, section: Notice['section']) =>
@@ -113,25 +117,6 @@ function bookingsSection(care: Awaited<ReturnType<typeof loadCare>>, csrf: strin
     }`;
 }
 
-const timeWords = (iso: string) =>
-  new Intl.DateTimeFormat('en-ZA', {
-    timeZone: 'Africa/Johannesburg',
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
-
-const dateWords = (iso: string) =>
-  new Intl.DateTimeFormat('en-ZA', {
-    timeZone: 'Africa/Johannesburg',
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  }).format(new Date(iso));
-
 /** An unpaid card order's Pay button: pay_order's fresh link, the browser sent on to it. */
 function orderActions(o: Order, csrf: string): string {
   return o.canPay
@@ -139,7 +124,7 @@ function orderActions(o: Order, csrf: string): string {
     : '';
 }
 
-function ordersSection(orders: Order[], csrf: string, notice?: Notice): string {
+function ordersSection(orders: Order[], timeZone: string, csrf: string, notice?: Notice): string {
   return html`<h2 id="orders">Shop orders</h2>
     $${noticeHtml(notice, 'orders')}
     $${
@@ -147,9 +132,9 @@ function ordersSection(orders: Order[], csrf: string, notice?: Notice): string {
         ? html`<table id="order-list"><tr><th>What</th><th>Delivery</th><th>Status</th><th>Total</th><th></th></tr>$${orders
             .map(
               (o) => html`<tr id="order-${o.orderId}">
-                <td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${dateWords(o.createdAt)} · ${o.orderId}</span></td>
+                <td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${dayText(new Date(o.createdAt), timeZone)} · ${o.orderId}</span></td>
                 <td data-label="Delivery">${o.delivery}</td>
-                <td data-label="Status">${o.statusText}$${o.tracking ? html`<br>Tracking: ${o.tracking}` : ''}$${o.canPay && o.expiresAt ? html`<br><span class="muted">Pay by ${timeWords(o.expiresAt)}; unpaid, the order closes then.</span>` : ''}</td>
+                <td data-label="Status">${o.statusText}$${o.tracking ? html`<br>Tracking: ${o.tracking}` : ''}$${o.canPay && o.expiresAt ? html`<br><span class="muted">Pay by ${momentText(new Date(o.expiresAt), timeZone)}; unpaid, the order closes then.</span>` : ''}</td>
                 <td data-label="Total">${o.total}$${o.discountCents > 0 ? html`<br><span class="muted">after ${o.discount} off (${o.discountCode ?? ''})</span>` : ''}</td>
                 <td>$${orderActions(o, csrf)}</td>
               </tr>`,
@@ -245,7 +230,7 @@ export function careSections(
 ): string {
   return (
     bookingsSection(care, csrf, notice) +
-    ordersSection(care.orders, csrf, notice) +
+    ordersSection(care.orders, care.timeZone, csrf, notice) +
     petsSection(care.pets, csrf, notice) +
     addressesSection(care.addresses, csrf, notice)
   );

@@ -16,9 +16,11 @@ import {
   leadsToFollowUp,
   MAX_REVIEW_NOTE,
   markRefundDone,
+  momentText,
   moveOrder,
   type Order,
   ordersToPack,
+  personTimeZone,
   type RefundOwed,
   refundsOwed,
   rejectApplication,
@@ -70,7 +72,8 @@ const noticeHtml = (notice: Notice | undefined, section: Notice['section']) =>
     ? html`<p class="${notice.error ? 'error' : 'notice'}" role="status">${notice.text}</p>`
     : '';
 
-const stamp = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** When something happened, in the operator's own zone (Stellenbosch's). */
+const stamp = (d: Date, timeZone: string) => momentText(d, timeZone);
 
 function checklistTable(a: ApplicationForReview): string {
   return html`<table class="checklist"><tr><th>Part</th><th>Status</th><th>What is missing</th></tr>
@@ -119,13 +122,13 @@ function claimBlock(a: ApplicationForReview, c: ClaimForReview): string {
   </div>`;
 }
 
-function waitingApplication(a: ApplicationForReview, csrf: string): string {
+function waitingApplication(a: ApplicationForReview, csrf: string, timeZone: string): string {
   const facts = [a.town, a.country, a.currency, a.timezone, a.categories.join(', ')]
     .filter(Boolean)
     .join(' · ');
   return html`<section class="application" id="application-${a.applicationId}">
     <h3>${a.name}</h3>
-    <p>${facts}<br><span class="muted">${a.email} · sent ${stamp(a.submittedAt)} · ${a.applicationId}</span></p>
+    <p>${facts}<br><span class="muted">${a.email} · sent ${stamp(a.submittedAt, timeZone)} · ${a.applicationId}</span></p>
     <p><strong>${a.readyToSubmit ? 'Ready: every required part is done.' : 'Not ready: required parts are missing.'}</strong> ${a.summary}</p>
     $${checklistTable(a)}
     $${
@@ -157,12 +160,17 @@ function waitingApplication(a: ApplicationForReview, csrf: string): string {
   </section>`;
 }
 
-function applicationsSection(apps: ApplicationForReview[], csrf: string, notice?: Notice): string {
+function applicationsSection(
+  apps: ApplicationForReview[],
+  timeZone: string,
+  csrf: string,
+  notice?: Notice,
+): string {
   const waiting = apps.filter((a) => a.status === 'SUBMITTED');
   const others = apps.filter((a) => a.status !== 'SUBMITTED').slice(0, OTHERS_SHOWN);
   return html`<h2 id="applications">Applications to review</h2>
     $${noticeHtml(notice, 'applications')}
-    $${waiting.length ? waiting.map((a) => waitingApplication(a, csrf)).join('') : html`<p>No application is waiting for review.</p>`}
+    $${waiting.length ? waiting.map((a) => waitingApplication(a, csrf, timeZone)).join('') : html`<p>No application is waiting for review.</p>`}
     $${
       others.length
         ? html`<h3>Other applications</h3><table id="other-applications"><tr><th>Business</th><th>Status</th><th>Outcome</th></tr>$${others
@@ -216,7 +224,7 @@ function askedWords(q: Record<string, unknown>): string {
     .join(' · ');
 }
 
-function leadsSection(leads: LeadRow[], csrf: string, notice?: Notice): string {
+function leadsSection(leads: LeadRow[], timeZone: string, csrf: string, notice?: Notice): string {
   return html`<h2 id="leads">Leads to follow up</h2>
     $${noticeHtml(notice, 'leads')}
     $${
@@ -224,7 +232,7 @@ function leadsSection(leads: LeadRow[], csrf: string, notice?: Notice): string {
         ? html`<table id="lead-list"><tr><th>What was asked</th><th>Why not served</th><th>Follow up</th></tr>$${leads
             .map(
               (l) =>
-                html`<tr id="lead-${l.id}"><td><strong>${placeWords(l.place as Record<string, unknown> | null) || l.operation}</strong><br>${askedWords(l.query)}<br><span class="muted">${l.clientName ?? 'someone'} · asked ${String(l.asks)}× · last ${stamp(l.lastAskedAt)}</span></td>
+                html`<tr id="lead-${l.id}"><td><strong>${placeWords(l.place as Record<string, unknown> | null) || l.operation}</strong><br>${askedWords(l.query)}<br><span class="muted">${l.clientName ?? 'someone'} · asked ${String(l.asks)}× · last ${stamp(l.lastAskedAt, timeZone)}</span></td>
                 <td data-label="Why not served">${l.reason}</td>
                 <td><form method="post" action="/operator/leads/${l.id}/done">$${hidden(csrf)}
                   <label class="sr-only" for="lead-note-${l.id}">What was done</label><input id="lead-note-${l.id}" type="text" name="note" maxlength="500" placeholder="What was done">
@@ -263,14 +271,14 @@ const PAYMENT_WORDS: Record<Order['paymentStatus'], string> = {
   NONE: 'Nothing to pay',
 };
 
-function orderRow(o: Order, csrf: string): string {
+function orderRow(o: Order, timeZone: string, csrf: string): string {
   const where =
     o.shippingMethod === 'visit' && o.bookingId ? `${o.delivery} (booking ${o.bookingId})` : o.delivery;
   const pack =
     o.status === 'CONFIRMED'
       ? html`<form method="post" action="/operator/orders/${o.orderId}/pack">$${hidden(csrf)}<button type="submit">Mark packed</button></form>`
       : '';
-  return html`<tr id="order-${o.orderId}"><td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${o.orderId} · made ${stamp(new Date(o.createdAt))}</span></td>
+  return html`<tr id="order-${o.orderId}"><td><strong>${o.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')}</strong><br><span class="muted">${o.orderId} · made ${stamp(new Date(o.createdAt), timeZone)}</span></td>
     <td data-label="Delivery">${where}$${o.shipTo?.notes ? html`<br><span class="muted">${o.shipTo.notes}</span>` : ''}</td>
     <td data-label="Total">${o.total}<br><span class="muted">${PAYMENT_WORDS[o.paymentStatus]}</span></td>
     <td data-label="Status">${o.statusText}</td>
@@ -282,6 +290,7 @@ function orderRow(o: Order, csrf: string): string {
 function shopSection(
   shop: { exists: boolean; open: boolean },
   orders: Order[],
+  timeZone: string,
   csrf: string,
   notice?: Notice,
 ): string {
@@ -296,7 +305,7 @@ function shopSection(
     $${
       orders.length
         ? html`<table id="orders-to-pack"><tr><th>What</th><th>Delivery</th><th>Total</th><th>Status</th><th></th></tr>$${orders
-            .map((o) => orderRow(o, csrf))
+            .map((o) => orderRow(o, timeZone, csrf))
             .join('')}</table>`
         : html`<p>No orders to pack.</p>`
     }`;
@@ -337,7 +346,7 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
   }
 
   async function showConsole(res: Response, s: Session, notice?: Notice, status = 200): Promise<void> {
-    const [waitingApps, otherApps, areas, leads, refunds, shop, orders] = await Promise.all([
+    const [waitingApps, otherApps, areas, leads, refunds, shop, orders, timeZone] = await Promise.all([
       applicationsToReview(deps, { statuses: ['SUBMITTED'], limit: WAITING_SHOWN }),
       applicationsToReview(deps, { statuses: ['DRAFT', 'APPROVED', 'REJECTED'], limit: OTHERS_SHOWN }),
       areasToReview(deps),
@@ -345,6 +354,7 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
       refundsOwed(deps),
       shopStatus(deps),
       ordersToPack(deps, ORDERS_SHOWN),
+      personTimeZone(deps),
     ]);
     const apps = [...waitingApps, ...otherApps];
     const waiting = waitingApps.length;
@@ -358,11 +368,11 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
             <a href="#areas">Areas (${String(areas.length)})</a> · <a href="#leads">Leads (${String(leads.length)})</a> ·
             <a href="#refunds">Refunds (${String(refunds.length)})</a> ·
             <a href="#shop">Shop (${shop.open ? 'open' : 'closed'}, ${String(orders.length)} to pack)</a></nav>
-            $${applicationsSection(apps, s.csrf, notice)}
+            $${applicationsSection(apps, timeZone, s.csrf, notice)}
             $${areasSection(areas, s.csrf, notice)}
-            $${leadsSection(leads, s.csrf, notice)}
+            $${leadsSection(leads, timeZone, s.csrf, notice)}
             $${refundsSection(refunds, s.csrf, notice)}
-            $${shopSection(shop, orders, s.csrf, notice)}`,
+            $${shopSection(shop, orders, timeZone, s.csrf, notice)}`,
           { email: s.user.email, csrf: s.csrf },
         ),
       );

@@ -13,6 +13,7 @@ import {
   LINK_MAILS_PER_HOUR,
   listApiKeys,
   listAssistantConnections,
+  momentText,
   type PasswordCheck,
   peekSignInLink,
   removeConnection,
@@ -79,7 +80,8 @@ export function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?!\/)[\w\-./?=&%]*$/.test(next) ? next : '/account';
 }
 
-const when = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : 'never');
+/** When something happened, in the person's zone (their own account page). */
+const when = (d: Date | null, timeZone: string) => (d ? momentText(d, timeZone) : 'never');
 
 function scopeList(scopes: string[]): string {
   return html`<ul class="scopes">$${scopes.map((s) => html`<li>${SCOPES[s as keyof typeof SCOPES] ?? s}</li>`).join('')}</ul>`;
@@ -599,7 +601,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             .map(
               (
                 c,
-              ) => html`<tr><td>${c.clientName}</td><td>$${scopeList(c.scopes)}</td><td data-label="Connected">${when(c.connectedAt)}</td><td data-label="Last used">${when(c.lastUsedAt)}</td>
+              ) => html`<tr><td>${c.clientName}</td><td>$${scopeList(c.scopes)}</td><td data-label="Connected">${when(c.connectedAt, care.timeZone)}</td><td data-label="Last used">${when(c.lastUsedAt, care.timeZone)}</td>
               <td><form method="post" action="/account/connections/${c.clientId}/remove"><input type="hidden" name="csrf" value="${s.csrf}"><button class="secondary" type="submit">Remove</button></form></td></tr>`,
             )
             .join('')}</table>`
@@ -619,7 +621,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             .map(
               (
                 k,
-              ) => html`<tr><td>${k.name}</td><td>$${scopeList(k.scopes)}</td><td data-label="Created">${when(k.createdAt)}</td><td data-label="Last used">${when(k.lastUsedAt)}</td>
+              ) => html`<tr><td>${k.name}</td><td>$${scopeList(k.scopes)}</td><td data-label="Created">${when(k.createdAt, care.timeZone)}</td><td data-label="Last used">${when(k.lastUsedAt, care.timeZone)}</td>
               <td><form method="post" action="/account/keys/${k.id}/revoke"><input type="hidden" name="csrf" value="${s.csrf}"><button class="secondary" type="submit">Revoke</button></form></td></tr>`,
             )
             .join('')}</table>`

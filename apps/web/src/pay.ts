@@ -17,8 +17,6 @@ import { page } from './layout.js';
 
 type Sandbox = ReturnType<typeof createSandboxGateway>;
 
-const money = (cents: number) => formatMoney(cents, 'ZAR');
-
 /** The pay pages' policy: our own resources only, but the checkout form may post to the gateway's host. */
 const PAY_CSP =
   "default-src 'self'; base-uri 'none'; object-src 'none'; form-action 'self' https: http:; frame-ancestors 'none'";
@@ -170,9 +168,9 @@ export function paymentsRouter(runtime: Runtime): Router {
     return `Nothing is left to pay on this link. ${order.statusText}.`;
   };
   // The card fee is part of the total the person pays: say so, and how much of it is.
-  const feeNote = (bookings: Booking[]) => {
+  const feeNote = (bookings: Booking[], currency: string) => {
     const fee = bookings.reduce((sum, b) => sum + b.cardFeeCents, 0);
-    return fee > 0 ? html`, which includes the card fee of ${money(fee)}` : '';
+    return fee > 0 ? html`, which includes the card fee of ${formatMoney(fee, currency)}` : '';
   };
 
   // Onward from paying: the booking or the order on the person's account page (sign-in first when needed).
@@ -216,9 +214,9 @@ export function paymentsRouter(runtime: Runtime): Router {
             'TEST payment',
             html`<p class="test-banner"><strong>TEST — no money moves.</strong> This is the NogPets sandbox gateway, for trying ${order ? 'the shop' : 'bookings'} end to end.</p>
             $${summary(shown)}
-            <p>Total: <strong id="amount">${money(payment.amountCents)}</strong>$${feeNote(bookings)}.</p>
+            <p>Total: <strong id="amount">${formatMoney(payment.amountCents, payment.currency)}</strong>$${feeNote(bookings, payment.currency)}.</p>
             <form method="post" action="/pay/${req.params.token}/sandbox">
-              <button type="submit" name="decision" value="pay">Pay ${money(payment.amountCents)} (test)</button>
+              <button type="submit" name="decision" value="pay">Pay ${formatMoney(payment.amountCents, payment.currency)} (test)</button>
               <button class="secondary" type="submit" name="decision" value="fail">Decline (test)</button>
             </form>`,
           ),
@@ -245,7 +243,7 @@ export function paymentsRouter(runtime: Runtime): Router {
       res.type('html').send(
         page(
           gateway.test ? 'Pay (PayFast sandbox)' : 'Pay',
-          html`$${summary(shown)}<p>Total: <strong>${money(payment.amountCents)}</strong>$${feeNote(bookings)}. You pay on PayFast's own page; NogPets never sees your card.</p>
+          html`$${summary(shown)}<p>Total: <strong>${formatMoney(payment.amountCents, payment.currency)}</strong>$${feeNote(bookings, payment.currency)}. You pay on PayFast's own page; NogPets never sees your card.</p>
           <form method="post" action="$${html`${checkout.action}`}">
             $${checkout.fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`).join('')}
             <button type="submit">Continue to PayFast</button>

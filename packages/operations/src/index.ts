@@ -74,9 +74,11 @@ export {
   changeSavedNotes,
   type AccountBooking,
   accountBookings,
+  personTimeZone,
   UPCOMING_SHOWN,
   removeSaved,
 } from './account/own-account.js';
+export { dayText, momentText } from './booking/local-time.js';
 export {
   cancelBooking,
   getBooking,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SlotEngineError } from './errors.js';
 import { findSlots } from './find-slots.js';
-import { localInstant, workingIntervals } from './local-instant.js';
+import { localDayStart, localInstant, workingIntervals } from './local-instant.js';
 import { localDateText } from './local-time.js';
 
 const LISBON = 'Europe/Lisbon';
@@ -123,6 +123,25 @@ describe('localInstant and workingIntervals: any zone, any date', () => {
     expect(workingIntervals(ALL_DAY, '2026-09-06', 'America/Santiago')).toEqual([
       { start: Date.parse('2026-09-06T04:00:00Z'), end: Date.parse('2026-09-07T03:00:00Z') },
     ]);
+  });
+
+  it('starts a local day where its whole day of 00:00-24:00 starts, and ends it where the next one starts', () => {
+    const zones = [...ZONES, 'Pacific/Chatham', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/Havana'];
+    const seed = 2028;
+    console.log(`localDayStart property: seed ${seed}`);
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), day, (timeZone, date) => {
+        const [d] = workingIntervals(ALL_DAY, date, timeZone);
+        expect(localDayStart(date, timeZone)).toBe(d!.start);
+        const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+        expect(localDayStart(next, timeZone)).toBe(d!.end);
+      }),
+      { numRuns: 400, seed },
+    );
+    expect(localDayStart('2026-09-06', 'America/Santiago')).toBe(Date.parse('2026-09-06T04:00:00Z'));
+    expect(localDayStart('2026-09-05', 'America/Santiago')).toBe(Date.parse('2026-09-05T04:00:00Z'));
+    expect(() => localDayStart('2026-02-30', LISBON)).toThrow(SlotEngineError);
+    expect(() => localDayStart('2026-10-24', 'Mars/Olympus')).toThrow(SlotEngineError);
   });
 
   it('refuses a zone it does not know as the engine does, with a SlotEngineError', () => {

@@ -17,6 +17,21 @@ export function localInstant(date: string, time: string, timeZone: string): numb
 }
 
 /**
+ * The first instant of a local date in a zone: local midnight, or where the clocks skip midnight
+ * (America/Santiago on 2026-09-06 goes from 23:59 to 01:00) the first time the clock shows that
+ * day. The date's instants are `[localDayStart(date), localDayStart(next date))`, the same day
+ * {@link findSlots} and {@link workingIntervals} read (`00:00`-`24:00`). Throws `SlotEngineError`
+ * (`BAD_DATE`, `BAD_TIME_ZONE`) for a date or zone it cannot read.
+ *
+ * @example localDayStart('2026-09-06', 'America/Santiago'); // Date.parse('2026-09-06T04:00:00Z')
+ */
+export function localDayStart(date: string, timeZone: string): number {
+  checkTimeZone(timeZone);
+  parseDate(date, 'date');
+  return localDay(date, timeZone).start;
+}
+
+/**
  * The instants a week's working ranges cover on one local date, in order: what {@link findSlots}
  * offers times inside. A range that starts in a skipped hour starts when the clock shows a time
  * again; one that ends in it ends there too. A range of `00:00`-`24:00` is the whole local day:

@@ -55,6 +55,8 @@ export interface LocalDay {
   dayKey: DayKey;
   /** The instant of local midnight when the day has no offset change, else null. */
   stableMidnight: number | null;
+  /** The day's first instant: local midnight, or the first time the clock shows where midnight is skipped. */
+  start: number;
   toEpochMs(minutes: number): number | null;
 }
 
@@ -78,6 +80,7 @@ export function localDay(dateOrText: Temporal.PlainDate | string, timeZone: stri
     date: date.toString(),
     dayKey: DAY_KEYS[date.dayOfWeek - 1]!,
     stableMidnight: stable ? midnight : null,
+    start: midnight,
     toEpochMs: stable
       ? (minutes) => midnight + minutes * 60_000
       : (minutes) => {

@@ -56,6 +56,14 @@ export type AccountBooking = Booking & {
   cancellable: boolean;
 };
 
+/**
+ * The zone a person's own pages show times in: NogPets serves pet owners in Stellenbosch, so the
+ * operator business's zone (Africa/Johannesburg). A business's pages use the business's own zone.
+ */
+export async function personTimeZone(deps: Deps): Promise<string> {
+  return (await deps.offers.operator()).business.timezone;
+}
+
 /** The most upcoming bookings the page lists (list_bookings' largest `limit`). */
 export const UPCOMING_SHOWN = 50;
 
@@ -69,12 +77,11 @@ export async function accountBookings(
   earlier = 20,
 ): Promise<{ upcoming: AccountBooking[]; earlier: AccountBooking[] }> {
   const now = ctx.deps.clock.now();
-  const [{ bookings }, rows, offer] = await Promise.all([
+  const [{ bookings }, rows, timeZone] = await Promise.all([
     runOperation(listBookings, ctx, { limit: UPCOMING_SHOWN }),
     listEarlierBookings(ctx.deps.sql, ctx.auth!.userId, now, earlier),
-    ctx.deps.offers.operator(),
+    personTimeZone(ctx.deps),
   ]);
-  const timeZone = offer.business.timezone;
   const shown = (b: Booking): AccountBooking => {
     const state: BookingState = {
       status: b.status,

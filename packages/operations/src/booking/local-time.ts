@@ -1,5 +1,5 @@
 /** Local dates and times of instants in a business's zone, in the words bookings are told in. */
-import { localDateText } from '@nogpets/slot-engine';
+import { localDateText, localDayStart } from '@nogpets/slot-engine';
 
 export const MINUTE = 60_000;
 export const DAY_MS = 86_400_000;
@@ -31,6 +31,18 @@ export function localDate(at: Date, timeZone: string): string {
   return localDateText(at.getTime(), timeZone);
 }
 
+/**
+ * The instants of the local dates `from` to `to` (both included) in a zone: from the first instant
+ * of `from` up to, not including, the first of the day after `to`. Slot-engine's day, so a day plan,
+ * a booking list, earnings and payouts cover the same instants as the open times offered.
+ */
+export function localDaysWindow(from: string, to: string, timeZone: string): { from: Date; to: Date } {
+  return {
+    from: new Date(localDayStart(from, timeZone)),
+    to: new Date(localDayStart(addDays(to, 1), timeZone)),
+  };
+}
+
 /** The local wall-clock time `HH:MM` of an instant in a zone. */
 export function localTime(at: Date, timeZone: string): string {
   return format('time', timeZone).format(at);
@@ -39,6 +51,11 @@ export function localTime(at: Date, timeZone: string): string {
 /** The local date `days` after a local date. */
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** "Sat, 28 Nov 2026" in a zone (the business's, or the person's on their own pages). */
+export function dayText(at: Date, timeZone: string): string {
+  return format('day', timeZone).format(at);
 }
 
 /** "Sat, 28 Nov 2026, 09:00" in the business's zone. */

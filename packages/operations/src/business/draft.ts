@@ -4,6 +4,7 @@
 // was given, else to the email the person types there. Until then no account is made, shown or
 // named by it. Its page asks the person for what a draft lacks and sends it for review.
 import { defaultsFor } from '@nogpets/onboarding-checklist';
+import { formatMoney, minorUnits } from '@nogpets/pricing-tiers';
 import {
   appendAudit,
   claimDraft,
@@ -116,11 +117,10 @@ interface DraftService {
   priceSaid?: string;
 }
 
-/** Digits after the decimal point of a currency (0 for JPY), or null when the runtime does not know it. */
+/** Digits after the decimal point of a currency (0 for JPY), as formatMoney writes it; null for a code ISO 4217 lacks. */
 function minorDigits(currency: string): number | null {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits as number;
+    return minorUnits(currency);
   } catch {
     return null;
   }
@@ -182,12 +182,6 @@ function readAmount(number: string, digits: number): number | null {
     return units * 10 ** digits + Number(tail.padEnd(digits, '0'));
   }
   return null;
-}
-
-/** A price in minor units, in words ("€30.00", "¥1,500"). */
-function priceWords(minor: number, currency: string): string {
-  const digits = minorDigits(currency) ?? 2;
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits);
 }
 
 const listWords = (items: string[]) =>
@@ -270,7 +264,7 @@ export function draftSummary(a: DraftApplication, email: string | null): string 
   const money = [a.currency, a.timezone].filter(Boolean).join(', ');
   const services = (a.services as DraftService[]).map((s) =>
     s.priceCents !== null && a.currency
-      ? `${s.name} (${priceWords(s.priceCents, a.currency)})`
+      ? `${s.name} (${formatMoney(s.priceCents, a.currency)})`
       : `${s.name} (price to set${s.priceSaid ? `; said "${s.priceSaid}"` : ''})`,
   );
   const parts = [

@@ -28,9 +28,12 @@ import {
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { toBooking } from '../booking/booking-model.js';
-import { addDays, localDate } from '../booking/local-time.js';
+import { localDate, localDaysWindow } from '../booking/local-time.js';
 import { checkDateBounds, DATE } from '../booking/time-schemas.js';
-import { localMidnight } from '../run/jobs.js';
+
+/** A payout takes what settled before this instant: the end of the local date `through` (slot-engine's day). */
+export const payoutCutOff = (through: string, timeZone: string) =>
+  localDaysWindow(through, through, timeZone).to;
 
 /** The payment states of a card booking whose money went back (or goes back) to the client. */
 const REFUNDED = ['REFUND_REQUESTED', 'REFUNDED'];
@@ -132,7 +135,7 @@ export interface PayoutPlan {
  * the money it returns was counted).
  */
 export async function payoutPlan(q: Queryable, business: BusinessRow, through: string): Promise<PayoutPlan> {
-  const before = localMidnight(addDays(through, 1), business.timezone);
+  const before = payoutCutOff(through, business.timezone);
   const credits = await cardEntries(q, business.id, { before, notInPayout: true });
   const inPlan = new Set(credits.map((c) => c.paymentId));
   const refunds = (await listRefundsNotPaidOut(q, business.id)).filter(

@@ -3,12 +3,16 @@ import { listBusinessBookings as listRows, listResources, type Queryable } from 
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
-import { addDays, DAY_MS, localDate } from '../booking/local-time.js';
+import { addDays, DAY_MS, localDate, localDaysWindow } from '../booking/local-time.js';
 import { BookingStatusSchema } from '../booking/booking-model.js';
 import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 import { keysetCursor } from './cursor.js';
-import { JobSchema, localMidnight, resourceRefused, toJobs } from './jobs.js';
+import { JobSchema, resourceRefused, toJobs } from './jobs.js';
+
+/** The instants a business's booking list covers: its local dates `from` to `to`, as slot-engine counts them. */
+export const bookingListWindow = (from: string, to: string, timeZone: string) =>
+  localDaysWindow(from, to, timeZone);
 
 /** The longest range one list covers: about a quarter. */
 export const MAX_LIST_DAYS = 92;
@@ -80,8 +84,7 @@ export const listBusinessBookings = defineOperation({
       if (input.resourceId && !(await listResources(q, biz.id)).some((r) => r.id === input.resourceId))
         throw resourceRefused(input.resourceId, access.role, biz.name);
       const rows = await listRows(q, biz.id, {
-        from: localMidnight(from, tz),
-        to: localMidnight(addDays(to, 1), tz),
+        ...bookingListWindow(from, to, tz),
         status: input.status,
         resourceId: input.resourceId,
         clientId: input.clientId,

@@ -4,10 +4,13 @@ import { formatMoney } from '@nogpets/pricing-tiers';
 import { listDayJobs, listResources, listTimeOff, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
-import { addDays, localDate } from '../booking/local-time.js';
+import { localDate, localDaysWindow } from '../booking/local-time.js';
 import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
-import { JobSchema, localMidnight, minutesBetween, resourceRefused, toJobs } from './jobs.js';
+import { JobSchema, minutesBetween, resourceRefused, toJobs } from './jobs.js';
+
+/** The instants a day plan covers: its local date in the business's zone, as slot-engine counts it. */
+export const dayPlanWindow = (date: string, timeZone: string) => localDaysWindow(date, date, timeZone);
 
 const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
@@ -97,8 +100,7 @@ export const getDayPlan = defineOperation({
       if (input.resourceId && !access.resourceIds.includes(input.resourceId))
         throw resourceRefused(input.resourceId, access.role, biz.name);
       const seen = input.resourceId ? [input.resourceId] : access.resourceIds;
-      const from = localMidnight(date, tz);
-      const to = localMidnight(addDays(date, 1), tz);
+      const { from, to } = dayPlanWindow(date, tz);
       const [resources, rows, off] = await Promise.all([
         listResources(q, biz.id),
         listDayJobs(q, biz.id, from, to, seen),

@@ -21,12 +21,15 @@ import {
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
-import { addDays, DAY_MS, localDate, momentText } from '../booking/local-time.js';
+import { DAY_MS, localDate, localDaysWindow, momentText } from '../booking/local-time.js';
 import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { cardEntries, payoutPlan, toPayout } from '../business/payouts.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 import { keysetCursor } from './cursor.js';
-import { localMidnight } from './jobs.js';
+
+/** The instants earnings count: the local dates `from` to `to` in the business's zone, as slot-engine counts them. */
+export const earningsWindow = (from: string, to: string, timeZone: string) =>
+  localDaysWindow(from, to, timeZone);
 
 /** The longest period get_earnings covers: a year, leap day included. */
 export const MAX_EARNINGS_DAYS = 366;
@@ -169,8 +172,7 @@ export const getEarnings = defineOperation({
       const to = input.to ?? today;
       checkDateBounds('records', today, tz, { from: input.from, to: input.to });
       periodOf(from, to);
-      const start = localMidnight(from, tz);
-      const before = localMidnight(addDays(to, 1), tz);
+      const { from: start, to: before } = earningsWindow(from, to, tz);
 
       const total = zero();
       const byResource = new Map<string | null, Sums>();

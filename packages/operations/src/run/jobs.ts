@@ -200,32 +200,6 @@ function petsOf(r: JobRow): DetailPet[] {
 /** Minutes between two instants. */
 export const minutesBetween = (a: Date, b: Date) => Math.round((b.getTime() - a.getTime()) / MINUTE);
 
-/** The UTC instant a local date begins in a zone (DST-aware: the offset at that moment). */
-export function localMidnight(date: string, timeZone: string): Date {
-  const asUtc = Date.parse(`${date}T00:00:00Z`);
-  let t = asUtc - offsetMs(asUtc, timeZone);
-  t = asUtc - offsetMs(t, timeZone);
-  return new Date(t);
-}
-
-function offsetMs(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(at));
-  const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return (
-    Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) -
-    Math.floor(at / 1000) * 1000
-  );
-}
-
 /** A resource the person may not see: crew are told their role; others were asked for no such resource. */
 export function resourceRefused(resourceId: string, role: string, businessName: string): ServiceError {
   if (role === 'crew')
