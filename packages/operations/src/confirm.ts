@@ -110,7 +110,8 @@ export function confirmSummary(parts: AnyParts): { summary: string; parts: Confi
   summary += '.';
   if (amount) summary += ` ${amount}${parts.money ? ` ${parts.money}` : ''}.`;
   else if (parts.money) summary += ` ${capital(parts.money)}.`;
-  if (parts.after) summary += ` ${parts.after}`;
+  // A list set out on lines of its own starts with a line break.
+  if (parts.after) summary += parts.after.startsWith('\n') ? parts.after : ` ${parts.after}`;
   return {
     summary,
     parts: {

@@ -495,12 +495,13 @@ async function placeForClient(ctx: OperationContext, q: Queryable, p: Placing) {
     p.confirm,
     {
       kind: 'booking',
-      what: `${p.verb} ${priced.line.label.toLowerCase()} with ${resource.name} (${clientName}${existing ? '' : ', a new client'})`,
+      what: `${p.verb} ${priced.line.label.toLowerCase()} (${clientName}${existing ? '' : ', a new client'})`,
       pets: quote.pets.map((x) => x.name),
       place: place.text || biz.name,
       when: { start: p.start, end, timeZone: tz },
       amount: { cents: totalCents, currency },
       money: card ? 'by card (a pay link for the client, valid 48 hours)' : 'in cash on the day',
+      after: `With ${resource.name}.`,
     },
     {
       message:

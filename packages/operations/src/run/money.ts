@@ -154,7 +154,7 @@ export const sendPaymentLink = defineOperation({
         input.confirm,
         {
           kind: 'booking',
-          what: `Make a new card pay link for ${who} booking (${booking.what})`,
+          what: `Make a new card pay link for ${who} booking`,
           ...bookingParts([row], biz),
           money: `by card: the client pays through the new link, valid ${PAY_LINK_HOURS} hours`,
           after: 'Earlier links for this booking stop working. NogPets does not send it: you pass it on.',
