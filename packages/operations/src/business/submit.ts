@@ -64,6 +64,7 @@ export function summaryOf(row: ApplicationRow, answer: Application) {
   ];
   return {
     place,
+    details: lines.slice(0, -1),
     summary: lines.join('\n'),
     application: {
       name: answer.name,
@@ -144,7 +145,7 @@ export const submitBusinessForReview = defineOperation({
         );
       }
       if (input.confirm !== true) {
-        const { summary, application, place } = summaryOf(row, answer);
+        const { details: detailLines, application, place } = summaryOf(row, answer);
         throw confirmRequired(
           {
             kind: 'application',
@@ -154,7 +155,8 @@ export const submitBusinessForReview = defineOperation({
             when: null,
             pets: null,
             amount: null,
-            after: `\n${summary}`,
+            // The application line by line; its payment is the money part, said first.
+            after: `\n${detailLines.join('\n')}`,
           },
           {
             message:
