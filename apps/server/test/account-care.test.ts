@@ -125,7 +125,8 @@ describe('the account page for a pet owner', () => {
         await page.locator(`#booking-${person.upcoming}`).getByRole('button', { name: 'Cancel' }).click();
         const summary = await seen(page, '#summary');
         expect(summary).toBe(
-          `Cancel the booking of ${person.when}; the payment is refunded in 5 to 7 working days.`,
+          `Cancel the booking for Rex at 12 Dorp Street, Die Boord, Stellenbosch, ${person.when}. R390 paid by card ` +
+            'is refunded to the card in 5 to 7 working days.',
         );
         await shoot(page, `account-cancel-${width}`);
         await submit(page, page.getByRole('button', { name: 'Yes, cancel it' }));

@@ -180,7 +180,7 @@ describe('booking for a business’s clients', () => {
     expect(asked.status, JSON.stringify(asked.body)).toBe(409);
     expect(asked.body.error.code).toBe('CONFIRM_REQUIRED');
     expect(asked.body.error.details.summary).toMatch(
-      /^Book mobile grooming for Rex \(Thandi Walk-in, a new client\), Thu, 12 Mar 2026, \d\d:\d\d to \d\d:\d\d with Van 2 \(Nomsa\) at 12 Dorp Street, Die Boord, Stellenbosch: R320 in cash on the day\.$/,
+      /^Book mobile grooming \(Thandi Walk-in, a new client\) for Rex at 12 Dorp Street, Die Boord, Stellenbosch, Thu, 12 Mar 2026, \d\d:\d\d to \d\d:\d\d\. R320 in cash on the day\. With Van 2 \(Nomsa\)\.$/,
     );
     expect(asked.body.error.details.totalCents).toBe(32000);
     expect(await count('bookings')).toBe(bookings);
@@ -347,7 +347,7 @@ describe('booking for a business’s clients', () => {
     const slot = found.body.days.flatMap((d: Json) => d.slots)[0];
     const asked = await rebook(keys.manager, old!.id, { start: slot.start });
     expect(asked.status, JSON.stringify(asked.body)).toBe(409);
-    expect(asked.body.error.details.summary).toMatch(/^Book again mobile grooming for /);
+    expect(asked.body.error.details.summary).toMatch(/^Book again mobile grooming \(.+\) for /);
     const made = await rebook(keys.manager, old!.id, {
       start: slot.start,
       paymentMethod: 'CASH',

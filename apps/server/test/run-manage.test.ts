@@ -258,7 +258,7 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
     expect(moved.body).toMatchObject({ status: 'PENDING', paymentStatus: 'PAID' });
     const reason = 'We no longer groom on that day; please pick another.';
     const asked = await http('decline_booking', keys.owner, b.id, { bookingId: b.id, reason });
-    expect(asked.body.error.details.summary).toMatch(/is refunded in 5 to 7 working days/);
+    expect(asked.body.error.details.summary).toMatch(/is refunded to the card in 5 to 7 working days/);
     const res = await http('decline_booking', keys.owner, b.id, { bookingId: b.id, reason, confirm: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.booking).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' });
@@ -507,7 +507,7 @@ describe('the business accepts, declines, moves and cancels its bookings', () =>
       reason: 'We stop the Wednesday round.',
       series: true,
     });
-    expect(asked.body.error.details.summary).toMatch(/2 bookings of .* and the later weeks/);
+    expect(asked.body.error.details.summary).toMatch(/^Cancel .+'s 2 bookings for .+ and 1 later booking\./);
     const res = await mcp('cancel_business_booking', keys.manager, {
       bookingId: a.id,
       reason: 'We stop the Wednesday round.',

@@ -108,7 +108,7 @@ describe('payment links of a business', () => {
     expect(asked.status).toBe(409);
     expect(asked.body.error.code).toBe('CONFIRM_REQUIRED');
     expect(asked.body.error.details.summary).toMatch(
-      /^Make a new card pay link for .+'s booking .+ of R\d+, valid 48 hours/,
+      /^Make a new card pay link for .+'s booking for .+, \w{3}, \d+ \w{3} 2026, \d\d:\d\d to \d\d:\d\d\. R\d+ by card: the client pays through the new link, valid 48 hours\./,
     );
     expect(asked.body.error.details.bookingId).toBe(id);
     const notConfirmed = await sendLink(keys.owner, id!, { confirm: false });
@@ -258,7 +258,7 @@ describe('payment links of a business', () => {
     expect(asked.status).toBe(409);
     expect(asked.body.error.code).toBe('CONFIRM_REQUIRED');
     expect(asked.body.error.details.summary).toBe(
-      `Make a card pay link for R180.50 for "Flea shampoo, 500 ml" for ${client!.name}, due 2026-03-20, valid 30 days (until 2026-04-10), with a QR code. NogPets does not send it: you pass it on.`,
+      `Make a card pay link for "Flea shampoo, 500 ml" for ${client!.name}. R180.50 paid by card through the link, due 2026-03-20, valid 30 days (until 2026-04-10). It comes with a QR code. NogPets does not send it: you pass it on.`,
     );
     const [none] = await server.db.sql<{ n: number }[]>`
       select count(*)::int as n from invoices where description = 'Flea shampoo, 500 ml'`;

@@ -1476,7 +1476,7 @@ export interface components {
      *         "code": "CONFIRM_REQUIRED",
      *         "message": "A cash booking needs the person to agree: show them the summary and, once they agree, send confirm: true.",
      *         "details": {
-     *           "summary": "Mobile grooming for Rex at Home, 2026-11-25: R380 in cash to the crew on the day.",
+     *           "summary": "Book mobile grooming for Rex at Home, Wed, 25 Nov 2026, 09:00 to 10:30. R380 in cash to the crew on the day.",
      *           "totalCents": 38000,
      *           "total": "R380",
      *           "paymentMethod": "CASH",
@@ -1688,6 +1688,34 @@ export interface components {
       total?: string;
       /** @enum {string} */
       paymentMethod?: 'CARD' | 'CASH';
+      /** @description What `summary` is made of: the local day and time, place, pets, amount and what happens to the money; `null` for a part that does not apply to this kind of step. */
+      parts?: {
+        /** @description The kind of step: booking, visitOrder, invoice, prices, hours, timeOff, area, application or staff. */
+        kind: string;
+        /** @description The change, as the summary begins. */
+        what: string;
+        when: {
+          /** @description Local date, YYYY-MM-DD. */
+          date: string;
+          /** @description Local start time, HH:MM. */
+          time: string;
+          endDate: string;
+          endTime: string;
+          timeZone: string;
+          /** @description The local day and times in words, as in the summary. */
+          text: string;
+        } | null;
+        place: string | null;
+        pets: string[] | null;
+        amount: {
+          cents: number;
+          currency: string;
+          /** @description e.g. R130. */
+          text: string;
+        } | null;
+        /** @description What happens to the money, in words. */
+        money: string | null;
+      };
     } & {
       [key: string]: unknown;
     };

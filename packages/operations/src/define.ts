@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Scope } from './auth.js';
 import type { OperationContext } from './context.js';
+import type { ConfirmKind } from './confirm.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -39,6 +40,11 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   /** Another success status when the input names `field` (an update answers 200 where a new one is 201). */
   statusWhen?: { field: string; status: 200 | 201; description: string };
   errors: ErrorResponse[];
+  /**
+   * An operation that asks for `confirm: true` first (409 CONFIRM_REQUIRED) says which kind of
+   * confirm step it is: the kind says which parts its summary carries (confirm.ts).
+   */
+  confirmKind?: ConfirmKind;
   annotations: ToolAnnotations;
   handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;
 }

@@ -34,6 +34,13 @@ export {
   STATUS_OF,
   toServiceError,
 } from './errors.js';
+export {
+  CONFIRM_KINDS,
+  type ConfirmKind,
+  type ConfirmParts,
+  type ConfirmPartsOut,
+  confirmSummary,
+} from './confirm.js';
 export { type GeoData, loadGeoData } from './geo/world-data.js';
 export { createOfferCache, type OfferCache } from './offer-cache.js';
 export { operations } from './registry.js';

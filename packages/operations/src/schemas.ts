@@ -100,6 +100,40 @@ const ConfirmRequiredDetails = z
     totalCents: z.int().optional().meta({ description: 'Book: the total of the booking.' }),
     total: z.string().optional(),
     paymentMethod: z.enum(['CARD', 'CASH']).optional(),
+    parts: z
+      .object({
+        kind: z.string().meta({
+          description:
+            'The kind of step: booking, visitOrder, invoice, prices, hours, timeOff, area, application or staff.',
+        }),
+        what: z.string().meta({ description: 'The change, as the summary begins.' }),
+        when: z
+          .object({
+            date: z.string().meta({ description: 'Local date, YYYY-MM-DD.' }),
+            time: z.string().meta({ description: 'Local start time, HH:MM.' }),
+            endDate: z.string(),
+            endTime: z.string(),
+            timeZone: z.string(),
+            text: z.string().meta({ description: 'The local day and times in words, as in the summary.' }),
+          })
+          .nullable(),
+        place: z.string().nullable(),
+        pets: z.array(z.string()).nullable(),
+        amount: z
+          .object({
+            cents: z.int(),
+            currency: z.string(),
+            text: z.string().meta({ description: 'e.g. R130.' }),
+          })
+          .nullable(),
+        money: z.string().nullable().meta({ description: 'What happens to the money, in words.' }),
+      })
+      .optional()
+      .meta({
+        description:
+          'What `summary` is made of: the local day and time, place, pets, amount and what happens to the money; ' +
+          '`null` for a part that does not apply to this kind of step.',
+      }),
   })
   .meta({
     id: 'ConfirmRequiredDetails',
@@ -283,7 +317,8 @@ export const ErrorBodySchema = z
         message:
           'A cash booking needs the person to agree: show them the summary and, once they agree, send confirm: true.',
         details: {
-          summary: 'Mobile grooming for Rex at Home, 2026-11-25: R380 in cash to the crew on the day.',
+          summary:
+            'Book mobile grooming for Rex at Home, Wed, 25 Nov 2026, 09:00 to 10:30. R380 in cash to the crew on the day.',
           totalCents: 38000,
           total: 'R380',
           paymentMethod: 'CASH',

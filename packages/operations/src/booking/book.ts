@@ -4,6 +4,7 @@ import type { SittingPlan } from '@nogpets/slot-engine';
 import { insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
+import { confirmRequired } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { documentRules, LineIdSchema, oneGroupOf } from '../schemas.js';
 import { BUSINESS_ERRORS, BusinessIdSchema } from '../offer-cache.js';
@@ -217,6 +218,7 @@ function heldText(heldUntil: Date | null, linkExpiresAt: Date | undefined, tz: s
 
 export const book = defineOperation({
   operationId: 'book',
+  confirmKind: 'booking',
   toolName: 'book',
   title: 'Book',
   tag: 'Booking',
@@ -336,26 +338,43 @@ export const book = defineOperation({
 
     const totalCents = placements.reduce((sum, p) => sum + p.totalCents, 0);
     const first = placements[0]!;
-    const when =
-      placements.length === 1
-        ? undefined
-        : `${placements.length} bookings from ${localDate(first.start, tz)}`;
-    const summary =
-      `${priced.line.label} for ${quote.pets.map((p) => p.name).join(' and ')} at ${priced.address?.label || priced.address?.line1 || 'the saved address'}, ` +
-      `${when ?? localDate(first.start, tz)}: ${formatMoney(totalCents, currency)} ${card ? 'by card' : 'in cash to the crew on the day'}.`;
+    const last = placements[placements.length - 1]!;
+    const more = placements.length - 1;
+    const sitting = input.stay !== undefined || input.visits !== undefined;
     const state = initialState({
       paymentMethod: input.paymentMethod,
       confirm: input.confirm === true,
       start: first.start,
       end: first.end,
     });
-    if (!state.ok)
-      refused(state, {
-        summary,
-        totalCents,
-        total: formatMoney(totalCents, currency),
-        paymentMethod: input.paymentMethod,
-      });
+    if (!state.ok) {
+      if (state.code !== 'CONFIRM_REQUIRED') refused(state);
+      throw confirmRequired(
+        {
+          kind: 'booking',
+          what: `Book ${priced.line.label.toLowerCase()}`,
+          pets: quote.pets.map((p) => p.name),
+          place: priced.address?.label || priced.address?.line1 || 'the saved address',
+          // A stay or visits are told from the first start to the last end; weekly walks by the first.
+          when: {
+            start: first.start,
+            end: sitting ? last.end : first.end,
+            timeZone: tz,
+            ...(more > 0 && !sitting ? { more: `and ${more} later week${more === 1 ? '' : 's'}` } : {}),
+          },
+          amount: { cents: totalCents, currency },
+          money: card ? 'by card through a pay link' : 'in cash to the crew on the day',
+        },
+        {
+          message: state.message,
+          details: {
+            totalCents,
+            total: formatMoney(totalCents, currency),
+            paymentMethod: input.paymentMethod,
+          },
+        },
+      );
+    }
 
     const details: BookingDetails = {
       category: input.category,

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { bookingParts, type ConfirmParts, cancelMoney, confirmRequired } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import {
   type BookingDetails,
@@ -542,6 +543,7 @@ export function slotTakenOnConflict(start: string, findTool: string) {
 
 export const cancelBooking = defineOperation({
   operationId: 'cancelBooking',
+  confirmKind: 'booking',
   toolName: 'cancel_booking',
   title: 'Cancel a booking',
   tag: 'Booking',
@@ -601,8 +603,14 @@ export const cancelBooking = defineOperation({
         confirm: input.confirm === true,
         action: 'booking.cancel',
         summary: (rows) => {
-          const tz = (row.details as unknown as BookingDetails).timeZone ?? 'Africa/Johannesburg';
-          return `Cancel ${rows.length === 1 ? 'the booking' : `${rows.length} bookings`} of ${whenText(row.start, row.end, tz)}${rows.length > 1 ? ' and the later weeks' : ''}${row.paymentStatus === 'PAID' ? '; the payment is refunded in 5 to 7 working days' : ''}.`;
+          const biz = { timezone: 'Africa/Johannesburg', currency: 'ZAR', name: 'the business’s own place' };
+          const parts = bookingParts(rows, biz);
+          return {
+            kind: 'booking',
+            what: `Cancel ${rows.length === 1 ? 'the booking' : `${rows.length} bookings`}`,
+            ...parts,
+            money: cancelMoney(rows, parts.amount.currency),
+          };
         },
       });
       const message = `Cancelled ${cancelled.length === 1 ? 'the booking' : `${cancelled.length} bookings`}.${refundRequested.length ? ' The payment is refunded to the card in 5 to 7 working days.' : ''}`;
@@ -628,7 +636,7 @@ export async function cancelWithRefunds(
     series: boolean;
     confirm: boolean;
     action: string;
-    summary: (rows: BookingRow[]) => string;
+    summary: (rows: BookingRow[]) => ConfirmParts<'booking'>;
     /** Recorded with each booking's audit entry. */
     details?: Record<string, unknown>;
   },
@@ -646,7 +654,11 @@ export async function cancelWithRefunds(
     const next = transition(stateOf(b), { type: 'CANCEL', confirm: options.confirm }, now);
     if (!next.ok) {
       // The booking asked for must be cancellable; later weeks that are not are left as they are.
-      if (b.id === row.id) refused(next, { bookingId: b.id, summary });
+      if (b.id === row.id) {
+        if (next.code === 'CONFIRM_REQUIRED')
+          throw confirmRequired(summary, { message: next.message, details: { bookingId: b.id } });
+        refused(next, { bookingId: b.id });
+      }
       continue;
     }
     await updateBooking(

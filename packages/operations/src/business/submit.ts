@@ -4,6 +4,7 @@ import { type ApplicationRow, type Queryable, submitApplication } from '@nogpets
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { defineOperation } from '../define.js';
+import { confirmRequired } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import {
   type Application,
@@ -62,6 +63,8 @@ export function summaryOf(row: ApplicationRow, answer: Application) {
     `Payment: ${payment}.`,
   ];
   return {
+    place,
+    details: lines.slice(0, -1),
     summary: lines.join('\n'),
     application: {
       name: answer.name,
@@ -80,6 +83,7 @@ export function summaryOf(row: ApplicationRow, answer: Application) {
 
 export const submitBusinessForReview = defineOperation({
   operationId: 'submitBusinessForReview',
+  confirmKind: 'application',
   toolName: 'submit_business_for_review',
   title: 'Send the application for review',
   tag: 'Business',
@@ -141,15 +145,23 @@ export const submitBusinessForReview = defineOperation({
         );
       }
       if (input.confirm !== true) {
-        const { summary, application } = summaryOf(row, answer);
-        throw new ServiceError(
-          'CONFIRM_REQUIRED',
-          'Sending the application needs the person to agree: show them the summary and, once they agree, send confirm: true.',
+        const { details: detailLines, application, place } = summaryOf(row, answer);
+        throw confirmRequired(
           {
-            summary,
-            message: 'Show the person this summary; send confirm: true once they agree it is right.',
-            applicationId: row.id,
-            application,
+            kind: 'application',
+            what: `Send for the NogPets operator's review the application of ${answer.name}`,
+            place: place || row.country || 'a country not yet set',
+            money: `payment: ${application.payment}`,
+            when: null,
+            pets: null,
+            amount: null,
+            // The application line by line; its payment is the money part, said first.
+            after: `\n${detailLines.join('\n')}`,
+          },
+          {
+            message:
+              'Sending the application needs the person to agree: show them the summary and, once they agree, send confirm: true.',
+            details: { applicationId: row.id, application },
           },
         );
       }

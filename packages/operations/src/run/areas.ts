@@ -10,9 +10,9 @@ import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { areaOverlaps, badRequest, postalKey, type StoredArea } from '../business/application.js';
 import { AreaInputShape, areaInputProblems, areaRowKind, areasFrom, placedWords } from '../business/area.js';
+import { confirmStep } from '../confirm.js';
 import { defineOperation } from '../define.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
-import { confirmed } from './money.js';
 
 const AreaStatusSchema = z.enum(['PENDING', 'APPROVED', 'REJECTED']);
 
@@ -89,6 +89,7 @@ function alreadyHas(existing: BusinessAreaRow[], area: StoredArea): boolean {
 
 export const proposeServiceArea = defineOperation({
   operationId: 'proposeServiceArea',
+  confirmKind: 'area',
   toolName: 'propose_service_area',
   title: 'Propose more service areas',
   tag: 'Run',
@@ -158,13 +159,28 @@ export const proposeServiceArea = defineOperation({
         const overlapWords = overlaps.length
           ? ` Other businesses already work in ${overlaps.map((o) => o.area).join(', ')}.`
           : '';
-        confirmed(
+        confirmStep(
           input.confirm,
-          `Propose ${fresh.length === 1 ? 'a new service area' : `${fresh.length} new service areas`} for ` +
-            `${business.name}: ${names}. ${fresh.length === 1 ? 'It stays' : 'They stay'} PENDING (not bookable) ` +
-            `until the NogPets operator approves ${fresh.length === 1 ? 'it' : 'them'}; the other areas are ` +
-            `unchanged.${overlapWords}`,
-          { businessId: business.id, proposed: fresh.map((a) => a.name), alreadyYours: kept, overlaps },
+          {
+            kind: 'area',
+            what: `Propose ${fresh.length === 1 ? 'a new service area' : `${fresh.length} new service areas`} for ${business.name}`,
+            place: names,
+            when: null,
+            pets: null,
+            amount: null,
+            money: null,
+            after:
+              `${fresh.length === 1 ? 'It stays' : 'They stay'} PENDING (not bookable) until the NogPets operator ` +
+              `approves ${fresh.length === 1 ? 'it' : 'them'}; the other areas are unchanged.${overlapWords}`,
+          },
+          {
+            details: {
+              businessId: business.id,
+              proposed: fresh.map((a) => a.name),
+              alreadyYours: kept,
+              overlaps,
+            },
+          },
         );
         // An area has a town: the business's (its first area's), else its country's code.
         const town = existing[0]?.town ?? business.country;

@@ -25,13 +25,14 @@ import { auditChange } from '../audit.js';
 import { transactionAsPool } from '../run.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { bookableOffer, BUSINESS_ERRORS, offersThrough } from '../offer-cache.js';
 import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 import type { BookingDetails } from '../booking/booking-model.js';
 import { refused } from '../booking/booking-model.js';
 import { TimesAnswerSchema } from '../booking/find-times.js';
-import { localDate, whenText } from '../booking/local-time.js';
+import { localDate } from '../booking/local-time.js';
 import { makePayLink, type PlaceOptions, placeBookings, placeOneBooking } from '../booking/place.js';
 import { type PricedRequest, priceRequest } from '../booking/quote-request.js';
 import {
@@ -490,25 +491,26 @@ async function placeForClient(ctx: OperationContext, q: Queryable, p: Placing) {
   const totalCents = quote.subtotalCents + (card ? quote.cardFeeCents : 0);
   const total = formatMoney(totalCents, currency);
   const clientName = existing ? existing.name : (p.client as { new: { name: string } }).new.name;
-  const summary =
-    `${p.verb} ${priced.line.label.toLowerCase()} for ${quote.pets.map((x) => x.name).join(' and ')} ` +
-    `(${clientName}${existing ? '' : ', a new client'}), ${whenText(p.start, end, tz)} with ${resource.name}` +
-    `${place.text ? ` at ${place.text}` : ` at ${biz.name}`}: ${total} ` +
-    `${card ? `by card (a pay link for the client, valid 48 hours)` : 'in cash on the day'}.`;
-  if (!p.confirm)
-    throw new ServiceError(
-      'CONFIRM_REQUIRED',
-      'Booking for a client needs the person to agree: show them the summary and, once they agree, send the same request with confirm: true.',
-      {
-        summary,
-        message: 'Show the person this summary; send confirm: true once they agree it is right.',
-        totalCents,
-        total,
-        paymentMethod: p.paymentMethod,
-      },
-    );
+  confirmStep(
+    p.confirm,
+    {
+      kind: 'booking',
+      what: `${p.verb} ${priced.line.label.toLowerCase()} (${clientName}${existing ? '' : ', a new client'})`,
+      pets: quote.pets.map((x) => x.name),
+      place: place.text || biz.name,
+      when: { start: p.start, end, timeZone: tz },
+      amount: { cents: totalCents, currency },
+      money: card ? 'by card (a pay link for the client, valid 48 hours)' : 'in cash on the day',
+      after: `With ${resource.name}.`,
+    },
+    {
+      message:
+        'Booking for a client needs the person to agree: show them the summary and, once they agree, send the same request with confirm: true.',
+      details: { totalCents, total, paymentMethod: p.paymentMethod },
+    },
+  );
   const state = initialState({ paymentMethod: p.paymentMethod, confirm: true, start: p.start, end });
-  if (!state.ok) refused(state, { summary });
+  if (!state.ok) refused(state);
 
   let client: ClientRow;
   if (existing) client = existing;
@@ -615,6 +617,7 @@ const ClientSchema = z
 
 export const bookForClient = defineOperation({
   operationId: 'bookForClient',
+  confirmKind: 'booking',
   toolName: 'book_for_client',
   title: 'Book for a client',
   tag: 'Run',
@@ -724,6 +727,7 @@ interface StoredPet {
 
 export const rebookBooking = defineOperation({
   operationId: 'rebookBooking',
+  confirmKind: 'booking',
   toolName: 'rebook_booking',
   title: 'Book again for a client',
   tag: 'Run',

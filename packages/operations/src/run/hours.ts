@@ -31,6 +31,7 @@ import { checkDateBounds, DATE } from '../booking/time-schemas.js';
 import { badRequest } from '../business/application.js';
 import { DAYS, type Week, WeekSchema, weekWords } from '../business/hours.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { type ConfirmParts, confirmRequired, confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { JobSchema, resourceRefused, toJobs } from './jobs.js';
@@ -117,20 +118,26 @@ async function describe(
 }
 
 /** 409 CONFIRM_REQUIRED listing the bookings, unless the person agreed. */
-function needConfirm(confirm: boolean | undefined, change: string, affected: Affected[]): void {
+function needConfirm(
+  confirm: boolean | undefined,
+  change: ConfirmParts<'hours'> | ConfirmParts<'timeOff'>,
+  affected: Affected[],
+): void {
   if (confirm === true || affected.length === 0) return;
   const n = affected.length;
   const list = affected.map((a) => `${a.when}${a.client ? ` (${a.client})` : ''}`).join('; ');
-  throw new ServiceError(
-    'CONFIRM_REQUIRED',
-    `${change} leaves ${n} booking${n === 1 ? '' : 's'} outside working time: show the person the summary and ` +
-      'the bookings; once they agree, send the same request with confirm: true.',
+  throw confirmRequired(
     {
-      summary:
-        `${change}. ${n} booking${n === 1 ? ' falls' : 's fall'} outside working time and will be flagged for you ` +
+      ...change,
+      after:
+        `${n} booking${n === 1 ? ' falls' : 's fall'} outside working time and will be flagged for you ` +
         `to move (they stay booked and their clients are not told until you move or cancel them): ${list}.`,
-      message: 'Show the person this summary and the bookings; send confirm: true once they agree.',
-      bookings: affected,
+    },
+    {
+      message:
+        `${change.what} leaves ${n} booking${n === 1 ? '' : 's'} outside working time: show the person the summary and ` +
+        'the bookings; once they agree, send the same request with confirm: true.',
+      details: { bookings: affected },
     },
   );
 }
@@ -151,6 +158,7 @@ const MoveResultShape = {
 
 export const setWorkingHours = defineOperation({
   operationId: 'setWorkingHours',
+  confirmKind: 'hours',
   toolName: 'set_working_hours',
   title: 'Set the working hours',
   tag: 'Run',
@@ -239,7 +247,11 @@ export const setWorkingHours = defineOperation({
         ? chosen.map((r) => r.name).join(', ')
         : `every resource of ${biz.name}`;
       const change = `Set the hours of ${whose} to ${weekWords(week)}`;
-      needConfirm(input.confirm, change, await describe(q, access, stranded));
+      needConfirm(
+        input.confirm,
+        { kind: 'hours', what: change, when: null, place: null, pets: null, amount: null, money: null },
+        await describe(q, access, stranded),
+      );
       await setResourceWeeks(q, biz.id, input.resourceIds ? ids : null, week);
       // Flags of these resources are read again against the new hours: a booking they now hold is not flagged.
       await clearHoursFlags(q, biz.id, ids);
@@ -371,6 +383,7 @@ const TimeOffIdShape = {
 
 export const addTimeOff = defineOperation({
   operationId: 'addTimeOff',
+  confirmKind: 'timeOff',
   toolName: 'add_time_off',
   title: 'Add time off',
   tag: 'Run',
@@ -458,7 +471,19 @@ export const addTimeOff = defineOperation({
         row,
         reason: `${resource ? resource.name : 'The business'} is off ${when}${reasonWords}.`,
       }));
-      needConfirm(input.confirm, `Time off for ${whose}, ${when}`, await describe(q, access, affected));
+      needConfirm(
+        input.confirm,
+        {
+          kind: 'timeOff',
+          what: `Time off for ${whose}${reasonWords}`,
+          when: { start, end, timeZone: tz },
+          place: null,
+          pets: null,
+          amount: null,
+          money: null,
+        },
+        await describe(q, access, affected),
+      );
       const entry = await insertTimeOff(q, {
         businessId: biz.id,
         resourceId: resource?.id ?? null,
@@ -572,6 +597,7 @@ export const listTimeOff = defineOperation({
 
 export const removeTimeOff = defineOperation({
   operationId: 'removeTimeOff',
+  confirmKind: 'timeOff',
   toolName: 'remove_time_off',
   title: 'Remove time off',
   tag: 'Run',
@@ -630,16 +656,24 @@ export const removeTimeOff = defineOperation({
       const all = await listResources(q, biz.id);
       const shown = timeOffOut(entry, biz.timezone, all);
       const what = `${shown.resourceName === 'the whole business' ? biz.name : shown.resourceName}'s time off ${shown.when}${entry.reason ? ` (${entry.reason})` : ''}`;
-      if (input.confirm !== true)
-        throw new ServiceError(
-          'CONFIRM_REQUIRED',
-          'This opens time for booking: show the person the summary and, once they agree, send the same request with confirm: true.',
-          {
-            summary: `Remove ${what}: that time is offered for booking again at once.`,
-            message: 'Show the person this summary; send confirm: true once they agree.',
-            timeOffId: entry.id,
-          },
-        );
+      confirmStep(
+        input.confirm,
+        {
+          kind: 'timeOff',
+          what: `Remove ${shown.resourceName === 'the whole business' ? biz.name : shown.resourceName}'s time off${entry.reason ? ` (${entry.reason})` : ''}`,
+          when: { start: entry.start, end: entry.end, timeZone: biz.timezone },
+          place: null,
+          pets: null,
+          amount: null,
+          money: null,
+          after: 'That time is offered for booking again at once.',
+        },
+        {
+          message:
+            'This opens time for booking: show the person the summary and, once they agree, send the same request with confirm: true.',
+          details: { timeOffId: entry.id },
+        },
+      );
       const { unflagged } = await deleteTimeOff(q, biz.id, entry.id);
       await auditChange(ctx, q, 'business.time_off.remove', entry.id, {
         businessId: biz.id,

@@ -28,9 +28,9 @@ import { auditChange } from '../audit.js';
 import { momentText } from '../booking/local-time.js';
 import type { OperationContext, Payments } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { confirmStaffChange } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
-import { confirmed } from './money.js';
 
 /** An invitation waits this long after it was (last) sent. */
 export const INVITATION_DAYS = 14;
@@ -268,6 +268,7 @@ export const listMyInvitations = defineOperation({
 
 export const acceptInvitation = defineOperation({
   operationId: 'acceptInvitation',
+  confirmKind: 'staff',
   toolName: 'accept_invitation',
   title: 'Accept an invitation to a staff',
   tag: 'Run',
@@ -303,7 +304,7 @@ export const acceptInvitation = defineOperation({
       const userId = ctx.auth!.userId;
       const resources = await resourceNamesOf(q, v.businessId, v.resourceIds);
       const already = await findStaffMember(q, v.businessId, userId);
-      confirmed(
+      confirmStaffChange(
         input.confirm,
         `Join the staff of ${v.businessName} as ${offeredRole(v, resources)}: a ${v.role} ${ROLE_WORDS[v.role]}. ` +
           `Its owners and managers will see your name, email and phone. You can leave it later with leave_business.` +
@@ -373,6 +374,7 @@ export const declineInvitation = defineOperation({
 
 export const leaveBusiness = defineOperation({
   operationId: 'leaveBusiness',
+  confirmKind: 'staff',
   toolName: 'leave_business',
   title: 'Leave a business’s staff',
   tag: 'Run',
@@ -437,7 +439,7 @@ export const leaveBusiness = defineOperation({
             '(change_staff_role with role owner).',
           { businessId: business.id, owners: owners.length },
         );
-      confirmed(
+      confirmStaffChange(
         input.confirm,
         `Leave the staff of ${business.name}, where you are ${me.role}: your Run tools stop working for it at once. ` +
           'Its bookings and clients stay as they are; to come back, an owner must invite you again.',

@@ -25,6 +25,7 @@ import { cancelWithRefunds, moveTarget, slotTakenOnConflict, writeMove } from '.
 import { applyTransition } from '../booking/operator.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation } from '../define.js';
+import { bookingMoney, bookingParts, cancelMoney, confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { bookableOffer } from '../offer-cache.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
@@ -92,16 +93,28 @@ async function businessBooking(q: Queryable, access: RunAccess, bookingId: strin
   return row;
 }
 
-/** 409 CONFIRM_REQUIRED carrying what would happen, unless the person agreed. */
-function needConfirm(confirm: boolean | undefined, bookingId: string, summary: string): void {
-  if (confirm === true) return;
-  throw new ServiceError(
-    'CONFIRM_REQUIRED',
-    'This changes a booking: show the person the summary and, once they agree, send the same request with confirm: true.',
+/** 409 CONFIRM_REQUIRED carrying what would happen to the booking, unless the person agreed. */
+function needConfirm(
+  confirm: boolean | undefined,
+  row: BookingRow,
+  business: BusinessRow,
+  change: { what: string; after?: string; at?: Pick<BookingRow, 'start' | 'end'> },
+): void {
+  const parts = bookingParts([row], business);
+  confirmStep(
+    confirm,
     {
-      summary,
-      message: 'Show the person this summary; send confirm: true once they agree.',
-      bookingId,
+      kind: 'booking',
+      what: change.what,
+      ...parts,
+      when: change.at ? { ...parts.when, start: change.at.start, end: change.at.end } : parts.when,
+      money: bookingMoney([row]),
+      ...(change.after ? { after: change.after } : {}),
+    },
+    {
+      message:
+        'This changes a booking: show the person the summary and, once they agree, send the same request with confirm: true.',
+      details: { bookingId: row.id },
     },
   );
 }
@@ -170,6 +183,7 @@ function moneyWords(row: BookingRow, business: BusinessRow): string {
 
 export const acceptBusinessBooking = defineOperation({
   operationId: 'acceptBooking',
+  confirmKind: 'booking',
   toolName: 'accept_booking',
   title: 'Accept a booking',
   tag: 'Run',
@@ -210,12 +224,12 @@ export const acceptBusinessBooking = defineOperation({
         };
       if (row.status === 'PENDING') {
         const unpaid = row.paymentMethod === 'CARD' && row.paymentStatus === 'PENDING';
-        needConfirm(
-          input.confirm,
-          row.id,
-          `Accept ${await clientOf(q, biz, row)}'s booking of ${when(row, biz)}: the client is told it is confirmed.` +
+        needConfirm(input.confirm, row, biz, {
+          what: `Accept ${await clientOf(q, biz, row)}'s booking`,
+          after:
+            'The client is told it is confirmed.' +
             (unpaid ? ' It is still unpaid by card: the time is held only until the pay link expires.' : ''),
-        );
+        });
       }
       // The CLI's rule (booking-rules' ACCEPT): a closed booking is refused here, nothing changed.
       const accepted = await applyTransition(q, row, { type: 'ACCEPT' }, now);
@@ -237,6 +251,7 @@ export const acceptBusinessBooking = defineOperation({
 
 export const declineBooking = defineOperation({
   operationId: 'declineBooking',
+  confirmKind: 'booking',
   toolName: 'decline_booking',
   title: 'Decline a booking',
   tag: 'Run',
@@ -291,11 +306,16 @@ export const declineBooking = defineOperation({
         confirm: input.confirm === true,
         action: 'business.booking.decline',
         details: { businessId: biz.id, reason: input.reason },
-        summary: () =>
-          `Decline ${client}'s booking of ${when(row, biz)}, telling them: “${input.reason}”.` +
-          (row.paymentStatus === 'PAID'
-            ? ` Their payment of ${formatMoney(row.totalCents, biz.currency)} is refunded in 5 to 7 working days.`
-            : ''),
+        summary: () => {
+          const parts = bookingParts([row], biz);
+          return {
+            kind: 'booking',
+            what: `Decline ${client}'s booking`,
+            ...parts,
+            money: cancelMoney([row], parts.amount.currency),
+            after: `They are told: “${input.reason}”.`,
+          };
+        },
       });
       const toldClient = `${biz.name} declined your booking of ${when(row, biz)}: “${input.reason}”.${moneyWords(row, biz)}`;
       await tellClient(ctx, q, biz, cancelled, 'DECLINED', toldClient, input.reason);
@@ -312,6 +332,7 @@ export const declineBooking = defineOperation({
 
 export const moveBooking = defineOperation({
   operationId: 'moveBooking',
+  confirmKind: 'booking',
   toolName: 'move_booking',
   title: 'Move a booking',
   tag: 'Run',
@@ -400,11 +421,11 @@ export const moveBooking = defineOperation({
           target.resourceId !== row.resourceId
             ? ` on ${(await listResources(q, biz.id)).find((r) => r.id === target.resourceId)?.name ?? target.resourceId}`
             : '';
-        needConfirm(
-          input.confirm,
-          row.id,
-          `Move ${await clientOf(q, biz, row)}'s booking from ${from} to ${to}${resourceNote}; it is confirmed at the new time and the client is told${input.reason ? `: “${input.reason}”` : ''}.`,
-        );
+        needConfirm(input.confirm, row, biz, {
+          what: `Move ${await clientOf(q, biz, row)}'s booking (now ${from}) to the new time${resourceNote}`,
+          at: target,
+          after: `It is confirmed at the new time and the client is told${input.reason ? `: “${input.reason}”` : ''}.`,
+        });
         const moved = await writeMove(q, row, target, 'ACCEPTED', now, 'find_business_times');
         await auditChange(ctx, q, 'business.booking.move', row.id, {
           businessId: biz.id,
@@ -446,6 +467,7 @@ function movable(row: BookingRow, business: BusinessRow, now: Date): void {
 
 export const cancelBusinessBooking = defineOperation({
   operationId: 'cancelBusinessBooking',
+  confirmKind: 'booking',
   toolName: 'cancel_business_booking',
   title: 'Cancel a booking of the business',
   tag: 'Run',
@@ -496,22 +518,20 @@ export const cancelBusinessBooking = defineOperation({
       const biz = access.business;
       const row = await businessBooking(q, access, input.bookingId);
       const client = await clientOf(q, biz, row);
-      const paidOf = (rows: BookingRow[]) => rows.filter((b) => b.paymentStatus === 'PAID');
       const { rows, cancelled, refundRequested } = await cancelWithRefunds(ctx, q, row, {
         series: input.series,
         confirm: input.confirm === true,
         action: 'business.booking.cancel',
         details: { businessId: biz.id, reason: input.reason },
         summary: (rows) => {
-          const paid = paidOf(rows);
-          const refund = paid.reduce((sum, b) => sum + b.totalCents, 0);
-          return (
-            `Cancel ${client}'s ${rows.length === 1 ? 'booking' : `${rows.length} bookings`} of ${when(row, biz)}` +
-            `${rows.length > 1 ? ' and the later weeks' : ''}, telling them: “${input.reason}”.` +
-            (paid.length
-              ? ` ${formatMoney(refund, biz.currency)} paid is refunded to the card in 5 to 7 working days.`
-              : '')
-          );
+          const parts = bookingParts(rows, biz);
+          return {
+            kind: 'booking',
+            what: `Cancel ${client}'s ${rows.length === 1 ? 'booking' : `${rows.length} bookings`}`,
+            ...parts,
+            money: cancelMoney(rows, parts.amount.currency),
+            after: `They are told: “${input.reason}”.`,
+          };
         },
       });
       const byId = new Map(rows.map((b) => [b.id, b]));

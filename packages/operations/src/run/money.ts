@@ -21,6 +21,7 @@ import { auditChange } from '../audit.js';
 import { hashSecret, newSecret } from '../auth.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation } from '../define.js';
+import { bookingParts, confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { payFastServes } from '../business/gateway.js';
 import { addDays, DAY_MS, localDate, momentText, whenText } from '../booking/local-time.js';
@@ -73,24 +74,6 @@ async function cardMoneyHere(ctx: OperationContext, business: BusinessRow): Prom
   );
 }
 
-/** The confirm step of a change touching money: 409 CONFIRM_REQUIRED with the summary unless `confirm` is true. */
-export function confirmed(
-  confirm: boolean | undefined,
-  summary: string,
-  details: Record<string, unknown>,
-): void {
-  if (confirm === true) return;
-  throw new ServiceError(
-    'CONFIRM_REQUIRED',
-    `${summary} Show the person this summary; send the same input with confirm: true once they agree.`,
-    {
-      summary,
-      message: 'Show the person this summary; send the same input with confirm: true once they agree.',
-      ...details,
-    },
-  );
-}
-
 /** A booking of this business, locked; another business's (or no) booking is 404. */
 async function businessBooking(q: Queryable, businessId: string, bookingId: string): Promise<BookingRow> {
   const row = await findBooking(q, bookingId, { forUpdate: true });
@@ -103,6 +86,7 @@ const firstName = (name: string | null | undefined) => (name ?? '').trim().split
 
 export const sendPaymentLink = defineOperation({
   operationId: 'sendPaymentLink',
+  confirmKind: 'booking',
   toolName: 'send_payment_link',
   title: "Get a booking's pay link for the client",
   tag: 'Run',
@@ -166,10 +150,23 @@ export const sendPaymentLink = defineOperation({
       const client = await findBookingClient(q, biz.id, row.id);
       const when = whenText(row.start, row.end, biz.timezone);
       const who = client?.name ? `${client.name}'s` : 'the';
-      confirmed(
+      confirmStep(
         input.confirm,
-        `Make a new card pay link for ${who} booking (${booking.what}, ${when}) of ${booking.total}, valid ${PAY_LINK_HOURS} hours; earlier links for this booking stop working. NogPets does not send it: you pass it on.`,
-        { bookingId: row.id, totalCents: row.totalCents, total: booking.total, paymentMethod: 'CARD' },
+        {
+          kind: 'booking',
+          what: `Make a new card pay link for ${who} booking`,
+          ...bookingParts([row], biz),
+          money: `by card: the client pays through the new link, valid ${PAY_LINK_HOURS} hours`,
+          after: 'Earlier links for this booking stop working. NogPets does not send it: you pass it on.',
+        },
+        {
+          details: {
+            bookingId: row.id,
+            totalCents: row.totalCents,
+            total: booking.total,
+            paymentMethod: 'CARD',
+          },
+        },
       );
       const { link, currency, others } = await freshPayLink(ctx, q, row);
       const amount = formatMoney(link.amountCents, currency);
@@ -203,6 +200,7 @@ async function qrOf(url: string): Promise<{ png: string; svg: string }> {
 
 export const createInvoiceLink = defineOperation({
   operationId: 'createInvoiceLink',
+  confirmKind: 'invoice',
   toolName: 'create_invoice_link',
   title: 'Create an invoice pay link with a QR code',
   tag: 'Run',
@@ -312,10 +310,21 @@ export const createInvoiceLink = defineOperation({
           clientId: input.clientId,
         });
       const amount = money(input.amountCents);
-      confirmed(
+      confirmStep(
         input.confirm,
-        `Make a card pay link for ${amount} for "${input.description}"${client ? ` for ${client.name}` : ''}${input.dueDate ? `, due ${input.dueDate}` : ''}, valid ${INVOICE_LINK_DAYS} days (until ${addDays(today, INVOICE_LINK_DAYS)}), with a QR code. NogPets does not send it: you pass it on.`,
-        { totalCents: input.amountCents, total: amount, paymentMethod: 'CARD' },
+        {
+          kind: 'invoice',
+          what: `Make a card pay link for "${input.description}"${client ? ` for ${client.name}` : ''}`,
+          when: null,
+          place: null,
+          pets: null,
+          amount: { cents: input.amountCents, currency: biz.currency },
+          money:
+            `paid by card through the link${input.dueDate ? `, due ${input.dueDate}` : ''}, valid ${INVOICE_LINK_DAYS} ` +
+            `days (until ${addDays(today, INVOICE_LINK_DAYS)})`,
+          after: 'It comes with a QR code. NogPets does not send it: you pass it on.',
+        },
+        { details: { totalCents: input.amountCents, total: amount, paymentMethod: 'CARD' } },
       );
       const token = newSecret('npl');
       const { invoiceId, paymentId } = await insertInvoiceWithLink(

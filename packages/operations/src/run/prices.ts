@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { MAX_PRICE, MAX_TIERS, TierInputSchema } from '../business/services.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
@@ -309,6 +310,7 @@ export const listPrices = defineOperation({
 
 export const updatePrices = defineOperation({
   operationId: 'updatePrices',
+  confirmKind: 'prices',
   toolName: 'update_prices',
   title: "Change the business's prices",
   tag: 'Run',
@@ -503,21 +505,26 @@ export const updatePrices = defineOperation({
           ? ''
           : ` ${series === 1 ? '1 weekly series uses' : `${series} weekly series use`} ${these}: ${series === 1 ? 'its' : 'their'} ` +
             `weeks not yet booked will be booked at the new ${plural} (the weeks already booked keep theirs).`;
-      const summary =
-        `Change ${changed.length} ${plural} at ${business.name}: ${changed.map((c) => c.words).join('; ')}. ` +
-        `The catalogue, quotes and new bookings use the new ${plural} at once; ${keptWords}.${seriesWords}`;
-      if (input.confirm !== true)
-        throw new ServiceError(
-          'CONFIRM_REQUIRED',
-          `${summary} Show the person this summary; send the same input with confirm: true once they agree.`,
-          {
-            summary,
-            message: 'Show the person this summary; send the same input with confirm: true once they agree.',
+      confirmStep(
+        input.confirm,
+        {
+          kind: 'prices',
+          what: `Change ${changed.length} ${plural} at ${business.name}: ${changed.map((c) => c.words.replace(/\.$/, '')).join('; ')}`,
+          when: null,
+          place: null,
+          pets: null,
+          amount: null,
+          money: `the catalogue, quotes and new bookings use the new ${plural} at once; ${keptWords}`,
+          ...(seriesWords ? { after: seriesWords.trim() } : {}),
+        },
+        {
+          details: {
             changes: changed.map((c) => ({ serviceId: c.serviceId, words: c.words })),
             bookingsKeepingPrice: kept,
             seriesAtNewPrice: series,
           },
-        );
+        },
+      );
       for (const c of changed) {
         const next = after.get(c.serviceId)!;
         await setServicePrice(q, business.id, c.serviceId, {

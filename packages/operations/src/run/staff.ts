@@ -31,10 +31,10 @@ import { auditChange } from '../audit.js';
 import { badRequest } from '../business/application.js';
 import { PersonShape } from '../business/staff.js';
 import { defineOperation, READ_ONLY } from '../define.js';
+import { confirmStaffChange } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { INVITATION_DAYS, invitationExpiry, mailInvitation, ROLE_WORDS } from './invitations.js';
-import { confirmed } from './money.js';
 
 /** How many invitations may wait at one business. */
 export const MAX_PENDING_INVITATIONS = 50;
@@ -297,6 +297,7 @@ export const listStaff = defineOperation({
 
 export const inviteStaffMember = defineOperation({
   operationId: 'inviteStaffMember',
+  confirmKind: 'staff',
   toolName: 'invite_staff_member',
   title: 'Invite a staff member',
   tag: 'Run',
@@ -366,7 +367,7 @@ export const inviteStaffMember = defineOperation({
         resourceIds: input.resourceIds ?? [],
       };
       const to = email ?? phone!;
-      confirmed(
+      confirmStaffChange(
         input.confirm,
         `${earlier ? 'Invite again' : 'Invite'} ${to} to ${business.name} as ${input.role}` +
           `${fields.jobTitle ? ` (${fields.jobTitle})` : ''}${onResources(fields.resourceIds, names)}: ` +
@@ -429,6 +430,7 @@ export const inviteStaffMember = defineOperation({
 
 export const changeStaffRole = defineOperation({
   operationId: 'changeStaffRole',
+  confirmKind: 'staff',
   toolName: 'change_staff_role',
   title: "Change a staff member's role",
   tag: 'Run',
@@ -497,7 +499,7 @@ export const changeStaffRole = defineOperation({
         ]);
       if (member && input.role !== 'owner') keepAnOwner(owners, member, business.name, `made ${input.role}`);
       if (!same) {
-        confirmed(
+        confirmStaffChange(
           input.confirm,
           `Make ${who} at ${business.name} ${after.role}` +
             `${after.jobTitle ? ` (${after.jobTitle})` : ''}${onResources(after.resourceIds, names)}` +
@@ -532,6 +534,7 @@ export const changeStaffRole = defineOperation({
 
 export const removeStaffMember = defineOperation({
   operationId: 'removeStaffMember',
+  confirmKind: 'staff',
   toolName: 'remove_staff_member',
   title: 'Remove a staff member',
   tag: 'Run',
@@ -565,7 +568,7 @@ export const removeStaffMember = defineOperation({
       if (!member && !invitation) throw notOnStaff(input.staffId, business.name);
       if (member) {
         keepAnOwner(owners, member, business.name, 'removed');
-        confirmed(
+        confirmStaffChange(
           input.confirm,
           `Remove ${whoMember(member)}${member.userId === me ? ' (you)' : ''}, ${member.role}, from the staff of ` +
             `${business.name}: their Run tools stop working for it at once. Bookings and clients stay as they are.`,
@@ -585,7 +588,7 @@ export const removeStaffMember = defineOperation({
         };
       }
       const v = invitation!;
-      confirmed(
+      confirmStaffChange(
         input.confirm,
         `Withdraw the invitation to ${whoInvited(v)} (${v.role}) at ${business.name}: they will not get in.`,
         { staffId: v.id, role: v.role },

@@ -17,6 +17,7 @@ import { momentText } from '../booking/local-time.js';
 import { payUrlOf } from '../booking/place.js';
 import { actorName } from '../context.js';
 import { defineOperation } from '../define.js';
+import { bookingParts, confirmRequired } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { OrderRequestShape, priceOrderRequest } from './price-order.js';
 import { type OrderQuote, quoteOf } from './quote-order.js';
@@ -159,6 +160,7 @@ function orderSummary(shop: OpenShop, quote: OrderQuote, delivery: string, card:
 
 export const buy = defineOperation({
   operationId: 'buy',
+  confirmKind: 'visitOrder',
   toolName: 'buy',
   title: 'Buy from the shop',
   tag: 'Shop',
@@ -221,14 +223,29 @@ export const buy = defineOperation({
         : null,
     );
     const summary = orderSummary(shop, quote, delivery, card);
-    if (!card && input.confirm !== true)
-      throw new ServiceError('CONFIRM_REQUIRED', `Confirm with the person first: ${summary}`, {
-        summary,
-        totalCents: quote.totalCents,
-        total: quote.total,
-        paymentMethod: 'CASH',
-        message: 'Show the summary; send the same request with confirm: true once they agree.',
-      });
+    if (!card && input.confirm !== true) {
+      // Cash rides with the person's own cash booking (checked above): its visit is the when and where.
+      const visit = priced.booking!;
+      const { when, place } = bookingParts([visit], shop.business);
+      const discount = quote.discountCents > 0 ? `, less ${quote.discount} (${quote.discountCode})` : '';
+      throw confirmRequired(
+        {
+          kind: 'visitOrder',
+          what:
+            `Buy ${quote.lines.map((l) => `${l.qty} × ${l.name} (${l.variant})`).join(', ')} from the ` +
+            `${shop.business.name} shop${discount}, brought by the crew to the visit`,
+          when,
+          place,
+          pets: null,
+          amount: { cents: quote.totalCents, currency: quote.currency },
+          money: 'in cash to the crew at the visit',
+        },
+        {
+          message: `Confirm with the person first: ${summary}`,
+          details: { totalCents: quote.totalCents, total: quote.total, paymentMethod: 'CASH' },
+        },
+      );
+    }
     const now = ctx.deps.clock.now();
     // A card order with something to pay waits for it; one a discount made free is confirmed at once.
     const pending = card && quote.totalCents > 0;
