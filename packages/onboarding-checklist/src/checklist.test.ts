@@ -219,8 +219,8 @@ describe('checklist', () => {
       );
       expect(resources).toMatchObject({ status: 'MISSING', fixWith: 'add_resources' });
       expect(resources.missing).toEqual([
-        'a salon table for grooming (a resource of kind VAN)',
-        'a sitter for sitting (a resource of kind SITTER)',
+        'a salon table for grooming',
+        'a sitter for sitting',
       ]);
     });
 
