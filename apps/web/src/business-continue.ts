@@ -3,6 +3,8 @@
 // who works and when), sees the summary and sends it for review. Every change runs the sign-up
 // operation an assistant would call, as the person themselves. A refused form is answered with a
 // redirect back to the page (Post/Redirect/Get), which says why at the top.
+
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   type Application,
   accountPageContext,
@@ -26,7 +28,6 @@ import {
   submitBusinessForReview,
   timezoneChoices,
 } from '@nogpets/operations';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/store';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
@@ -212,7 +213,7 @@ function servicesForm(a: Application, d: DraftForPage, csrf: string): string {
     <form method="post" action="/business/drafts/${d.draftId}/services">$${hidden(csrf)}
       $${
         several
-          ? html`<label for="svc-category">For</label><select id="svc-category" name="category">$${offered
+          ? html`<label for="svc-category">Which line</label><select id="svc-category" name="category">$${offered
               .map((c) => html`<option value="${c}">${LINE_WORDS[c]}</option>`)
               .join('')}</select>`
           : html`<input type="hidden" name="category" value="${offered[0]!}">`
@@ -225,7 +226,7 @@ function servicesForm(a: Application, d: DraftForPage, csrf: string): string {
       <input id="svc-price" type="text" inputmode="decimal" name="price" maxlength="40" required placeholder="${a.currency === 'JPY' ? '1500' : '35.00'}">
       <label for="svc-duration">How long it takes (minutes)</label>
       <input id="svc-duration" type="number" name="durationMin" min="0" max="1440" step="5" value="60" required>
-      <fieldset><legend>For</legend>
+      <fieldset><legend>For which pets</legend>
         <label class="check"><input type="checkbox" name="pet_DOG" value="1" checked> Dogs</label>
         <label class="check"><input type="checkbox" name="pet_CAT" value="1"> Cats</label></fieldset>
       <button type="submit">Add the service</button></form>`;
@@ -266,7 +267,10 @@ function hoursForm(a: Application, d: DraftForPage, csrf: string): string {
     }).join('')}</table>
     $${wanted
       .map(
-        ({ worker, start }) => html`<label for="${worker.field}">${worker.label}: how many work these hours</label>
+        ({
+          worker,
+          start,
+        }) => html`<label for="${worker.field}">${worker.label}: how many work these hours</label>
         <input id="${worker.field}" type="number" name="${worker.field}" min="0" max="50" value="${String(start)}">`,
       )
       .join('')}
@@ -338,7 +342,9 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       .update(`refusal:${value}`)
       .digest('base64url');
   async function setRefusal(res: Response, draftId: string, message: string) {
-    const value = Buffer.from(JSON.stringify({ d: draftId, m: message.slice(0, 1500) })).toString('base64url');
+    const value = Buffer.from(JSON.stringify({ d: draftId, m: message.slice(0, 1500) })).toString(
+      'base64url',
+    );
     res.append(
       'Set-Cookie',
       serializeCookie(REFUSAL_COOKIE, `${value}.${await sign(value)}`, {
@@ -356,14 +362,22 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     if (!raw) return undefined;
     res.append(
       'Set-Cookie',
-      serializeCookie(REFUSAL_COOKIE, '', { path: pathOf(draftId), httpOnly: true, sameSite: 'lax', maxAge: 0 }),
+      serializeCookie(REFUSAL_COOKIE, '', {
+        path: pathOf(draftId),
+        httpOnly: true,
+        sameSite: 'lax',
+        maxAge: 0,
+      }),
     );
     const [value = '', mac = ''] = raw.split('.');
     const want = Buffer.from(await sign(value));
     const got = Buffer.from(mac);
     if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
     try {
-      const said = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { d?: unknown; m?: unknown };
+      const said = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as {
+        d?: unknown;
+        m?: unknown;
+      };
       return said.d === draftId && typeof said.m === 'string' ? said.m : undefined;
     } catch {
       return undefined;
@@ -678,7 +692,17 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       throw new ServiceError(
         'BAD_REQUEST',
         `Say how many work these hours: at least one ${nobody
-          .map((k) => (k === 'VAN' ? (a.mode === 'SALON' ? 'salon table' : a.mode === 'MOBILE' ? 'van' : 'van or salon table') : k === 'WALKER' ? 'walker' : 'sitter'))
+          .map((k) =>
+            k === 'VAN'
+              ? a.mode === 'SALON'
+                ? 'salon table'
+                : a.mode === 'MOBILE'
+                  ? 'van'
+                  : 'van or salon table'
+              : k === 'WALKER'
+                ? 'walker'
+                : 'sitter',
+          )
           .join(', one ')}.`,
       );
     // The hours first: refused, nothing is saved (no one added). Those who work them come after and

@@ -20,8 +20,17 @@ function whatToAdd(category: Category, mode: Mode | null | undefined): string {
 
 /** "1 sitter", "2 vans and 1 walker": who does the work, counted by kind, in plain words. */
 function whoWorks(resources: readonly ApplicationResource[], mode: Mode | null | undefined): string {
-  const van = mode === 'SALON' ? ['salon table', 'salon tables'] : mode === 'MOBILE' ? ['van', 'vans'] : ['van or table', 'vans or tables'];
-  const words: Record<ResourceKind, string[]> = { VAN: van, WALKER: ['walker', 'walkers'], SITTER: ['sitter', 'sitters'] };
+  const van =
+    mode === 'SALON'
+      ? ['salon table', 'salon tables']
+      : mode === 'MOBILE'
+        ? ['van', 'vans']
+        : ['van or table', 'vans or tables'];
+  const words: Record<ResourceKind, string[]> = {
+    VAN: van,
+    WALKER: ['walker', 'walkers'],
+    SITTER: ['sitter', 'sitters'],
+  };
   const parts = (['VAN', 'WALKER', 'SITTER'] as const)
     .map((kind) => [kind, resources.filter((r) => r.kind === kind).length] as const)
     .filter(([, n]) => n > 0)
