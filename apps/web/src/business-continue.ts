@@ -735,13 +735,18 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       problems.push(
         `The price "${said}" could not be read: write the amount in ${a.currency ?? 'the business currency'}, such as ${a.currency === 'JPY' ? '1500' : '35.00'}.`,
       );
+    else if (priceCents > 10_000_000) problems.push(`The price "${said}" is more than NogPets takes.`);
+    if (name.length > 80) problems.push('The name can be at most 80 characters.');
+    const kind = body.kind === 'EXTRA' ? 'EXTRA' : 'PRIMARY';
+    // The operation's bounds (a main service takes 5 minutes at least), said in the form's words.
+    const shortest = kind === 'PRIMARY' ? 5 : 0;
     const durationMin = Number(duration);
-    if (!duration || !Number.isInteger(durationMin)) problems.push('Say how many minutes it takes.');
+    if (!duration || !Number.isInteger(durationMin) || durationMin < shortest || durationMin > 1440)
+      problems.push(`Say how many minutes it takes: a whole number from ${shortest} to 1440.`);
     const petTypes = (['DOG', 'CAT'] as const).filter((t) => body[`pet_${t}`] !== undefined);
     if (!petTypes.length) problems.push('Say whether it is for dogs, cats or both.');
     if (problems.length) throw new ServiceError('BAD_REQUEST', problems.join(' '));
     const category = String(body.category ?? '');
-    const kind = body.kind === 'EXTRA' ? 'EXTRA' : 'PRIMARY';
     await runOperation(addBusinessServices, ctx, {
       applicationId: a.applicationId,
       services: [{ category, kind, name, petTypes, priceCents, durationMin }],
