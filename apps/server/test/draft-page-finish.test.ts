@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailedLink, startTestServer, type TestServer } from './harness.js';
 
 const screens = process.env.PAGE_SCREENS ?? '/tmp/screens';
+/** A page journey of a dozen posts in Chromium: room for a loaded machine (alone it takes ~10 s). */
+const BROWSER_STEPS_MS = 150_000;
 
 describe('a draft with only the required fields is finished on its page', () => {
   let server: TestServer;
@@ -88,117 +90,133 @@ describe('a draft with only the required fields is finished on its page', () => 
     expect(await seen(page)).toContain('The services are saved.');
   }
 
-  it('sitting: the missing services and sitter each have a form, and it is sent', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    try {
-      const page = await context.newPage();
-      const draftId = await openDraft(page, 'Karoo Kennels', 'karoo@example.com', ['sitting']);
-      const before = await seen(page);
-      // What is missing is a list, one line each, in plain words.
-      const missing = await page.locator('#missing > li').allInnerTexts();
-      expect(missing.some((m) => m.startsWith('Services and prices'))).toBe(true);
-      expect(missing.some((m) => m.includes('a sitter for sitting'))).toBe(true);
-      expect(before).not.toMatch(/resource|kind SITTER|add_resources|add_business_services/);
-      expect(await page.getByRole('button', { name: 'Send for review' }).count()).toBe(0);
-      expect(await page.getByLabel('Sitters: how many work these hours').inputValue()).toBe('1');
-      await shoot(page, 'draft-sitting-missing');
-      // The application's own page says what comes next in the same words, without the tools' names.
-      await page.getByRole('link', { name: "The application's status page" }).click();
-      const status = await seen(page);
-      expect(status).toContain('Next: Services and prices: a main sitting service');
-      expect(status).not.toMatch(/add_|start_business_signup|resource/);
-      await page.goBack();
+  it(
+    'sitting: the missing services and sitter each have a form, and it is sent',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const page = await context.newPage();
+        const draftId = await openDraft(page, 'Karoo Kennels', 'karoo@example.com', ['sitting']);
+        const before = await seen(page);
+        // What is missing is a list, one line each, in plain words.
+        const missing = await page.locator('#missing > li').allInnerTexts();
+        expect(missing.some((m) => m.startsWith('Services and prices'))).toBe(true);
+        expect(missing.some((m) => m.includes('a sitter for sitting'))).toBe(true);
+        expect(before).not.toMatch(/resource|kind SITTER|add_resources|add_business_services/);
+        expect(await page.getByRole('button', { name: 'Send for review' }).count()).toBe(0);
+        expect(await page.getByLabel('Sitters: how many work these hours').inputValue()).toBe('1');
+        await shoot(page, 'draft-sitting-missing');
+        // The application's own page says what comes next in the same words, without the tools' names.
+        await page.getByRole('link', { name: "The application's status page" }).click();
+        const status = await seen(page);
+        expect(status).toContain('Next: Services and prices: a main sitting service');
+        expect(status).not.toMatch(/add_|start_business_signup|resource/);
+        await page.goBack();
 
-      // A refused service: said at the top after a redirect; reloading does not post again.
-      await page.getByLabel('Name', { exact: true }).fill('Overnight stay');
-      await page.getByLabel(/^Price \(/).fill('about R400');
-      await page.getByLabel('How long it takes (minutes)').fill('720');
-      const posted: string[] = [];
-      page.on('request', (r) => {
-        if (r.isNavigationRequest()) posted.push(r.method());
-      });
-      const answer = page.waitForResponse((r) => r.url().endsWith('/services'));
-      await page.getByRole('button', { name: 'Add the service' }).click();
-      expect((await answer).status()).toBe(303);
-      const refused = await page.getByRole('alert').innerText();
-      expect(refused).toContain('The price "about R400" could not be read');
-      await shoot(page, 'draft-sitting-refused');
-      posted.length = 0;
-      await page.reload();
-      expect(posted).toEqual(['GET']);
-      expect(await page.getByRole('alert').count()).toBe(0);
+        // A refused service: said at the top after a redirect; reloading does not post again.
+        await page.getByLabel('Name', { exact: true }).fill('Overnight stay');
+        await page.getByLabel(/^Price \(/).fill('about R400');
+        await page.getByLabel('How long it takes (minutes)').fill('720');
+        const posted: string[] = [];
+        page.on('request', (r) => {
+          if (r.isNavigationRequest()) posted.push(r.method());
+        });
+        const answer = page.waitForResponse((r) => r.url().endsWith('/services'));
+        await page.getByRole('button', { name: 'Add the service' }).click();
+        expect((await answer).status()).toBe(303);
+        const refused = await page.getByRole('alert').innerText();
+        expect(refused).toContain('The price "about R400" could not be read');
+        await shoot(page, 'draft-sitting-refused');
+        posted.length = 0;
+        await page.reload();
+        expect(posted).toEqual(['GET']);
+        expect(await page.getByRole('alert').count()).toBe(0);
 
-      await addByHand(page, { name: 'Overnight stay', price: 'R400', minutes: '720', cats: true });
-      await addByHand(page, { name: 'Plant watering', price: 'R50', minutes: '15', kind: 'Extra' });
-      const services = await page.locator('#services-now').innerText();
-      expect(services).toMatch(/Overnight stay: main service, R\s?400, 720 minutes, for dogs and cats/);
-      expect(services).toMatch(/Plant watering: extra, R\s?50, 15 minutes, for dogs/);
-      await shoot(page, 'draft-sitting-services');
-      const resources = await finish(page, draftId, 'draft-sitting');
-      expect(resources.map((r) => [r.kind, r.name])).toEqual([['SITTER', 'Sitter 1']]);
-    } finally {
-      await context.close();
-    }
-  });
+        await addByHand(page, { name: 'Overnight stay', price: 'R400', minutes: '720', cats: true });
+        await addByHand(page, { name: 'Plant watering', price: 'R50', minutes: '15', kind: 'Extra' });
+        const services = await page.locator('#services-now').innerText();
+        expect(services).toMatch(/Overnight stay: main service, R\s?400, 720 minutes, for dogs and cats/);
+        expect(services).toMatch(/Plant watering: extra, R\s?50, 15 minutes, for dogs/);
+        await shoot(page, 'draft-sitting-services');
+        const resources = await finish(page, draftId, 'draft-sitting');
+        expect(resources.map((r) => [r.kind, r.name])).toEqual([['SITTER', 'Sitter 1']]);
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_STEPS_MS,
+  );
 
-  it("grooming: NogPets' usual services, and a salon's tables are not vans", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
-    try {
-      const page = await context.newPage();
-      const draftId = await openDraft(page, 'Paarl Poodle Parlour', 'parlour@example.com', ['grooming']);
-      expect(await seen(page)).toContain('a van or salon table for grooming');
-      await page.getByRole('button', { name: "Add NogPets' usual services" }).click();
-      expect(await seen(page)).toContain('The services are saved.');
-      expect(await page.locator('#services-now li').count()).toBeGreaterThan(0);
-      expect(await page.locator('#services-now').innerText()).toMatch(/main service, R\s?\d/);
-      await shoot(page, 'draft-grooming-services');
-      const resources = await finish(page, draftId, 'draft-grooming', async () => {
-        // Neither van nor salon said: both asked, vans starting at one; this salon has two tables.
-        expect(await page.getByLabel('Vans: how many work these hours').inputValue()).toBe('1');
-        await page.getByLabel('Vans: how many work these hours').fill('0');
-        await page.getByLabel('Salon tables: how many work these hours').fill('2');
-      });
-      expect(resources.map((r) => [r.kind, r.name])).toEqual([
-        ['VAN', 'Table 1'],
-        ['VAN', 'Table 2'],
-      ]);
-    } finally {
-      await context.close();
-    }
-  });
+  it(
+    "grooming: NogPets' usual services, and a salon's tables are not vans",
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 900 } });
+      try {
+        const page = await context.newPage();
+        const draftId = await openDraft(page, 'Paarl Poodle Parlour', 'parlour@example.com', ['grooming']);
+        expect(await seen(page)).toContain('a van or salon table for grooming');
+        await page.getByRole('button', { name: "Add NogPets' usual services" }).click();
+        expect(await seen(page)).toContain('The services are saved.');
+        expect(await page.locator('#services-now li').count()).toBeGreaterThan(0);
+        expect(await page.locator('#services-now').innerText()).toMatch(/main service, R\s?\d/);
+        await shoot(page, 'draft-grooming-services');
+        const resources = await finish(page, draftId, 'draft-grooming', async () => {
+          // Neither van nor salon said: both asked, vans starting at one; this salon has two tables.
+          expect(await page.getByLabel('Vans: how many work these hours').inputValue()).toBe('1');
+          await page.getByLabel('Vans: how many work these hours').fill('0');
+          await page.getByLabel('Salon tables: how many work these hours').fill('2');
+        });
+        expect(resources.map((r) => [r.kind, r.name])).toEqual([
+          ['VAN', 'Table 1'],
+          ['VAN', 'Table 2'],
+        ]);
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_STEPS_MS,
+  );
 
-  it('walking: a walk typed in, one walker, sent', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    try {
-      const page = await context.newPage();
-      const draftId = await openDraft(page, 'Drakenstein Dog Walks', 'walks@example.com', ['walking']);
-      expect(await seen(page)).toContain('a walker for walks');
-      await addByHand(page, { name: 'Hour walk', price: '150', minutes: '60' });
-      const resources = await finish(page, draftId, 'draft-walking');
-      expect(resources.map((r) => [r.kind, r.name])).toEqual([['WALKER', 'Walker 1']]);
-    } finally {
-      await context.close();
-    }
-  });
+  it(
+    'walking: a walk typed in, one walker, sent',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const page = await context.newPage();
+        const draftId = await openDraft(page, 'Drakenstein Dog Walks', 'walks@example.com', ['walking']);
+        expect(await seen(page)).toContain('a walker for walks');
+        await addByHand(page, { name: 'Hour walk', price: '150', minutes: '60' });
+        const resources = await finish(page, draftId, 'draft-walking');
+        expect(resources.map((r) => [r.kind, r.name])).toEqual([['WALKER', 'Walker 1']]);
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_STEPS_MS,
+  );
 
-  it('no categories at all: the page asks what the business offers, then a service for each line', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    try {
-      const page = await context.newPage();
-      const draftId = await openDraft(page, 'Boland Pet Help', 'boland@example.com');
-      expect(await seen(page)).toContain('What the business offers');
-      await page.getByLabel('Walking').check();
-      await page.getByLabel('Sitting').check();
-      await page.getByRole('button', { name: 'Save what the business offers' }).click();
-      expect(await seen(page)).toContain('What the business offers is saved.');
-      await addByHand(page, { name: 'Group walk', price: 'R120', minutes: '60', line: 'Walking' });
-      await addByHand(page, { name: 'House sit', price: 'R350', minutes: '480', line: 'Sitting' });
-      const resources = await finish(page, draftId, 'draft-two-lines');
-      expect(resources.map((r) => r.kind).sort()).toEqual(['SITTER', 'WALKER']);
-    } finally {
-      await context.close();
-    }
-  });
+  it(
+    'no categories at all: the page asks what the business offers, then a service for each line',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const page = await context.newPage();
+        const draftId = await openDraft(page, 'Boland Pet Help', 'boland@example.com');
+        expect(await seen(page)).toContain('What the business offers');
+        await page.getByLabel('Walking').check();
+        await page.getByLabel('Sitting').check();
+        await page.getByRole('button', { name: 'Save what the business offers' }).click();
+        expect(await seen(page)).toContain('What the business offers is saved.');
+        await addByHand(page, { name: 'Group walk', price: 'R120', minutes: '60', line: 'Walking' });
+        await addByHand(page, { name: 'House sit', price: 'R350', minutes: '480', line: 'Sitting' });
+        const resources = await finish(page, draftId, 'draft-two-lines');
+        expect(resources.map((r) => r.kind).sort()).toEqual(['SITTER', 'WALKER']);
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_STEPS_MS,
+  );
 
   it("the tool's next names what the checklist still misses, never that nothing is needed", async () => {
     for (const category of ['grooming', 'walking', 'sitting']) {
