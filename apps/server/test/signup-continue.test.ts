@@ -255,8 +255,19 @@ describe('the sign-up draft page (continueUrl)', () => {
       { start_mon: '17:00', end_mon: '08:00', count_grooming: '2' },
       form,
     );
-    expect(refused.status).toBe(400);
+    // Refused: answered with a redirect back to the page (a reload does not post again), which says why once.
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe(`/business/drafts/${draftId}#top`);
     expect(await stored()).toEqual(before);
+    const refusal = refused.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const shown = await fetch(`${server.url}/business/drafts/${draftId}`, {
+      headers: { cookie: `${form.cookie}; ${refusal}` },
+    });
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toMatch(/<p id="top" class="error" role="alert">[^<]*mon/i);
     // The same form with hours that make sense saves both.
     const saved = await postForm(
       server,

@@ -142,8 +142,8 @@ describe('what people see on every page', () => {
         name: 'business-application',
         signedIn: true,
         open: (p) => p.goto(statusUrl),
-        // The checklist in words: what is missing, and what to do next.
-        shows: /Being filled in[\s\S]*add_business_services[\s\S]*Services and prices\s+Missing/,
+        // The checklist in words: what is missing, and what comes next (no tool names: those are the assistant's).
+        shows: /Being filled in[\s\S]*Next: [\s\S]*Services and prices\s+Missing/,
       },
       {
         name: 'business-applications',

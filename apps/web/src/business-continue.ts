@@ -1,7 +1,10 @@
 // The page of a no-login sign-up draft (prepareBusinessSignup's `continueUrl`): the person signs in
 // by a link mailed to the draft's email, then gives what a draft lacks (prices, where they work,
 // who works and when), sees the summary and sends it for review. Every change runs the sign-up
-// operation an assistant would call, as the person themselves.
+// operation an assistant would call, as the person themselves. A refused form is answered with a
+// redirect back to the page (Post/Redirect/Get), which says why at the top.
+
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   type Application,
   accountPageContext,
@@ -9,6 +12,7 @@ import {
   addResources,
   type DraftForPage,
   draftForPage,
+  formTokenKey,
   getSignupStatus,
   isEmailAddress,
   keepDraft,
@@ -26,6 +30,7 @@ import {
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/store';
+import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { page } from './layout.js';
@@ -55,11 +60,44 @@ const DAYS = [
   ['sun', 'Sunday'],
 ] as const;
 
-const LINES = {
-  grooming: { kind: 'VAN', label: 'Vans or salon tables (grooming)', name: 'Van' },
-  walking: { kind: 'WALKER', label: 'Walkers', name: 'Walker' },
-  sitting: { kind: 'SITTER', label: 'Sitters', name: 'Sitter' },
-} as const;
+type Line = 'grooming' | 'walking' | 'sitting';
+const LINE_ORDER: readonly Line[] = ['grooming', 'walking', 'sitting'];
+
+/** Who does the work of each line, as the page asks how many: a van or a salon table for grooming. */
+interface Worker {
+  field: string;
+  kind: 'VAN' | 'WALKER' | 'SITTER';
+  label: string;
+  name: string;
+}
+const VANS: Worker = { field: 'count_grooming', kind: 'VAN', label: 'Vans', name: 'Van' };
+const TABLES: Worker = { field: 'count_tables', kind: 'VAN', label: 'Salon tables', name: 'Table' };
+const WALKERS: Worker = { field: 'count_walking', kind: 'WALKER', label: 'Walkers', name: 'Walker' };
+const SITTERS: Worker = { field: 'count_sitting', kind: 'SITTER', label: 'Sitters', name: 'Sitter' };
+
+/** The lines the application offers: its categories, else those of its services. */
+const offeredOf = (a: Application): Line[] => {
+  const named = new Set<string>([...a.categories, ...a.services.map((s) => s.category)]);
+  return LINE_ORDER.filter((c) => named.has(c));
+};
+
+/** The "how many" fields for the lines that have nobody yet, with the number each starts at. */
+function workersWanted(a: Application): { worker: Worker; start: number }[] {
+  const wanted: { worker: Worker; start: number }[] = [];
+  for (const c of offeredOf(a)) {
+    if (c === 'grooming') {
+      if (a.resources.some((r) => r.kind === 'VAN')) continue;
+      if (a.mode !== 'SALON') wanted.push({ worker: VANS, start: 1 });
+      if (a.mode !== 'MOBILE') wanted.push({ worker: TABLES, start: a.mode === 'SALON' ? 1 : 0 });
+    } else {
+      const worker = c === 'walking' ? WALKERS : SITTERS;
+      if (!a.resources.some((r) => r.kind === worker.kind)) wanted.push({ worker, start: 1 });
+    }
+  }
+  return wanted;
+}
+
+const LINE_WORDS: Record<Line, string> = { grooming: 'Grooming', walking: 'Walking', sitting: 'Sitting' };
 
 /** "a•••@example.com": enough for the person to know it, not enough for a stranger holding the link. */
 const masked = (email: string) => {
@@ -83,8 +121,24 @@ function missingList(a: Application): string {
   if (!open.length)
     return html`<p id="missing" class="notice">Nothing is missing: read the summary below and send it.</p>`;
   return html`<h2>What is missing</h2><ul id="missing">$${open
-    .map((i) => html`<li><strong>${i.title}:</strong> ${i.missing.join(' ')}</li>`)
+    .map(
+      (i) =>
+        html`<li><strong>${i.title}</strong><ul>$${i.missing.map((m) => html`<li>${m}</li>`).join('')}</ul></li>`,
+    )
     .join('')}</ul>`;
+}
+
+/** What the business offers, when the draft did not say: the lines it will be booked for. */
+function offerForm(a: Application, d: DraftForPage, csrf: string): string {
+  if (offeredOf(a).length) return '';
+  return html`<h2 id="offer">What the business offers</h2>
+    <form method="post" action="/business/drafts/${d.draftId}/offer">$${hidden(csrf)}
+    <fieldset><legend>Choose one or more</legend>
+    $${LINE_ORDER.map(
+      (c) =>
+        html`<label class="check"><input type="checkbox" name="category_${c}" value="1"> ${LINE_WORDS[c]}</label>`,
+    ).join('')}</fieldset>
+    <button type="submit">Save what the business offers</button></form>`;
 }
 
 /** Country and time zone, when the draft could not tell them (a country with several zones, no phone code). */
@@ -114,7 +168,7 @@ function pricesForm(a: Application, d: DraftForPage, csrf: string): string {
   const unpriced = a.services.filter((s) => s.needsPrice || s.priceCents === null);
   if (!unpriced.length) return '';
   const currency = a.currency ?? 'the currency of the business';
-  return html`<h2 id="prices">Prices</h2>
+  return html`<h3 id="prices">Prices still to set</h3>
     <form method="post" action="/business/drafts/${d.draftId}/prices">$${hidden(csrf)}
     $${unpriced
       .map(
@@ -124,6 +178,58 @@ function pricesForm(a: Application, d: DraftForPage, csrf: string): string {
       )
       .join('')}
     <button type="submit">Save the prices</button></form>`;
+}
+
+const petWords = (types: readonly string[]) =>
+  types.map((t) => (t === 'CAT' ? 'cats' : 'dogs')).join(' and ') || 'dogs';
+
+/**
+ * The services: those there now, the prices still to set, NogPets' usual menu for the lines
+ * offered, and one typed in (main or extra: name, price, length, for dogs or cats).
+ */
+function servicesForm(a: Application, d: DraftForPage, csrf: string): string {
+  const offered = offeredOf(a);
+  if (!offered.length) return '';
+  const several = offered.length > 1;
+  const currency = a.currency ?? 'the currency of the business';
+  const now = a.services.length
+    ? html`<ul id="services-now">$${a.services
+        .map(
+          (s) =>
+            html`<li><strong>${s.name}</strong>: ${s.kind === 'PRIMARY' ? 'main service' : 'extra'}${several ? `, ${s.category}` : ''}, ${s.price ?? 'price to set'}, ${String(s.durationMin)} minutes, for ${petWords(s.petTypes)}</li>`,
+        )
+        .join('')}</ul>`
+    : html`<p>No services yet. Each line you offer needs at least one main service: one people book on its own. Extras are added to a main service.</p>`;
+  const lines = offered.map((c) => c).join(', ');
+  return html`<h2 id="services">Services and prices</h2>
+    $${now}
+    $${pricesForm(a, d, csrf)}
+    <h3>Start from NogPets' usual services</h3>
+    <p class="muted">Adds the services NogPets offers for ${lines}${a.currency === 'ZAR' ? ', with their usual prices: change any by adding it again by hand with the same name.' : ': you then set a price for each.'}</p>
+    <form method="post" action="/business/drafts/${d.draftId}/services">$${hidden(csrf)}
+      <input type="hidden" name="template" value="1">
+      <button type="submit">Add NogPets' usual services</button></form>
+    <h3>Add a service by hand</h3>
+    <form method="post" action="/business/drafts/${d.draftId}/services">$${hidden(csrf)}
+      $${
+        several
+          ? html`<label for="svc-category">Which line</label><select id="svc-category" name="category">$${offered
+              .map((c) => html`<option value="${c}">${LINE_WORDS[c]}</option>`)
+              .join('')}</select>`
+          : html`<input type="hidden" name="category" value="${offered[0]!}">`
+      }
+      <label for="svc-kind">Main service or extra</label>
+      <select id="svc-kind" name="kind"><option value="PRIMARY">Main service (booked on its own)</option><option value="EXTRA">Extra (added to a main service)</option></select>
+      <label for="svc-name">Name</label>
+      <input id="svc-name" type="text" name="name" maxlength="80" required>
+      <label for="svc-price">Price (${currency})</label>
+      <input id="svc-price" type="text" inputmode="decimal" name="price" maxlength="40" required placeholder="${a.currency === 'JPY' ? '1500' : '35.00'}">
+      <label for="svc-duration">How long it takes (minutes)</label>
+      <input id="svc-duration" type="number" name="durationMin" min="0" max="1440" step="5" value="60" required>
+      <fieldset><legend>For which pets</legend>
+        <label class="check"><input type="checkbox" name="pet_DOG" value="1" checked> Dogs</label>
+        <label class="check"><input type="checkbox" name="pet_CAT" value="1"> Cats</label></fieldset>
+      <button type="submit">Add the service</button></form>`;
 }
 
 function areaForm(a: Application, d: DraftForPage, csrf: string): string {
@@ -144,9 +250,8 @@ function areaForm(a: Application, d: DraftForPage, csrf: string): string {
 function hoursForm(a: Application, d: DraftForPage, csrf: string): string {
   const week = a.businessHours ?? {};
   const known = Object.keys(week).length > 0;
-  const offered = [...new Set(a.services.map((s) => s.category))];
-  const lacking = offered.filter((c) => !a.resources.some((r) => r.kind === LINES[c].kind));
-  return html`<h2 id="hours">Your hours</h2>
+  const wanted = workersWanted(a);
+  return html`<h2 id="hours">${wanted.length ? 'Your hours and who works them' : 'Your hours'}</h2>
     <p class="muted">Local time${a.timezone ? ` (${a.timezone})` : ''}. Leave a day empty when you do not work.</p>
     <form method="post" action="/business/drafts/${d.draftId}/hours">$${hidden(csrf)}
     <table><tr><th>Day</th><th>From</th><th>To</th></tr>
@@ -160,10 +265,13 @@ function hoursForm(a: Application, d: DraftForPage, csrf: string): string {
         <td data-label="From"><label class="sr-only" for="start-${key}">${label} from</label><input id="start-${key}" type="time" name="start_${key}" value="${range?.start ?? ''}"></td>
         <td data-label="To"><label class="sr-only" for="end-${key}">${label} to</label><input id="end-${key}" type="time" name="end_${key}" value="${range?.end ?? ''}"></td></tr>`;
     }).join('')}</table>
-    $${lacking
+    $${wanted
       .map(
-        (c) => html`<label for="count-${c}">${LINES[c].label}: how many work these hours</label>
-        <input id="count-${c}" type="number" name="count_${c}" min="1" max="50" value="1">`,
+        ({
+          worker,
+          start,
+        }) => html`<label for="${worker.field}">${worker.label}: how many work these hours</label>
+        <input id="${worker.field}" type="number" name="${worker.field}" min="0" max="50" value="${String(start)}">`,
       )
       .join('')}
     <button type="submit">Save the hours</button></form>`;
@@ -189,6 +297,8 @@ const NOTICES: Record<string, string> = {
   hours: 'Your hours are saved.',
   kept: 'The draft is now in your account.',
   place: 'The country and time zone are saved.',
+  offer: 'What the business offers is saved.',
+  services: 'The services are saved.',
 };
 
 /** `/business/drafts/:id`: the continueUrl of prepareBusinessSignup. */
@@ -225,6 +335,55 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     }
   }
 
+  /** A refusal to say once on the draft's page: in a short-lived cookie, signed, for that page only. */
+  const REFUSAL_COOKIE = 'nogpets_refused';
+  const sign = async (value: string) =>
+    createHmac('sha256', await formTokenKey(runtime.deps))
+      .update(`refusal:${value}`)
+      .digest('base64url');
+  async function setRefusal(res: Response, draftId: string, message: string) {
+    const value = Buffer.from(JSON.stringify({ d: draftId, m: message.slice(0, 1500) })).toString(
+      'base64url',
+    );
+    res.append(
+      'Set-Cookie',
+      serializeCookie(REFUSAL_COOKIE, `${value}.${await sign(value)}`, {
+        path: pathOf(draftId),
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: runtime.publicUrl().startsWith('https:'),
+        maxAge: 300,
+      }),
+    );
+  }
+  /** The refusal said once on this draft's page (the cookie is cleared as it is read). */
+  async function takeRefusal(req: Request, res: Response, draftId: string): Promise<string | undefined> {
+    const raw = parseCookie(req.headers.cookie ?? '')[REFUSAL_COOKIE];
+    if (!raw) return undefined;
+    res.append(
+      'Set-Cookie',
+      serializeCookie(REFUSAL_COOKIE, '', {
+        path: pathOf(draftId),
+        httpOnly: true,
+        sameSite: 'lax',
+        maxAge: 0,
+      }),
+    );
+    const [value = '', mac = ''] = raw.split('.');
+    const want = Buffer.from(await sign(value));
+    const got = Buffer.from(mac);
+    if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
+    try {
+      const said = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as {
+        d?: unknown;
+        m?: unknown;
+      };
+      return said.d === draftId && typeof said.m === 'string' ? said.m : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async function draftPage(
     req: Request,
     res: Response,
@@ -232,11 +391,12 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     s: Session,
     shown: { error?: string; status?: number } = {},
   ) {
+    shown = { ...shown, error: shown.error ?? (await takeRefusal(req, res, d.draftId)) };
     const ctx = ctxOf(req, s);
     const a = await applicationOf(ctx, d);
     const done = req.query.done;
     const notice = typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
-    const top = html`$${shown.error ? html`<p class="error" role="alert">${shown.error}</p>` : ''}$${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}`;
+    const top = html`$${shown.error ? html`<p id="top" class="error" role="alert">${shown.error}</p>` : ''}$${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}`;
     if (a.status !== 'DRAFT') {
       res
         .status(shown.status ?? 200)
@@ -255,7 +415,8 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       <p>Your application for <strong>${a.name}</strong> is a draft, kept until ${d.expiresAt.toISOString().slice(0, 10)}. Fill in what is missing below, then send it for review.</p>
       $${missingList(a)}
       $${placeForm(a, d, s.csrf)}
-      $${pricesForm(a, d, s.csrf)}
+      $${offerForm(a, d, s.csrf)}
+      $${servicesForm(a, d, s.csrf)}
       $${areaForm(a, d, s.csrf)}
       $${hoursForm(a, d, s.csrf)}
       $${submitSection(a, d, s.csrf, await summaryOf(ctx, a))}
@@ -415,14 +576,16 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
           await act(ctx, await applicationOf(ctx, d), req.body ?? {});
         } catch (err) {
           if (!(err instanceof ServiceError) || err.status >= 500) throw err;
-          await draftPage(req, res, d, s, { error: err.message, status: err.status === 409 ? 409 : 400 });
+          // Post/Redirect/Get: the page says why at the top; a reload does not post again.
+          await setRefusal(res, d.draftId, err.message);
+          res.redirect(303, `${pathOf(d.draftId)}#top`);
           return;
         }
         res.redirect(
           303,
           name === 'submit'
             ? pathOf(d.draftId)
-            : `${pathOf(d.draftId)}?done=${name}#${name === 'prices' ? 'area' : name === 'place' ? 'prices' : name}`,
+            : `${pathOf(d.draftId)}?done=${name}#${name === 'prices' || name === 'offer' ? 'services' : name === 'place' ? 'missing' : name}`,
         );
       } catch (err) {
         next(err);
@@ -512,20 +675,82 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     }
     if (!Object.keys(week).length)
       throw new ServiceError('BAD_REQUEST', 'Give the hours of at least one day.');
-    const resources = [];
-    for (const c of Object.keys(LINES) as (keyof typeof LINES)[]) {
-      const raw = body[`count_${c}`];
-      if (raw === undefined || a.resources.some((r) => r.kind === LINES[c].kind)) continue;
-      const count = Number(raw);
-      if (!Number.isInteger(count) || count < 1 || count > 50)
-        throw new ServiceError('BAD_REQUEST', `${LINES[c].label}: a whole number from 1 to 50.`);
-      for (let i = 1; i <= count; i++) resources.push({ kind: LINES[c].kind, name: `${LINES[c].name} ${i}` });
+    const resources: { kind: Worker['kind']; name: string }[] = [];
+    const wanted = workersWanted(a);
+    for (const { worker } of wanted) {
+      const raw = String(body[worker.field] ?? '').trim();
+      const count = raw === '' ? 0 : Number(raw);
+      if (!Number.isInteger(count) || count < 0 || count > 50)
+        throw new ServiceError('BAD_REQUEST', `${worker.label}: a whole number from 0 to 50.`);
+      for (let i = 1; i <= count; i++) resources.push({ kind: worker.kind, name: `${worker.name} ${i}` });
     }
+    // Every line offered needs someone (a van or a table for grooming): said before anything is saved.
+    const nobody = [...new Set(wanted.map(({ worker }) => worker.kind))].filter(
+      (kind) => !resources.some((r) => r.kind === kind),
+    );
+    if (nobody.length)
+      throw new ServiceError(
+        'BAD_REQUEST',
+        `Say how many work these hours: at least one ${nobody
+          .map((k) =>
+            k === 'VAN'
+              ? a.mode === 'SALON'
+                ? 'salon table'
+                : a.mode === 'MOBILE'
+                  ? 'van'
+                  : 'van or salon table'
+              : k === 'WALKER'
+                ? 'walker'
+                : 'sitter',
+          )
+          .join(', one ')}.`,
+      );
     // The hours first: refused, nothing is saved (no one added). Those who work them come after and
     // take the business hours (a resource without a week does).
     await runOperation(setOperatingHours, ctx, { applicationId: a.applicationId, week });
     if (resources.length)
       await runOperation(addResources, ctx, { applicationId: a.applicationId, resources });
+  });
+
+  change('offer', async (ctx, a, body) => {
+    const categories = LINE_ORDER.filter((c) => body[`category_${c}`] !== undefined);
+    if (!categories.length)
+      throw new ServiceError('BAD_REQUEST', 'Choose what the business offers: grooming, walking or sitting.');
+    await runOperation(startBusinessSignup, ctx, { applicationId: a.applicationId, categories });
+  });
+
+  change('services', async (ctx, a, body) => {
+    if (body.template !== undefined) {
+      await runOperation(addBusinessServices, ctx, { applicationId: a.applicationId, useTemplate: true });
+      return;
+    }
+    const name = String(body.name ?? '').trim();
+    const said = String(body.price ?? '').trim();
+    const duration = String(body.durationMin ?? '').trim();
+    const problems: string[] = [];
+    if (!name) problems.push('Give the service a name.');
+    const priceCents = said ? parseSaidPrice(said, a.currency) : null;
+    if (!said) problems.push('Give its price.');
+    else if (priceCents === null)
+      problems.push(
+        `The price "${said}" could not be read: write the amount in ${a.currency ?? 'the business currency'}, such as ${a.currency === 'JPY' ? '1500' : '35.00'}.`,
+      );
+    else if (priceCents > 10_000_000) problems.push(`The price "${said}" is more than NogPets takes.`);
+    if (name.length > 80) problems.push('The name can be at most 80 characters.');
+    const kind = body.kind === 'EXTRA' ? 'EXTRA' : 'PRIMARY';
+    // The operation's bounds (a main service takes 5 minutes at least), said in the form's words.
+    const shortest = kind === 'PRIMARY' ? 5 : 0;
+    const durationMin = Number(duration);
+    if (!duration || !Number.isInteger(durationMin) || durationMin < shortest || durationMin > 1440)
+      problems.push(`Say how many minutes it takes: a whole number from ${shortest} to 1440.`);
+    const petTypes = (['DOG', 'CAT'] as const).filter((t) => body[`pet_${t}`] !== undefined);
+    if (!petTypes.length) problems.push('Say whether it is for dogs, cats or both.');
+    if (problems.length) throw new ServiceError('BAD_REQUEST', problems.join(' '));
+    const category = String(body.category ?? '');
+    await runOperation(addBusinessServices, ctx, {
+      applicationId: a.applicationId,
+      services: [{ category, kind, name, petTypes, priceCents, durationMin }],
+    });
   });
 
   change('submit', async (ctx, a) => {

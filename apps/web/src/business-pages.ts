@@ -32,11 +32,22 @@ const CLAIM_WORDS: Record<NonNullable<Application['claim']>['status'], string> =
     'not granted: the operator did not confirm it is your business, so your business has a new listing of its own and the claimed one stays as it was.',
 };
 
+/**
+ * What comes next, in the person's words: while a draft, the first thing the checklist still
+ * misses (the assistant's `next` names the tools, which mean nothing here); after, where it stands.
+ */
+function nextWords(a: Application): string {
+  if (a.status !== 'DRAFT') return html`${a.next}`;
+  const open = a.checklist.find((i) => i.required && i.status !== 'DONE');
+  if (!open) return html`<strong>Next:</strong> nothing is missing, so it can be sent for review.`;
+  return html`<strong>Next:</strong> ${open.title}: ${open.missing[0] ?? 'see below'}.`;
+}
+
 function applicationBody(a: Application): string {
   return html`<p id="status"><strong>${STATUS_WORDS[a.status]}</strong>${a.country ? ` · ${a.country}` : ''}${a.currency ? ` · ${a.currency}` : ''}${a.timezone ? ` · ${a.timezone}` : ''}</p>
     $${a.reviewNote ? html`<p class="error">${a.reviewNote}</p>` : ''}
     $${a.claim ? html`<p id="claim">Directory listing claimed, <strong>${a.claim.name ?? a.claim.listingId}</strong>: ${CLAIM_WORDS[a.claim.status]}</p>` : ''}
-    <p id="next"><span class="muted">Next, for your assistant:</span> ${a.next}</p>
+    <p id="next">$${nextWords(a)}</p>
     <table id="checklist"><tr><th>Part</th><th>Status</th><th>What is missing</th></tr>
     $${a.checklist
       .map(

@@ -2543,6 +2543,10 @@ export interface components {
       country: string | null;
       currency: string | null;
       timezone: string | null;
+      /** @description The lines the business offers (start_business_signup). */
+      categories: ('grooming' | 'walking' | 'sitting')[];
+      /** @description Grooming: in a van, in a salon, or both; null while not said. */
+      mode: ('MOBILE' | 'SALON' | 'BOTH') | null;
       checklist: components['schemas']['ChecklistItem'][];
       readyToSubmit: boolean;
       /** @description What to do now: one sentence to act on and say. */

@@ -1,6 +1,6 @@
 import { arrayOf, type Context } from './context.js';
 import { type Finding, requiredItem } from './item.js';
-import { count, listNames, nameOf } from './text.js';
+import { count, listNames, listWords, nameOf } from './text.js';
 import type { ApplicationResource, Category, ChecklistItem, Mode, ResourceKind, Week } from './types.js';
 
 /** The resource each line needs: grooming a VAN (a salon table is one too), walking a WALKER, sitting a SITTER. */
@@ -11,11 +11,31 @@ export const KIND_FOR: Record<Category, ResourceKind> = {
 };
 
 function whatToAdd(category: Category, mode: Mode | null | undefined): string {
-  if (category === 'walking') return 'a walker for walks (a resource of kind WALKER)';
-  if (category === 'sitting') return 'a sitter for sitting (a resource of kind SITTER)';
-  if (mode === 'MOBILE') return 'a van for grooming (a resource of kind VAN)';
-  if (mode === 'SALON') return 'a salon table for grooming (a resource of kind VAN)';
-  return 'a van or salon table for grooming (a resource of kind VAN)';
+  if (category === 'walking') return 'a walker for walks';
+  if (category === 'sitting') return 'a sitter for sitting';
+  if (mode === 'MOBILE') return 'a van for grooming';
+  if (mode === 'SALON') return 'a salon table for grooming';
+  return 'a van or salon table for grooming';
+}
+
+/** "1 sitter", "2 vans and 1 walker": who does the work, counted by kind, in plain words. */
+function whoWorks(resources: readonly ApplicationResource[], mode: Mode | null | undefined): string {
+  const van =
+    mode === 'SALON'
+      ? ['salon table', 'salon tables']
+      : mode === 'MOBILE'
+        ? ['van', 'vans']
+        : ['van or table', 'vans or tables'];
+  const words: Record<ResourceKind, string[]> = {
+    VAN: van,
+    WALKER: ['walker', 'walkers'],
+    SITTER: ['sitter', 'sitters'],
+  };
+  const parts = (['VAN', 'WALKER', 'SITTER'] as const)
+    .map((kind) => [kind, resources.filter((r) => r.kind === kind).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => count(n, words[kind]![0]!, words[kind]![1]!));
+  return listWords(parts);
 }
 
 /** True when the week has working time on at least one day. */
@@ -76,6 +96,6 @@ export function checkResources({ data, offered }: Context): ChecklistItem {
   const note =
     resources.length === 0
       ? null
-      : `${count(resources.length, 'resource')}: ${onBusinessHours.length} on the business hours, ${own} with ${own === 1 ? 'its' : 'their'} own week.`;
+      : `${whoWorks(resources, data.mode)}: ${onBusinessHours.length} on the business hours, ${own} with ${own === 1 ? 'its' : 'their'} own week.`;
   return requiredItem('resources', findings, 'add_resources', note);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checklist } from './checklist.js';
-import { aResource, anApplication, aService, WEEKDAYS_9_TO_5 } from './test-utils.js';
+import { anApplication, aResource, aService, WEEKDAYS_9_TO_5 } from './test-utils.js';
 import type { ApplicationData, ChecklistItem, ChecklistItemId } from './types.js';
 
 function item(data: ApplicationData, id: ChecklistItemId): ChecklistItem {
@@ -218,10 +218,26 @@ describe('checklist', () => {
         'resources',
       );
       expect(resources).toMatchObject({ status: 'MISSING', fixWith: 'add_resources' });
-      expect(resources.missing).toEqual([
-        'a salon table for grooming (a resource of kind VAN)',
-        'a sitter for sitting (a resource of kind SITTER)',
-      ]);
+      expect(resources.missing).toEqual(['a salon table for grooming', 'a sitter for sitting']);
+    });
+
+    it('says who works in plain words: by kind, never "resource" (a salon counts tables)', () => {
+      const one = item(anApplication(), 'resources');
+      expect(one.note).toBe('1 van: 1 on the business hours, 0 with their own week.');
+      const several = item(
+        anApplication({
+          categories: ['grooming', 'walking'],
+          mode: 'SALON',
+          resources: [
+            aResource(),
+            aResource({ id: 'van-2', name: 'Table 2', week: WEEKDAYS_9_TO_5 }),
+            aResource({ id: 'w-1', kind: 'WALKER', name: 'Sam' }),
+          ],
+        }),
+        'resources',
+      );
+      expect(several.note).toBe('2 salon tables and 1 walker: 2 on the business hours, 1 with its own week.');
+      expect(several.missing.join(' ')).not.toMatch(/resource|kind/i);
     });
 
     it('needs business hours for resources without a week of their own', () => {

@@ -135,6 +135,13 @@ export const ApplicationSchema = z
     country: z.string().nullable(),
     currency: z.string().nullable(),
     timezone: z.string().nullable(),
+    categories: z
+      .array(z.enum(['grooming', 'walking', 'sitting']))
+      .meta({ description: 'The lines the business offers (start_business_signup).' }),
+    mode: z
+      .enum(['MOBILE', 'SALON', 'BOTH'])
+      .nullable()
+      .meta({ description: 'Grooming: in a van, in a salon, or both; null while not said.' }),
     checklist: z.array(ChecklistItemSchema),
     readyToSubmit: z.boolean(),
     next: z.string().meta({ description: 'What to do now: one sentence to act on and say.' }),
@@ -174,6 +181,8 @@ export const ApplicationSchema = z
   .meta({ id: 'Application', description: 'A pet business application with its checklist.' });
 
 export type Application = z.infer<typeof ApplicationSchema>;
+
+const CATEGORIES = ['grooming', 'walking', 'sitting'] as const;
 
 /** The application's stored parts as the checklist package reads them. */
 export function applicationData(row: ApplicationRow, possibleListingsCount: number): ApplicationData {
@@ -246,6 +255,8 @@ export async function applicationAnswer(
     country: row.country,
     currency: row.currency,
     timezone: row.timezone,
+    categories: CATEGORIES.filter((c) => arr(row.details.categories).includes(c)),
+    mode: (['MOBILE', 'SALON', 'BOTH'] as const).find((m) => m === row.details.mode) ?? null,
     checklist: list.items,
     readyToSubmit: list.readyToSubmit,
     next: row.status === 'DRAFT' ? list.next : statusNext(row, claim),

@@ -3,7 +3,7 @@
 // a sign-in link mailed from its page (`continueUrl`) is followed: to the draft's email when one
 // was given, else to the email the person types there. Until then no account is made, shown or
 // named by it. Its page asks the person for what a draft lacks and sends it for review.
-import { defaultsFor } from '@nogpets/onboarding-checklist';
+import { type ApplicationData, checklist, defaultsFor } from '@nogpets/onboarding-checklist';
 import { formatMoney, minorUnits } from '@nogpets/pricing-tiers';
 import {
   appendAudit,
@@ -278,6 +278,45 @@ export function draftSummary(a: DraftApplication, email: string | null): string 
   return parts.join(' ');
 }
 
+/** Words for the person, one for each required part of the checklist its page asks for. */
+const TO_ADD: Record<string, string> = {
+  details: 'your country and time zone',
+  services: 'your services and their prices',
+  area: 'where you work',
+  resources: 'who does the work and your hours',
+};
+
+/**
+ * What a draft still needs before it can be sent for review, from the checklist (its required
+ * items not done): `toAdd` in words for the person (the message), `next` for the assistant, which
+ * names each missing thing. The one place both are made.
+ */
+export function draftStillNeeds(a: DraftApplication): { toAdd: string[]; next: string } {
+  const data = {
+    ...(a.details as Record<string, never>),
+    businessName: a.name,
+    country: a.country,
+    currency: a.currency,
+    timezone: a.timezone,
+    services: a.services as never,
+  } as ApplicationData;
+  const open = checklist(data).items.filter((i) => i.required && i.status !== 'DONE');
+  const toAdd = open.map((i) =>
+    i.id === 'services' && i.status === 'NEEDS_ATTENTION'
+      ? 'the prices still missing'
+      : (TO_ADD[i.id] ?? i.title.toLowerCase()),
+  );
+  const show = 'Show the person the summary, give them continueUrl and say the message word for word.';
+  const help =
+    'To help them with it yourself, connect with business:write and use get_signup_status and the sign-up tools.';
+  const next = open.length
+    ? `${show} Before it can be sent for review the application still needs: ${open
+        .map((i) => `${i.title}: ${i.missing.join('; ')}`)
+        .join('. ')}. The page asks the person for each of these. ${help}`
+    : `${show} Nothing is missing: on that page the person reads the summary and sends it for review.`;
+  return { toAdd, next };
+}
+
 export const DraftAnswerSchema = z
   .object({
     draftId: z.string(),
@@ -425,9 +464,8 @@ export const prepareBusinessSignup = defineOperation({
     });
     const continueUrl = continueUrlOf(ctx, draft.id);
     const until = expiresAt.toISOString().slice(0, 10);
-    const missing = (application.services as DraftService[]).some((s) => s.priceCents === null)
-      ? 'the prices still missing, where you work and your hours'
-      : 'where you work and your hours';
+    const { toAdd, next } = draftStillNeeds(application);
+    const missing = toAdd.length ? listWords(toAdd) : 'nothing more';
     return {
       draftId: draft.id,
       continueUrl,
@@ -436,7 +474,7 @@ export const prepareBusinessSignup = defineOperation({
       message: email
         ? `I have saved a draft of your NogPets application for ${application.name}. Open ${continueUrl} to finish it: we email a sign-in link to ${email}, then you add ${missing}, and send it for review. The draft is kept until ${until}.`
         : `I have saved a draft of your NogPets application for ${application.name}. Open ${continueUrl} to finish it: it asks for your email first and sends you a sign-in link, then you add ${missing}, and send it for review. The draft is kept until ${until}.`,
-      next: 'Show the person the summary, give them continueUrl and say the message word for word. Nothing more is needed from you; to keep helping with the application itself, connect with business:write and use get_signup_status.',
+      next,
     };
   },
 });
