@@ -127,7 +127,8 @@ describe('the one-process start (embedded PostgreSQL, no DATABASE_URL)', () => {
     const exitedAgain = exitOf(second.child);
     second.child.kill('SIGINT');
     expect(await exitedAgain).toBe(0);
-  });
+    // Two starts of an embedded cluster and three CLI runs: over a minute on a loaded machine.
+  }, 180_000);
 
   it('refuses a bad configuration with a message naming the variable', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
