@@ -13,17 +13,19 @@ import {
   LINK_MAILS_PER_HOUR,
   listApiKeys,
   listAssistantConnections,
+  type PageHeader,
   type PasswordCheck,
+  pageHeaderOf,
   peekSignInLink,
   removeConnection,
   revokeApiKey,
   SCOPE_NAMES,
   SCOPES,
+  ServiceError,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   type SignInLinkReason,
   sendSignInLink,
-  ServiceError,
   signInWithPassword,
   signInWithUpstreamIdentity,
   startWebSession,
@@ -37,10 +39,11 @@ import html from 'html-template-tag';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
-import { operatorRoutes } from './operator-console.js';
-import { invitationRoutes } from './invitation-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
+import { homeRoutes, START_PATH } from './home.js';
+import { invitationRoutes } from './invitation-pages.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
+import { operatorRoutes } from './operator-console.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
 const SESSION_COOKIE = 'nogpets_session';
@@ -87,6 +90,8 @@ function scopeList(scopes: string[]): string {
 
 /** Where the pages live (the router is mounted last; other paths pass through to the 404). */
 const PAGE_PATHS = [
+  '/',
+  START_PATH,
   '/signin',
   '/signin/*path',
   '/signup',
@@ -127,6 +132,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   // Text that cannot be stored, in a page's path, query or form, is a 400 page before anything runs.
   router.use(PAGE_PATHS, refuseUnstorableFormText);
   const FORM_PATHS = [
+    START_PATH,
     '/signin',
     '/signup',
     '/signin/link',
@@ -177,11 +183,16 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     return true;
   }
 
-  async function signedIn(req: Request): Promise<{ user: UserRow; csrf: string; token: string } | null> {
+  /** The signed-in person, with their form token and which header links they get. */
+  async function signedIn(
+    req: Request,
+  ): Promise<{ user: UserRow; csrf: string; token: string; nav: PageHeader } | null> {
     const token = sessionToken(req);
     if (!token) return null;
     const user = await findWebSessionUser(deps, token);
-    return user ? { user, csrf: await tokens.tokenFor(token), token } : null;
+    if (!user) return null;
+    const [csrf, nav] = await Promise.all([tokens.tokenFor(token), pageHeaderOf(deps, user.id)]);
+    return { user, csrf, token, nav };
   }
 
   /** Gives the browser its new session's cookie. */
@@ -633,7 +644,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         </fieldset>
         <button type="submit">Create key</button>
       </form>`,
-      { email: s.user.email, csrf: s.csrf },
+      s,
     );
   }
 
@@ -650,7 +661,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             page(
               'Link expired',
               html`<p class="error">This request has expired or was already answered. Go back to your assistant and connect again.</p>`,
-              { email: s.user.email, csrf: s.csrf },
+              s,
             ),
           );
         return;
@@ -672,7 +683,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             <button type="submit" name="decision" value="approve">Allow</button>
             <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
           </form>`,
-          { email: s.user.email, csrf: s.csrf },
+          s,
         ),
       );
     } catch (err) {
@@ -769,6 +780,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     }
   });
 
+  homeRoutes(router, { runtime, signedIn, preToken, refusedPresession });
   businessRoutes(router, { runtime, requireSession });
   draftRoutes(router, { runtime, requireSession, signedIn, preToken, refusedPresession });
   operatorRoutes(router, { runtime, requireSession });

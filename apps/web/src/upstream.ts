@@ -1,4 +1,3 @@
-import type { Runtime } from '@nogpets/runtime';
 import {
   cutText,
   keepUpstreamLogin,
@@ -7,6 +6,7 @@ import {
   unstorableReason,
   type VerifiedIdentity,
 } from '@nogpets/operations';
+import type { Runtime } from '@nogpets/runtime';
 import * as oidc from 'openid-client';
 
 export const CALLBACK_PATH = '/signin/oidc/callback';
