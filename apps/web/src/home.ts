@@ -66,7 +66,7 @@ export interface HomeDeps {
 function startForm(csrf: string, typed: Typed): string {
   const field = (id: keyof Typed, label: string, attrs: string, hint = '') =>
     html`<label for="start-${id}">${label}</label>$${hint ? html`<span class="muted" id="start-${id}-hint">${hint}</span>` : ''}<input id="start-${id}" name="${id}" value="${String(typed[id])}" $${attrs}$${hint ? html` aria-describedby="start-${id}-hint"` : ''}>`;
-  return html`<form method="post" action="${START_PATH}" id="start-application">
+  return html`<form method="post" action="$${START_PATH}" id="start-application">
     <input type="hidden" name="csrf" value="${csrf}">
     $${field('businessName', 'Business name', 'type="text" required maxlength="120" autocomplete="organization"')}
     $${field('town', 'Town', 'type="text" required maxlength="80" autocomplete="address-level2"')}

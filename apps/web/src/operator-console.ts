@@ -437,7 +437,7 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
       const s = await requireOperator(req, res);
       if (!s) return;
       const a = await applicationToReview(deps, String(req.params.id));
-      if (!a || a.status !== 'SUBMITTED') {
+      if (a?.status !== 'SUBMITTED') {
         await showConsole(
           res,
           s,
