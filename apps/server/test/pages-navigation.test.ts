@@ -299,7 +299,12 @@ describe('pages a person can find their way through', () => {
 
     // The sign-up form's name.
     const signup = await openForm(server, '/signup');
-    const asked = await postForm(server, '/signup', { email: 'sipho@example.com', name: 'Sipho Nkosi' }, signup);
+    const asked = await postForm(
+      server,
+      '/signup',
+      { email: 'sipho@example.com', name: 'Sipho Nkosi' },
+      signup,
+    );
     expect(asked.status).toBe(200);
     expect((await mailedLink(server, 'sipho@example.com')).body).toContain('Hello Sipho Nkosi,');
 
@@ -315,7 +320,9 @@ describe('pages a person can find their way through', () => {
     const link = await openForm(server, '/signin/link');
     const nameless = await findOrCreateUser(server.db.sql, 'nameless@example.com');
     expect(nameless.name).toBe('');
-    expect((await postForm(server, '/signin/link', { email: 'nameless@example.com' }, link)).status).toBe(200);
+    expect((await postForm(server, '/signin/link', { email: 'nameless@example.com' }, link)).status).toBe(
+      200,
+    );
     expect((await mailedLink(server, 'nameless@example.com')).body).toContain('Hello,\n');
   });
 });

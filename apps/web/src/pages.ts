@@ -7,15 +7,12 @@ import {
   cutText,
   endWebSession,
   findAuthorizationRequest,
-  findWebSessionUser,
   followSignInLink,
   isEmailAddress,
   LINK_MAILS_PER_HOUR,
   listApiKeys,
   listAssistantConnections,
-  type PageHeader,
   type PasswordCheck,
-  pageHeaderOf,
   peekSignInLink,
   removeConnection,
   revokeApiKey,
@@ -44,9 +41,9 @@ import { homeRoutes, START_PATH } from './home.js';
 import { invitationRoutes } from './invitation-pages.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { operatorRoutes } from './operator-console.js';
+import { SESSION_COOKIE, sessionReader } from './session.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
-const SESSION_COOKIE = 'nogpets_session';
 const MIN_PASSWORD = 10;
 /** Failed sign-ins allowed per client address and email in the window. */
 export const SIGN_IN_TRIES = 10;
@@ -70,11 +67,6 @@ const checkPassword: PasswordCheck = async (passwordHash, password) => {
 export interface PagesOptions {
   /** Secure cookies when served over https. */
   secureCookies: boolean;
-}
-
-function sessionToken(req: Request): string | undefined {
-  const header = req.headers.cookie;
-  return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
 }
 
 /** Only paths on this site, so `next` can never send a person elsewhere. */
@@ -184,16 +176,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   }
 
   /** The signed-in person, with their form token and which header links they get. */
-  async function signedIn(
-    req: Request,
-  ): Promise<{ user: UserRow; csrf: string; token: string; nav: PageHeader } | null> {
-    const token = sessionToken(req);
-    if (!token) return null;
-    const user = await findWebSessionUser(deps, token);
-    if (!user) return null;
-    const [csrf, nav] = await Promise.all([tokens.tokenFor(token), pageHeaderOf(deps, user.id)]);
-    return { user, csrf, token, nav };
-  }
+  const signedIn = sessionReader(runtime, tokens);
 
   /** Gives the browser its new session's cookie. */
   function setSessionCookie(res: Response, session: WebSession): void {
