@@ -96,8 +96,9 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
     await takeLinkMailAllowance(tx as unknown as Queryable, request.email, now);
     const user = await findUserByEmail(tx, request.email);
     if (!user && request.reason === 'signin') return null;
-    // The name given: the sign-up form's, else the contact named in the draft the link is for.
-    const name =
+    // The mail greets by the name given: the sign-up form's, else the contact the draft names. Only
+    // the sign-up form's names an account the link makes (a draft's words never do: docs/decisions.md).
+    const given =
       request.name ||
       (request.draft ? await draftContactName(tx as unknown as Queryable, request.draft.id, now) : '');
     const token = randomBytes(32).toString('base64url');
@@ -107,7 +108,7 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
       hashSecret(token),
       {
         email: request.email,
-        name,
+        name: request.name ?? '',
         next: request.next,
         expiresAt,
         draftId: request.draft?.id ?? null,
@@ -115,7 +116,7 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
       now,
     );
     const link = `${request.publicUrl}${SIGN_IN_LINK_PATH}?token=${token}`;
-    return insertMail(tx, signInMail(request, link, user, name), now);
+    return insertMail(tx, signInMail(request, link, user, given), now);
   });
   // Delivery does not hold up the answer (its time would tell who has an account); a failure is
   // retried by the worker.
