@@ -4,12 +4,11 @@
 // as markup (stored-XSS probes in Chromium with the page's CSP bypassed, so escaping alone is tested).
 import { createHash } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { CLI_REVIEWER, createApiKey, grantOperatorAccess, systemClock } from '@nogpets/operations';
+import { createApiKey, grantOperatorAccess, CLI_REVIEWER, systemClock } from '@nogpets/operations';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { pagesRouter, paymentsRouter } from '@nogpets/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { followDraftLink } from './draft-link.js';
 import {
   bookFirstCardSlot,
   mailedLink,
@@ -19,6 +18,7 @@ import {
   startTestServer,
   type TestServer,
 } from './harness.js';
+import { followDraftLink } from './draft-link.js';
 import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
 import { applicationForReview } from './review-fixture.js';
 

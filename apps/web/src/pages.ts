@@ -18,11 +18,11 @@ import {
   revokeApiKey,
   SCOPE_NAMES,
   SCOPES,
-  ServiceError,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   type SignInLinkReason,
   sendSignInLink,
+  ServiceError,
   signInWithPassword,
   signInWithUpstreamIdentity,
   startWebSession,
@@ -36,11 +36,11 @@ import html from 'html-template-tag';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
+import { operatorRoutes } from './operator-console.js';
+import { invitationRoutes } from './invitation-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { homeRoutes, START_PATH } from './home.js';
-import { invitationRoutes } from './invitation-pages.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
-import { operatorRoutes } from './operator-console.js';
 import { SESSION_COOKIE, sessionReader } from './session.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 

@@ -8,8 +8,8 @@ import {
   type PayLink,
   receiveNotification,
 } from '@nogpets/operations';
-import { formatMoney } from '@nogpets/pricing-tiers';
 import type { Runtime } from '@nogpets/runtime';
+import { formatMoney } from '@nogpets/pricing-tiers';
 import express, { type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';

@@ -1,3 +1,4 @@
+import type { Runtime } from '@nogpets/runtime';
 import {
   cutText,
   keepUpstreamLogin,
@@ -6,7 +7,6 @@ import {
   unstorableReason,
   type VerifiedIdentity,
 } from '@nogpets/operations';
-import type { Runtime } from '@nogpets/runtime';
 import * as oidc from 'openid-client';
 
 export const CALLBACK_PATH = '/signin/oidc/callback';

@@ -15,8 +15,8 @@ import {
   appendAudit,
   type ClaimedListingRow,
   findApplicationByArea,
-  findApplicationForReview,
   findClaimedListings,
+  findApplicationForReview,
   findOperator,
   findOrCreateUser,
   findPossibleListings,
@@ -35,25 +35,25 @@ import {
   type NewListing,
   newId,
   type Queryable,
-  type ReviewedApplicationRow,
   readOperatorDemo,
   recordReview,
+  type ReviewedApplicationRow,
   revokeOperator,
   setApplicationAreas,
   setServiceAreaStatus,
   type TierRow,
 } from '@nogpets/store';
 import { isEmailAddress } from '../auth.js';
-import type { Booking } from '../booking/booking-model.js';
-import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
+import { chargesToRefund, markNoticeRefunded } from '../payments/notices.js';
 import type { Deps, Payments } from '../context.js';
 import { townSlug } from '../directory/find-pet-businesses.js';
 import { ServiceError } from '../errors.js';
-import { chargesToRefund, markNoticeRefunded } from '../payments/notices.js';
-import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 import { findUnstorableText } from '../text.js';
+import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
+import type { Booking } from '../booking/booking-model.js';
 import { applicationData, claimStatus } from './application.js';
 import { areaRowKind } from './area.js';
+import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 
 /** The operator's moves need only the database and the clock. */
 export type ReviewDeps = Pick<Deps, 'sql' | 'clock'>;
@@ -314,10 +314,7 @@ export async function applicationsToReview(
 }
 
 /** One application as the operator reads it (the approve confirmation shows it), or null when there is none. */
-export async function applicationToReview(
-  deps: ReviewDeps,
-  id: string,
-): Promise<ApplicationForReview | null> {
+export async function applicationToReview(deps: ReviewDeps, id: string): Promise<ApplicationForReview | null> {
   const row = await findApplicationForReview(deps.sql, id);
   return row ? forReview(deps.sql, row) : null;
 }
