@@ -314,7 +314,10 @@ export async function applicationsToReview(
 }
 
 /** One application as the operator reads it (the approve confirmation shows it), or null when there is none. */
-export async function applicationToReview(deps: ReviewDeps, id: string): Promise<ApplicationForReview | null> {
+export async function applicationToReview(
+  deps: ReviewDeps,
+  id: string,
+): Promise<ApplicationForReview | null> {
   const row = await findApplicationForReview(deps.sql, id);
   return row ? forReview(deps.sql, row) : null;
 }
