@@ -78,6 +78,11 @@ describe('a draft, finished by the person, approved by the operator, in Chromium
       console$.waitForNavigation(),
       entry.getByRole('button', { name: 'Approve Simonsberg Suds' }).click(),
     ]);
+    // The console asks first.
+    await Promise.all([
+      console$.waitForNavigation(),
+      console$.getByRole('button', { name: 'Yes, approve Simonsberg Suds' }).click(),
+    ]);
     expect(await seen(console$, '[role=status]')).toMatch(/^Approved/);
     await operator.close();
 

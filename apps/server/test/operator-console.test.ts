@@ -90,6 +90,9 @@ describe('the operator console', () => {
         expect(await seen(page)).not.toMatch(/<\/?[a-z]+[ >]/);
 
         await submit(page, page.getByRole('button', { name: `Approve ${name}` }));
+        // The console asks first; nothing is approved until its own button is pressed.
+        expect(await seen(page, 'h1')).toBe(`Approve ${name}?`);
+        await submit(page, page.getByRole('button', { name: `Yes, approve ${name}` }));
         expect(await seen(page, '[role=status]')).toMatch(/^Approved: business biz_\S+ is made/);
         expect(await seen(page, '#applications')).not.toContain(`Approve ${name}`);
         await shoot(page, `operator-console-approved-${width}`);
@@ -206,7 +209,7 @@ describe('the operator console', () => {
     const forged = await postForm(
       server,
       `/operator/applications/${simonsberg.applicationId}/approve`,
-      { claimChecked: 'yes' },
+      { claimChecked: 'yes', confirm: 'yes' },
       { cookie: form.cookie, csrf: 'forged' },
     );
     expect(forged.status).toBe(403);
@@ -247,6 +250,8 @@ describe('the operator console', () => {
         const idasSection = page.locator(`#application-${idas.applicationId}`);
         expect(await idasSection.getByLabel(/Claim checked/).isChecked()).toBe(false);
         await submit(page, idasSection.getByRole('button', { name: 'Approve Idas Valley Grooming' }));
+        expect(await seen(page, '#confirm-what + ul')).toContain('The claim is not ticked');
+        await submit(page, page.getByRole('button', { name: 'Yes, approve Idas Valley Grooming' }));
         expect(await seen(page, '[role=status]')).toContain(
           'the claim of dir-test-idas-grooming is not granted (not checked), so a new directory listing is published',
         );
@@ -258,6 +263,8 @@ describe('the operator console', () => {
         const section = page.locator(`#application-${simonsberg.applicationId}`);
         await section.getByLabel(/Claim checked/).check();
         await submit(page, section.getByRole('button', { name: 'Approve Simonsberg Grooming' }));
+        expect(await seen(page, '#confirm-what + ul')).toContain('You ticked the claim');
+        await submit(page, page.getByRole('button', { name: 'Yes, approve Simonsberg Grooming' }));
         expect(await seen(page, '[role=status]')).toContain(
           'the claim is granted: the listing dir-test-simonsberg-grooming is its own',
         );

@@ -340,7 +340,12 @@ describe('the operator reviews business applications', () => {
     expect(page.status).toBe(403);
     expect(await page.text()).not.toContain('Waiting Whiskers');
     const held = await snapshot();
-    const post = await postForm(server, `/operator/applications/${app.applicationId}/approve`, {}, form);
+    const post = await postForm(
+      server,
+      `/operator/applications/${app.applicationId}/approve`,
+      { confirm: 'yes' },
+      form,
+    );
     expect(post.status).toBe(403);
     const area = await postForm(server, `/operator/areas/${app.areaIds.radius}/approve`, {}, form);
     expect(area.status).toBe(403);
@@ -354,7 +359,7 @@ describe('the operator reviews business applications', () => {
     const forged = await postForm(
       server,
       `/operator/applications/${app.applicationId}/approve`,
-      {},
+      { confirm: 'yes' },
       {
         cookie: form.cookie,
         csrf: 'forged',

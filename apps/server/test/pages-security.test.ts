@@ -67,6 +67,22 @@ interface PageRow {
 
 /** Every HTML page; a GET route of the pages' routers without a row here fails the first test. */
 const PAGES: PageRow[] = [
+  { name: 'home', route: '/', who: 'anyone', path: () => '/', status: 200 },
+  {
+    name: 'home, signed in',
+    route: '/',
+    who: 'owner',
+    path: () => '/',
+    status: 200,
+    holds: [['#start-contactName', PROBE]], // the person's name, offered as the contact
+  },
+  {
+    name: 'start an application',
+    route: '/business/start',
+    who: 'anyone',
+    path: () => '/business/start',
+    status: 200,
+  },
   { name: 'sign-in', route: '/signin', who: 'anyone', path: () => '/signin', status: 200 },
   { name: 'sign-up', route: '/signup', who: 'anyone', path: () => '/signup', status: 200 },
   {

@@ -342,7 +342,7 @@ export function careRoutes(router: Router, { runtime, requireSession, showAccoun
               <button class="secondary" type="submit" name="confirm" value="yes">Yes, cancel it</button>
             </form>
             <p><a href="/account#bookings">No, keep it</a></p>`,
-            { email: s.user.email, csrf: s.csrf },
+            s,
           ),
         );
       }

@@ -406,7 +406,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
             a.name,
             html`$${top}<p id="status"><strong>${a.status === 'SUBMITTED' ? 'Sent for review.' : `Status: ${a.status.toLowerCase()}.`}</strong> ${a.next}</p>
             <p><a href="/business/applications/${a.applicationId}">Follow your application</a></p>`,
-            { email: s.user.email, csrf: s.csrf },
+            s,
           ),
         );
       return;
@@ -424,7 +424,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     res
       .status(shown.status ?? 200)
       .type('html')
-      .send(page(`Finish your application: ${a.name}`, body, { email: s.user.email, csrf: s.csrf }));
+      .send(page(`Finish your application: ${a.name}`, body, s));
   }
 
   /** The page for someone not signed in as the draft's owner. */
@@ -437,7 +437,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
           page(
             'Not your draft',
             html`<p class="error">This draft was made for another email address than ${s.user.email}.</p><p>Sign out, then open this page again: it mails a sign-in link to the draft's address.</p>`,
-            { email: s.user.email, csrf: s.csrf },
+            s,
           ),
         );
       return;
@@ -448,7 +448,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
           `Keep your draft: ${d.name}`,
           html`<p>This draft for <strong>${d.name}</strong> was made without an email. Keep it in your account (${s.user.email}) to finish it and send it for review.</p>
           <form method="post" action="/business/drafts/${d.draftId}/keep">$${hidden(s.csrf)}<button type="submit">Keep it in my account</button></form>`,
-          { email: s.user.email, csrf: s.csrf },
+          s,
         ),
       );
       return;
@@ -467,7 +467,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
             <form method="post" action="/business/drafts/${d.draftId}/link"><input type="hidden" name="csrf" value="${csrf}">
               <label for="email">Email</label><input id="email" type="email" name="email" required maxlength="254" autocomplete="email">
               <button type="submit">Email me a sign-in link</button></form>`,
-        s ? { email: s.user.email, csrf: s.csrf } : undefined,
+        s ?? undefined,
       ),
     );
   }

@@ -1,6 +1,6 @@
 // The pages a business applicant watches: their applications, and one with its checklist in words.
 // They show what getSignupStatus answers, as the signed-in person.
-import { accountPageContext, getSignupStatus, runOperation, ServiceError } from '@nogpets/operations';
+import { accountPageContext, getSignupStatus, runOperation, SCOPES, ServiceError } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/store';
 import type { Request, Response, Router } from 'express';
@@ -43,10 +43,33 @@ function nextWords(a: Application): string {
   return html`<strong>Next:</strong> ${open.title}: ${open.missing[0] ?? 'see below'}.`;
 }
 
-function applicationBody(a: Application): string {
-  return html`<p id="status"><strong>${STATUS_WORDS[a.status]}</strong>${a.country ? ` · ${a.country}` : ''}${a.currency ? ` · ${a.currency}` : ''}${a.timezone ? ` · ${a.timezone}` : ''}</p>
+/** The status with the country, currency and time zone; and the directory claim when there is one. */
+const statusLines = (a: Application) =>
+  html`<p id="status"><strong>${STATUS_WORDS[a.status]}</strong>${a.country ? ` · ${a.country}` : ''}${a.currency ? ` · ${a.currency}` : ''}${a.timezone ? ` · ${a.timezone}` : ''}</p>
+    $${a.claim ? html`<p id="claim">Directory listing claimed, <strong>${a.claim.name ?? a.claim.listingId}</strong>: ${CLAIM_WORDS[a.claim.status]}</p>` : ''}`;
+
+/**
+ * What an approved business does next, instead of the checklist and the assistant's sign-up steps:
+ * run it from an assistant, connected over MCP or given a `business:manage` key.
+ */
+function approvedNext(mcpUrl: string): string {
+  return html`<section id="next"><h2>What is next</h2>
+    <p>Your business is on NogPets. You run it from an assistant: its services and prices, hours, staff, bookings and payouts.</p>
+    <ul>
+      <li><strong>Connect an assistant</strong>: add NogPets to it as an MCP server at <code class="url">${mcpUrl}</code>. It asks you to sign in here and allow it to run your business.</li>
+      <li><strong>Or give it a key</strong>: on <a href="/account#api-keys">your account page</a>, create an API key that may “${SCOPES['business:manage']}” (<code>business:manage</code>), and give it to your assistant or program.</li>
+    </ul>
+    <p class="muted">Developers: the API is described at <a href="/docs">/docs</a>.</p>
+  </section>
+  <p><a href="/business/applications">All your applications</a></p>`;
+}
+
+function applicationBody(a: Application, mcpUrl: string): string {
+  if (a.status === 'APPROVED')
+    return html`$${statusLines(a)}
+    $${approvedNext(mcpUrl)}`;
+  return html`$${statusLines(a)}
     $${a.reviewNote ? html`<p class="error">${a.reviewNote}</p>` : ''}
-    $${a.claim ? html`<p id="claim">Directory listing claimed, <strong>${a.claim.name ?? a.claim.listingId}</strong>: ${CLAIM_WORDS[a.claim.status]}</p>` : ''}
     <p id="next">$${nextWords(a)}</p>
     <table id="checklist"><tr><th>Part</th><th>Status</th><th>What is missing</th></tr>
     $${a.checklist
@@ -100,7 +123,7 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
                   )
                   .join('')}</table>`
               : html`<p>No application yet. Ask your assistant to start one for your business: it asks for the name, town and country, and this page then shows what is still missing.</p>`,
-            { email: s.user.email, csrf: s.csrf },
+            s,
           ),
         );
     } catch (err) {
@@ -116,9 +139,7 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
         const { application } = await status(req, s, String(req.params.id));
         res
           .type('html')
-          .send(
-            page(application!.name, applicationBody(application!), { email: s.user.email, csrf: s.csrf }),
-          );
+          .send(page(application!.name, applicationBody(application!, `${runtime.publicUrl()}/mcp`), s));
       } catch (err) {
         if (!(err instanceof ServiceError) || err.status >= 500) throw err;
         // Not theirs, none, or not an id at all: the same plain page.
@@ -129,7 +150,7 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
             page(
               'Application not found',
               html`<p class="error">No application ${String(req.params.id)} of yours.</p><p><a href="/business/applications">Your applications</a></p>`,
-              { email: s.user.email, csrf: s.csrf },
+              s,
             ),
           );
       }

@@ -41,7 +41,6 @@ export function invitationRoutes(router: Router, { runtime, requireSession }: In
       { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
       ['business:manage'],
     );
-  const signedInAs = (s: Session) => ({ email: s.user.email, csrf: s.csrf });
 
   /** A refusal as a page: not verified (with the way to verify), not theirs, or no longer waiting. */
   function refusal(res: Response, s: Session, id: string, err: ServiceError) {
@@ -56,7 +55,7 @@ export function invitationRoutes(router: Router, { runtime, requireSession }: In
     res
       .status(err.status)
       .type('html')
-      .send(page('Invitation', body, signedInAs(s)));
+      .send(page('Invitation', body, s));
   }
 
   router.get('/invitations/:id', async (req, res, next) => {
@@ -76,7 +75,7 @@ export function invitationRoutes(router: Router, { runtime, requireSession }: In
                 <form method="post" action="/invitations/${v.invitationId}/decline">$${hidden(s.csrf)}
                   <button class="secondary" type="submit">Decline</button></form>`
             : html`<p><strong>${v.businessName}</strong>: ${v.offered}.</p><p class="notice">${STATE_WORDS[v.state]}</p>`;
-        res.type('html').send(page(`Invitation from ${v.businessName}`, body, signedInAs(s)));
+        res.type('html').send(page(`Invitation from ${v.businessName}`, body, s));
       } catch (err) {
         if (!(err instanceof ServiceError) || err.status >= 500) throw err;
         refusal(res, s, id, err);
@@ -112,7 +111,7 @@ export function invitationRoutes(router: Router, { runtime, requireSession }: In
               page(
                 `Invitation from ${answer.businessName}`,
                 html`<p class="notice" role="status">${answer.message}</p><p><a href="/account">Your account</a></p>`,
-                signedInAs(s),
+                s,
               ),
             );
         } catch (err) {

@@ -3,8 +3,12 @@ import html from 'html-template-tag';
 export const STYLESHEET = `
 :root { font-family: system-ui, sans-serif; color: #1d2b24; background: #f6f4ef; }
 body { max-width: 60rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
-header { display: flex; justify-content: space-between; align-items: center; margin-bottom: 1.5rem; }
-header a { color: #2f6b4f; font-weight: 700; text-decoration: none; font-size: 1.25rem; }
+header { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5rem 1rem; margin-bottom: 1.5rem; }
+header a.brand { color: #2f6b4f; font-weight: 700; text-decoration: none; font-size: 1.25rem; }
+header nav { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: .5rem 1rem; }
+header nav a { color: #2f6b4f; font-weight: 600; text-decoration: none; }
+header nav a:hover, header nav a:focus { text-decoration: underline; }
+header .who { color: #5b6b62; font-size: .9em; overflow-wrap: anywhere; }
 main { background: #fff; border-radius: 12px; padding: 1.5rem; box-shadow: 0 1px 3px rgb(0 0 0 / 8%); }
 label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
 input[type=text], input[type=email], input[type=password], input[type=number], select, textarea { width: 100%; padding: .5rem; border: 1px solid #b9c4bd; border-radius: 6px; font: inherit; box-sizing: border-box; }
@@ -31,8 +35,11 @@ summary { cursor: pointer; color: #2f6b4f; font-weight: 600; }
 .secret { font-family: ui-monospace, monospace; background: #eef4f0; padding: .5rem; border-radius: 6px; word-break: break-all; }
 .scopes { margin: 0; padding-left: 1.1rem; }
 .test-banner { background: #fff3c4; border: 2px dashed #b8860b; padding: .75rem; border-radius: 8px; }
-header form { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: .5rem; }
+header form { display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-end; gap: .5rem; margin: 0; }
 header form button { margin-top: 0; }
+.home-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem 2rem; }
+fieldset { border: 1px solid #d6ddd8; border-radius: 6px; margin: .75rem 0; }
+code.url { background: #eef4f0; padding: .1rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
 /* Phones: a table's rows become stacked cards, so nothing runs off the side of the screen. */
 @media (max-width: 40rem) {
   body { margin: 1rem auto; }
@@ -60,8 +67,39 @@ export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0
 </svg>
 `;
 
+/** Which of the header's links a signed-in person gets (pageHeaderOf in @nogpets/operations). */
+export interface HeaderNav {
+  applicant: boolean;
+  operator: boolean;
+}
+
+/**
+ * The signed-in person as the header shows them: the session the pages' requireSession and
+ * signedIn give, whose `nav` says which links they get.
+ */
+export interface SignedInHeader {
+  user: { email: string };
+  csrf: string;
+  nav?: HeaderNav;
+}
+
+/**
+ * The same navigation on every page. Signed in: the account, the applications (for applicants),
+ * the operator console (for operators) and sign out. Signed out: sign in and sign up.
+ */
+function headerNav(signedIn: SignedInHeader | undefined): string {
+  if (!signedIn)
+    return html`<nav aria-label="Site"><a href="/signin">Sign in</a><a href="/signup">Sign up</a></nav>`;
+  const links = [
+    html`<a href="/account">Account</a>`,
+    signedIn.nav?.applicant ? html`<a href="/business/applications">Applications</a>` : '',
+    signedIn.nav?.operator ? html`<a href="/operator">Console</a>` : '',
+  ].join('');
+  return html`<nav aria-label="Site">$${links}<form method="post" action="/signout"><input type="hidden" name="csrf" value="${signedIn.csrf}"><span class="who">${signedIn.user.email}</span> <button type="submit">Sign out</button></form></nav>`;
+}
+
 /** One page: escaped by html-template-tag, so text from people can never become markup. */
-export function page(title: string, body: string, signedIn?: { email: string; csrf: string }): string {
+export function page(title: string, body: string, signedIn?: SignedInHeader): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -73,12 +111,8 @@ export function page(title: string, body: string, signedIn?: { email: string; cs
 </head>
 <body>
   <header>
-    <a href="/account">NogPets</a>
-    $${
-      signedIn
-        ? html`<form method="post" action="/signout"><input type="hidden" name="csrf" value="${signedIn.csrf}"><span>${signedIn.email}</span> <button type="submit">Sign out</button></form>`
-        : ''
-    }
+    <a class="brand" href="/">NogPets</a>
+    $${headerNav(signedIn)}
   </header>
   <main>
     <h1>${title}</h1>

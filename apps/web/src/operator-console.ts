@@ -6,6 +6,7 @@
 import {
   type ApplicationForReview,
   applicationsToReview,
+  applicationToReview,
   approveApplication,
   areasToReview,
   type ClaimForReview,
@@ -158,6 +159,30 @@ function waitingApplication(a: ApplicationForReview, csrf: string, timeZone: str
       <textarea id="note-${a.applicationId}" name="reviewNote" maxlength="${String(MAX_REVIEW_NOTE)}" rows="2" required></textarea>
       <button class="secondary" type="submit">Reject ${a.name}</button></form>
   </section>`;
+}
+
+/** The step before an approval: what approving does, with the claim as ticked on the console. */
+function approveConfirmation(a: ApplicationForReview, csrf: string, req: Request): string {
+  const claimChecked = textField(req, 'claimChecked') === 'yes';
+  const pending = a.areas.filter((x) => x.status === 'PENDING').length;
+  const listing = !a.claim?.available
+    ? 'A directory listing is published for it.'
+    : claimChecked
+      ? `You ticked the claim: ${a.name} becomes the business of the listing ${a.claim.listingName ?? a.claim.listingId}.`
+      : `The claim is not ticked: a new directory listing is published, and ${a.claim.listingName ?? a.claim.listingId} stays as it was.`;
+  return html`<p id="confirm-what">Approving makes <strong>${a.name}</strong> (${a.email}) a business on NogPets, with the services and people of its application. It cannot be undone here.</p>
+    <ul>
+      <li>${listing}</li>
+      $${a.staffInvited.length ? html`<li>Staff invitations are mailed (${String(a.staffInvited.length)}); each person joins only by accepting.</li>` : ''}
+      $${pending ? html`<li>${String(pending)} of its areas still wait for your approval in the console.</li>` : ''}
+      <li>The applicant's status page says it is approved.</li>
+    </ul>
+    <form method="post" action="/operator/applications/${a.applicationId}/approve">$${hidden(csrf)}
+      <input type="hidden" name="confirm" value="yes">
+      $${claimChecked ? html`<input type="hidden" name="claimChecked" value="yes">` : ''}
+      <button type="submit">Yes, approve ${a.name}</button>
+    </form>
+    <p><a href="/operator#application-${a.applicationId}">No, back to the console</a></p>`;
 }
 
 function applicationsSection(
@@ -339,7 +364,7 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
         page(
           'Operators only',
           html`<p class="error">This page is for NogPets operators, and ${s.user.email} is not one.</p><p><a href="/account">Your account</a></p>`,
-          { email: s.user.email, csrf: s.csrf },
+          s,
         ),
       );
     return null;
@@ -373,7 +398,7 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
             $${leadsSection(leads, timeZone, s.csrf, notice)}
             $${refundsSection(refunds, s.csrf, notice)}
             $${shopSection(shop, orders, timeZone, s.csrf, notice)}`,
-          { email: s.user.email, csrf: s.csrf },
+          s,
         ),
       );
   }
@@ -408,6 +433,40 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
         next(err);
       }
     };
+
+  /**
+   * The console's approve button asks first: this page says what approving does and carries the
+   * claim tick; only its own button (`confirm=yes`) approves. The CLI has no such step (its flags say it).
+   */
+  router.post('/operator/applications/:id/approve', async (req, res, next) => {
+    try {
+      if (textField(req, 'confirm') === 'yes') {
+        next();
+        return;
+      }
+      const s = await requireOperator(req, res);
+      if (!s) return;
+      const a = await applicationToReview(deps, String(req.params.id));
+      if (a?.status !== 'SUBMITTED') {
+        await showConsole(
+          res,
+          s,
+          {
+            section: 'applications',
+            text: a
+              ? `${a.name} is not waiting for review (${STATUS_WORDS[a.status].toLowerCase()}): nothing was approved.`
+              : `No application ${String(req.params.id)}: nothing was approved.`,
+            error: true,
+          },
+          a ? 409 : 404,
+        );
+        return;
+      }
+      res.type('html').send(page(`Approve ${a.name}?`, approveConfirmation(a, s.csrf, req), s));
+    } catch (err) {
+      next(err);
+    }
+  });
 
   router.post(
     '/operator/applications/:id/approve',

@@ -7,7 +7,6 @@ import {
   cutText,
   endWebSession,
   findAuthorizationRequest,
-  findWebSessionUser,
   followSignInLink,
   isEmailAddress,
   LINK_MAILS_PER_HOUR,
@@ -41,10 +40,11 @@ import { businessRoutes } from './business-pages.js';
 import { operatorRoutes } from './operator-console.js';
 import { invitationRoutes } from './invitation-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
+import { homeRoutes, START_PATH } from './home.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
+import { SESSION_COOKIE, sessionReader } from './session.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
-const SESSION_COOKIE = 'nogpets_session';
 const MIN_PASSWORD = 10;
 /** Failed sign-ins allowed per client address and email in the window. */
 export const SIGN_IN_TRIES = 10;
@@ -70,11 +70,6 @@ export interface PagesOptions {
   secureCookies: boolean;
 }
 
-function sessionToken(req: Request): string | undefined {
-  const header = req.headers.cookie;
-  return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
-}
-
 /** Only paths on this site, so `next` can never send a person elsewhere. */
 export function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?!\/)[\w\-./?=&%]*$/.test(next) ? next : '/account';
@@ -89,6 +84,8 @@ function scopeList(scopes: string[]): string {
 
 /** Where the pages live (the router is mounted last; other paths pass through to the 404). */
 const PAGE_PATHS = [
+  '/',
+  START_PATH,
   '/signin',
   '/signin/*path',
   '/signup',
@@ -129,6 +126,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   // Text that cannot be stored, in a page's path, query or form, is a 400 page before anything runs.
   router.use(PAGE_PATHS, refuseUnstorableFormText);
   const FORM_PATHS = [
+    START_PATH,
     '/signin',
     '/signup',
     '/signin/link',
@@ -179,12 +177,8 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     return true;
   }
 
-  async function signedIn(req: Request): Promise<{ user: UserRow; csrf: string; token: string } | null> {
-    const token = sessionToken(req);
-    if (!token) return null;
-    const user = await findWebSessionUser(deps, token);
-    return user ? { user, csrf: await tokens.tokenFor(token), token } : null;
-  }
+  /** The signed-in person, with their form token and which header links they get. */
+  const signedIn = sessionReader(runtime, tokens);
 
   /** Gives the browser its new session's cookie. */
   function setSessionCookie(res: Response, session: WebSession): void {
@@ -635,7 +629,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         </fieldset>
         <button type="submit">Create key</button>
       </form>`,
-      { email: s.user.email, csrf: s.csrf },
+      s,
     );
   }
 
@@ -652,7 +646,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             page(
               'Link expired',
               html`<p class="error">This request has expired or was already answered. Go back to your assistant and connect again.</p>`,
-              { email: s.user.email, csrf: s.csrf },
+              s,
             ),
           );
         return;
@@ -674,7 +668,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
             <button type="submit" name="decision" value="approve">Allow</button>
             <button class="secondary" type="submit" name="decision" value="deny">Deny</button>
           </form>`,
-          { email: s.user.email, csrf: s.csrf },
+          s,
         ),
       );
     } catch (err) {
@@ -771,6 +765,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     }
   });
 
+  homeRoutes(router, { runtime, signedIn, preToken, refusedPresession });
   businessRoutes(router, { runtime, requireSession });
   draftRoutes(router, { runtime, requireSession, signedIn, preToken, refusedPresession });
   operatorRoutes(router, { runtime, requireSession });

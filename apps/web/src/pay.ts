@@ -12,8 +12,9 @@ import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import express, { type Response, type Router } from 'express';
 import html from 'html-template-tag';
-import { limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';
+import { formTokens, limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';
 import { page } from './layout.js';
+import { sessionReader } from './session.js';
 
 type Sandbox = ReturnType<typeof createSandboxGateway>;
 
@@ -30,6 +31,8 @@ const PAY_CSP =
 export function paymentsRouter(runtime: Runtime): Router {
   const router = express.Router();
   const gateway = runtime.deps.payments.gateway;
+  // The pages' header shows whoever is signed in in this browser (the pay link itself needs nobody).
+  const signedIn = sessionReader(runtime, formTokens(runtime));
 
   // Pay links carry a secret: never kept by a cache, never framed. Guessing them, or flooding the
   // notification endpoint, spends the shared request limit (a refused ITN is retried by PayFast).
@@ -190,6 +193,7 @@ export function paymentsRouter(runtime: Runtime): Router {
       }
       const { payment, bookings, state } = found;
       const order = found.orderView;
+      const s = (await signedIn(req)) ?? undefined;
       const shown = { ...found, order };
       if (state !== 'open') {
         const text = order
@@ -205,7 +209,9 @@ export function paymentsRouter(runtime: Runtime): Router {
         res
           .status(state === 'paid' ? 200 : 410)
           .type('html')
-          .send(page('Pay', html`<p id="outcome">${text}</p>$${summary(shown)}$${onward(bookings, order)}`));
+          .send(
+            page('Pay', html`<p id="outcome">${text}</p>$${summary(shown)}$${onward(bookings, order)}`, s),
+          );
         return;
       }
       if (gateway.name === 'sandbox') {
@@ -219,6 +225,7 @@ export function paymentsRouter(runtime: Runtime): Router {
               <button type="submit" name="decision" value="pay">Pay ${formatMoney(payment.amountCents, payment.currency)} (test)</button>
               <button class="secondary" type="submit" name="decision" value="fail">Decline (test)</button>
             </form>`,
+            s,
           ),
         );
         return;
@@ -248,6 +255,7 @@ export function paymentsRouter(runtime: Runtime): Router {
             $${checkout.fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`).join('')}
             <button type="submit">Continue to PayFast</button>
           </form>`,
+          s,
         ),
       );
     } catch (err) {
@@ -306,6 +314,7 @@ export function paymentsRouter(runtime: Runtime): Router {
       }
       const paid = found.payment.status === 'PAID';
       const order = found.orderView;
+      const s = (await signedIn(req)) ?? undefined;
       // PayFast sends the browser here only after a payment, often before its notification is
       // checked: the page waits for it rather than inviting a second payment.
       const waiting = found.awaitingConfirmation;
@@ -326,6 +335,7 @@ export function paymentsRouter(runtime: Runtime): Router {
           $${summary({ ...found, order })}
           $${paid || waiting ? '' : html`<p><a class="button" href="/pay/${req.params.token}">Try again</a></p>`}
           $${onward(found.bookings, order)}`,
+          s,
         ),
       );
     } catch (err) {

@@ -152,6 +152,7 @@ export {
   type SignInLinkReason,
   takeLinkMailAllowance,
 } from './account/email-sign-in.js';
+export { type PageHeader, pageHeaderOf } from './account/page-header.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
 export {
   endWebSession,
@@ -230,6 +231,7 @@ export {
   type Approval,
   type ApproveOptions,
   applicationsToReview,
+  applicationToReview,
   type ClaimForReview,
   approveApplication,
   areasToReview,

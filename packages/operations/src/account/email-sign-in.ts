@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   appendAudit,
   claimAccountByEmail,
+  findDraft,
   findEmailLink,
   findUserByEmail,
   insertEmailLink,
@@ -95,6 +96,11 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
     await takeLinkMailAllowance(tx as unknown as Queryable, request.email, now);
     const user = await findUserByEmail(tx, request.email);
     if (!user && request.reason === 'signin') return null;
+    // The mail greets by the name given: the sign-up form's, else the contact the draft names. Only
+    // the sign-up form's names an account the link makes (a draft's words never do: docs/decisions.md).
+    const given =
+      request.name ||
+      (request.draft ? await draftContactName(tx as unknown as Queryable, request.draft.id, now) : '');
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000);
     await insertEmailLink(
@@ -110,7 +116,7 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
       now,
     );
     const link = `${request.publicUrl}${SIGN_IN_LINK_PATH}?token=${token}`;
-    return insertMail(tx, signInMail(request, link, user), now);
+    return insertMail(tx, signInMail(request, link, user, given), now);
   });
   // Delivery does not hold up the answer (its time would tell who has an account); a failure is
   // retried by the worker.
@@ -120,12 +126,30 @@ export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest)
     );
 }
 
+/** The contact named in a draft (its `contactName`), or '' when it named none or is gone. */
+async function draftContactName(q: Queryable, draftId: string, now: Date): Promise<string> {
+  const d = await findDraft(q, draftId, now);
+  const named = d?.data?.contactName;
+  return typeof named === 'string' ? named.trim() : '';
+}
+
+/**
+ * The greeting: the account's own name when the address has one, else the name given with the
+ * request (a stranger's words never replace the name an account holder chose).
+ */
+export function greeting(accountName: string | null | undefined, given: string): string {
+  const name = (accountName?.trim() || given.trim()).replace(/[\r\n]+/g, ' ');
+  return name ? `Hello ${name},` : 'Hello,';
+}
+
 /** The words of the mail: what happened, what the link does, and what to do if it was not you. */
 function signInMail(
   request: SignInLinkRequest,
   link: string,
   user: (UserRow & { passwordHash: string | null }) | null,
+  name: string,
 ): { to: string; subject: string; body: string } {
+  const hello = greeting(user?.name, name);
   const minutes = `${SIGN_IN_LINK_MINUTES} minutes`;
   const notYou = 'If it was not you, ignore this mail: nothing changes unless the link is opened.';
   const password = 'On the page it opens you can also choose a password.';
@@ -136,14 +160,14 @@ function signInMail(
     return {
       to: request.email,
       subject: `Your NogPets application for ${request.draft.name}`,
-      body: `Hello,\n\nSomeone, we hope you, asked to finish a NogPets business application for "${request.draft.name}" with this address. Open this link within ${minutes} to keep the application in your account and finish it (it works once):\n\n${link}\n\n${account}. ${password}\n\nIf it was not you, ignore this mail: the application is not added to any account unless the link is opened.\n`,
+      body: `${hello}\n\nSomeone, we hope you, asked to finish a NogPets business application for "${request.draft.name}" with this address. Open this link within ${minutes} to keep the application in your account and finish it (it works once):\n\n${link}\n\n${account}. ${password}\n\nIf it was not you, ignore this mail: the application is not added to any account unless the link is opened.\n`,
     };
   }
   if (!user) {
     return {
       to: request.email,
       subject: 'Confirm your email to finish your NogPets account',
-      body: `Hello,\n\nSomeone, we hope you, asked to create a NogPets account for this address. Open this link within ${minutes} to confirm the address and sign in (it works once):\n\n${link}\n\n${password}\n\n${notYou}\n`,
+      body: `${hello}\n\nSomeone, we hope you, asked to create a NogPets account for this address. Open this link within ${minutes} to confirm the address and sign in (it works once):\n\n${link}\n\n${password}\n\n${notYou}\n`,
     };
   }
   if (request.reason === 'signup') {
@@ -153,13 +177,13 @@ function signInMail(
     return {
       to: request.email,
       subject: 'You already have a NogPets account',
-      body: `Hello,\n\nSomeone asked to create a NogPets account for this address, but it already has one, so nothing was created or changed. If it was you, open this link within ${minutes} to sign in (it works once):\n\n${link}\n\n${extra}\n\n${notYou}\n`,
+      body: `${hello}\n\nSomeone asked to create a NogPets account for this address, but it already has one, so nothing was created or changed. If it was you, open this link within ${minutes} to sign in (it works once):\n\n${link}\n\n${extra}\n\n${notYou}\n`,
     };
   }
   return {
     to: request.email,
     subject: 'Your NogPets sign-in link',
-    body: `Hello,\n\nOpen this link within ${minutes} to sign in to NogPets (it works once):\n\n${link}\n\n${password}\n\n${notYou}\n`,
+    body: `${hello}\n\nOpen this link within ${minutes} to sign in to NogPets (it works once):\n\n${link}\n\n${password}\n\n${notYou}\n`,
   };
 }
 

@@ -313,6 +313,15 @@ export async function applicationsToReview(
   return Promise.all(rows.map((r) => forReview(deps.sql, r, listings)));
 }
 
+/** One application as the operator reads it (the approve confirmation shows it), or null when there is none. */
+export async function applicationToReview(
+  deps: ReviewDeps,
+  id: string,
+): Promise<ApplicationForReview | null> {
+  const row = await findApplicationForReview(deps.sql, id);
+  return row ? forReview(deps.sql, row) : null;
+}
+
 /**
  * Proposed areas waiting for the operator: PENDING areas of submitted and approved applications,
  * then those running businesses proposed (propose_service_area: no application; named by the

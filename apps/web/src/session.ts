@@ -1,0 +1,37 @@
+// The browser's web session as every router's pages see it: who is signed in, their form token,
+// and which of the header's links they get (pageHeaderOf).
+import { findWebSessionUser, type PageHeader, pageHeaderOf } from '@nogpets/operations';
+import type { Runtime } from '@nogpets/runtime';
+import type { UserRow } from '@nogpets/store';
+import { parse as parseCookie } from 'cookie';
+import type { Request } from 'express';
+import type { FormTokens } from './forms.js';
+
+export const SESSION_COOKIE = 'nogpets_session';
+
+export function sessionToken(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
+}
+
+export interface PageSession {
+  user: UserRow;
+  csrf: string;
+  token: string;
+  nav: PageHeader;
+}
+
+/** The signed-in person of a request, with their form token and header links; null when nobody is. */
+export function sessionReader(
+  runtime: Runtime,
+  tokens: FormTokens,
+): (req: Request) => Promise<PageSession | null> {
+  return async (req) => {
+    const token = sessionToken(req);
+    if (!token) return null;
+    const user = await findWebSessionUser(runtime.deps, token);
+    if (!user) return null;
+    const [csrf, nav] = await Promise.all([tokens.tokenFor(token), pageHeaderOf(runtime.deps, user.id)]);
+    return { user, csrf, token, nav };
+  };
+}
