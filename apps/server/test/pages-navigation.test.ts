@@ -271,9 +271,10 @@ describe('pages a person can find their way through', () => {
         expect(text).not.toContain('Next, for your assistant');
         expect(text).not.toContain('Your assistant fills in what is missing');
         await shoot(page, `application-approved-next-${width}`);
-        // A waiting application still shows its checklist and the assistant's next step.
+        // A waiting application still shows its checklist and where it stands.
         await page.goto(`${server.url}/business/applications/${waiting.applicationId}`);
-        expect(await shown(page)).toContain('Next, for your assistant');
+        expect(await shown(page, '#next')).toContain('The operator is reviewing the application');
+        expect(await shown(page, '#checklist')).toContain('Services and prices');
       } finally {
         await context.close();
       }

@@ -172,7 +172,7 @@ describe('what people see on every page', () => {
             p.getByRole('button', { name: 'Cancel', exact: true }).click(),
           ]);
         },
-        shows: /Cancel the booking of .*2026/,
+        shows: /Cancel the booking for .*2026/,
       },
     ];
 
