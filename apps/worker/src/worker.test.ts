@@ -75,7 +75,7 @@ describe('worker', () => {
     }
   });
 
-  it("has closed every connection of its own when its stop returns, so PostgreSQL may stop next", async () => {
+  it('has closed every connection of its own when its stop returns, so PostgreSQL may stop next', async () => {
     // The server stops PostgreSQL right after the worker: a connection still closing then is ended
     // by PostgreSQL, and pg-boss logs "terminating connection due to administrator command" as an
     // error (issue 28, item 7). The jobs get a pool of one connection, open before and after.
@@ -89,7 +89,8 @@ describe('worker', () => {
       await worker.runNow('purge-expired-rate-limits');
       await expect
         .poll(
-          async () => (await db.sql`select count(*)::int as n from rate_limits where key = 'stale-stop'`)[0]?.n,
+          async () =>
+            (await db.sql`select count(*)::int as n from rate_limits where key = 'stale-stop'`)[0]?.n,
           { timeout: 15_000 },
         )
         .toBe(0);
