@@ -1,3 +1,4 @@
+import { createSql } from '@nogpets/store';
 import { createTestDatabase, type TestDatabase } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, purgeDoneNotices, purgeExpiredRateLimits } from './jobs.js';
@@ -72,5 +73,32 @@ describe('worker', () => {
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
     }
+  });
+
+  it('has closed every connection of its own when its stop returns, so PostgreSQL may stop next', async () => {
+    // The server stops PostgreSQL right after the worker: a connection still closing then is ended
+    // by PostgreSQL, and pg-boss logs "terminating connection due to administrator command" as an
+    // error (issue 28, item 7). The jobs get a pool of one connection, open before and after.
+    const jobSql = createSql(db.url, { max: 1 });
+    await jobSql`select 1`;
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    const before = sockets();
+    const worker = await startWorker({ databaseUrl: db.url, sql: jobSql, logger: silent, maintenanceSec: 1 });
+    try {
+      await db.sql`insert into rate_limits (key, points, expire) values ('stale-stop', 1, 1000)`;
+      await worker.runNow('purge-expired-rate-limits');
+      await expect
+        .poll(
+          async () =>
+            (await db.sql`select count(*)::int as n from rate_limits where key = 'stale-stop'`)[0]?.n,
+          { timeout: 15_000 },
+        )
+        .toBe(0);
+      expect(sockets()).toBeGreaterThan(before);
+    } finally {
+      await worker.stop();
+    }
+    expect(sockets()).toBe(before);
+    await jobSql.end({ timeout: 5 });
   });
 });

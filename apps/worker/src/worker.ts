@@ -1,5 +1,6 @@
+import type { EventEmitter } from 'node:events';
 import type { Deps } from '@nogpets/operations';
-import type { Runtime } from '@nogpets/runtime';
+import { type Runtime, watchConnections } from '@nogpets/runtime';
 import type { Sql } from '@nogpets/store';
 import PgBoss from 'pg-boss';
 import { type JobDefinition, jobs as allJobs } from './jobs.js';
@@ -46,6 +47,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     maintenanceIntervalSeconds: options.maintenanceSec ?? 60,
   });
   boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
+  // pg-boss ends its pool without waiting for the connections to close, and the server stops
+  // PostgreSQL next: its pool is opened here (as its start would) so every connection is watched,
+  // and the stop returns once they are closed (docs/decisions.md, "Issue 28.7").
+  const connectionsClosed = await watchBossConnections(boss);
   // Workers starting together on a fresh database deadlock in pg-boss's queue creation; one at a
   // time sets up, under a session advisory lock.
   const setupLock = await options.sql.reserve();
@@ -77,8 +82,27 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   }
   return {
     runNow: (name) => boss.send(name, {}),
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000 }),
+    async stop() {
+      // Jobs in flight finish (up to 10 s; then they are failed, to run again), then the pool ends.
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await connectionsClosed(5_000);
+    },
   };
+}
+
+/** pg-boss 10's own database handle (`getDb()` when no `db` is given): its pool exists once opened. */
+interface BossDb {
+  open?: () => Promise<void>;
+  opened?: boolean;
+  pool?: EventEmitter;
+}
+
+/** Opens pg-boss's pool and watches its connections; what it returns waits for them to close. */
+async function watchBossConnections(boss: PgBoss): Promise<(timeoutMs: number) => Promise<boolean>> {
+  const db = boss.getDb() as unknown as BossDb;
+  if (typeof db.open !== 'function') return async () => true;
+  if (!db.opened) await db.open();
+  return db.pool ? watchConnections(db.pool) : async () => true;
 }
 
 /** The worker on a running service's database and dependencies: how both the worker process and the all-in-one server start it. Returns its stop. */

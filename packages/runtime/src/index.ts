@@ -43,3 +43,4 @@ export {
   startService,
 } from './serve.js';
 export { bearerAuth } from './bearer.js';
+export { watchConnections } from './connections.js';

@@ -2,6 +2,7 @@ import { ServiceError } from '@nogpets/operations';
 import type { NextFunction, Request, Response } from 'express';
 import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { watchConnections } from './connections.js';
 
 export interface RateLimiter {
   middleware: (req: Request, res: Response, next: NextFunction) => void;
@@ -88,6 +89,7 @@ export function rateLimitPool(
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const { pool, store } = rateLimitPool(options.databaseUrl, { prepare: options.prepare });
+  const connectionsClosed = watchConnections(pool);
   const limiter = new RateLimiterPostgres({
     storeClient: store,
     storeType: 'pool',
@@ -216,6 +218,10 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
         },
       };
     },
-    close: () => pool.end(),
+    async close() {
+      await pool.end();
+      // Closed, not only asked to close, before PostgreSQL may be stopped.
+      await connectionsClosed(5_000);
+    },
   };
 }
