@@ -172,7 +172,12 @@ describe('pages a person can find their way through', () => {
 
   it('gives every page the same header links for a pet owner, an applicant and an operator', async () => {
     const people = [
-      { email: OWNER, links: ['Account', 'Sign out'], pages: ['/', '/account', '/business/start'] },
+      {
+        email: OWNER,
+        links: ['Account', 'Sign out'],
+        // The sign-in pages too: someone signed in who opens them (to switch accounts) still sees who they are.
+        pages: ['/', '/account', '/business/start', '/signin', '/signup', '/signin/link'],
+      },
       {
         email: APPLICANT,
         links: ['Account', 'Applications', 'Sign out'],

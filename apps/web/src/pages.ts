@@ -19,11 +19,11 @@ import {
   revokeApiKey,
   SCOPE_NAMES,
   SCOPES,
+  ServiceError,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   type SignInLinkReason,
   sendSignInLink,
-  ServiceError,
   signInWithPassword,
   signInWithUpstreamIdentity,
   startWebSession,
@@ -37,12 +37,12 @@ import html from 'html-template-tag';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
-import { operatorRoutes } from './operator-console.js';
-import { invitationRoutes } from './invitation-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { homeRoutes, START_PATH } from './home.js';
+import { invitationRoutes } from './invitation-pages.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
-import { SESSION_COOKIE, sessionReader } from './session.js';
+import { operatorRoutes } from './operator-console.js';
+import { type PageSession, SESSION_COOKIE, sessionReader } from './session.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
 const MIN_PASSWORD = 10;
@@ -194,7 +194,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     );
   }
 
-  const signInForm = (csrf: string, next: string, error?: string, email = '') =>
+  // The sign-in, sign-up and link forms show the same header as every page: to someone already
+  // signed in (who may be switching accounts), their links and sign out.
+  const signInForm = (csrf: string, next: string, error?: string, email = '', who?: PageSession | null) =>
     page(
       'Sign in',
       html`$${error ? html`<p class="error">${error}</p>` : ''}
@@ -208,6 +210,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       $${upstream ? html`<p><a class="button" href="/signin/oidc?next=${encodeURIComponent(next)}">Sign in with ${upstream.name}</a></p>` : ''}
       <p>No password, or forgotten it? <a href="/signin/link?next=${encodeURIComponent(next)}">Email me a sign-in link</a></p>
       <p>New here? <a href="/signup?next=${encodeURIComponent(next)}">Create an account</a></p>`,
+      who ?? undefined,
     );
 
   const upstreamProblem = (message: string) =>
@@ -286,7 +289,11 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
 
   router.get('/signin', async (req, res, next) => {
     try {
-      res.type('html').send(signInForm(await preToken(req, res), safeNext(req.query.next)));
+      res
+        .type('html')
+        .send(
+          signInForm(await preToken(req, res), safeNext(req.query.next), undefined, '', await signedIn(req)),
+        );
     } catch (err) {
       next(err);
     }
@@ -329,7 +336,14 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     }
   });
 
-  const signUpForm = (csrf: string, next: string, error?: string, email = '', name = '') =>
+  const signUpForm = (
+    csrf: string,
+    next: string,
+    error?: string,
+    email = '',
+    name = '',
+    who?: PageSession | null,
+  ) =>
     page(
       'Create your account',
       html`$${error ? html`<p class="error">${error}</p>` : ''}
@@ -342,6 +356,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       </form>
       <p>We mail you a link to confirm the address; you choose your password on the page it opens.</p>
       <p>Have an account? <a href="/signin?next=${encodeURIComponent(next)}">Sign in</a></p>`,
+      who ?? undefined,
     );
 
   /**
@@ -379,7 +394,18 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
 
   router.get('/signup', async (req, res, next) => {
     try {
-      res.type('html').send(signUpForm(await preToken(req, res), safeNext(req.query.next)));
+      res
+        .type('html')
+        .send(
+          signUpForm(
+            await preToken(req, res),
+            safeNext(req.query.next),
+            undefined,
+            '',
+            '',
+            await signedIn(req),
+          ),
+        );
     } catch (err) {
       next(err);
     }
@@ -412,7 +438,13 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     }
   });
 
-  const linkRequestForm = (csrf: string, next: string, error?: string, email = '') =>
+  const linkRequestForm = (
+    csrf: string,
+    next: string,
+    error?: string,
+    email = '',
+    who?: PageSession | null,
+  ) =>
     page(
       'Email me a sign-in link',
       html`$${error ? html`<p class="error">${error}</p>` : ''}
@@ -423,11 +455,22 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         <label for="email">Email</label><input id="email" type="email" name="email" value="${email}" required maxlength="254" autocomplete="username">
         <button type="submit">Send the link</button>
       </form>`,
+      who ?? undefined,
     );
 
   router.get('/signin/link', async (req, res, next) => {
     try {
-      res.type('html').send(linkRequestForm(await preToken(req, res), safeNext(req.query.next)));
+      res
+        .type('html')
+        .send(
+          linkRequestForm(
+            await preToken(req, res),
+            safeNext(req.query.next),
+            undefined,
+            '',
+            await signedIn(req),
+          ),
+        );
     } catch (err) {
       next(err);
     }
