@@ -102,10 +102,27 @@ describe('pages a person can find their way through', () => {
     });
   }
 
-  it('keeps JSON 404s for unknown API paths', async () => {
+  it('keeps JSON 404s for unknown paths, with odd text in them too', async () => {
     const res = await fetch(`${server.url}/v1/no-such-thing`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    // Text that cannot be stored in an unknown path or its query is still the API's JSON 404: the
+    // home page's check of its own text covers '/' only, not every path below it.
+    for (const at of [
+      '/v1/no-such-thing%00',
+      '/v1/no-such-thing?q=%00',
+      '/v1/%ED%A0%80',
+      '/no-such-page%00',
+      '/no-such-page?q=%00',
+    ]) {
+      const odd = await fetch(`${server.url}${at}`);
+      expect(odd.status, at).toBe(404);
+      expect(await odd.json(), at).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
+    // The home page itself refuses such text with a page, as every page does.
+    const home = await fetch(`${server.url}/?q=%00`);
+    expect(home.status).toBe(400);
+    expect(home.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
   for (const width of [1280, 390]) {
@@ -321,6 +338,25 @@ describe('pages a person can find their way through', () => {
     expect(existing.subject).toBe('You already have a NogPets account');
     expect(existing.body).toContain('Hello Olwethu Owner,');
     expect(existing.body).not.toContain('Someone Else');
+
+    // An account with no name of its own (as a draft's link makes them): a stranger's sign-up for
+    // the address still greets plainly, never by the stranger's words.
+    const unnamed = await findOrCreateUser(server.db.sql, 'unnamed@example.com');
+    expect(unnamed.name).toBe('');
+    expect(
+      (
+        await postForm(
+          server,
+          '/signup',
+          { email: 'unnamed@example.com', name: 'Pay At Evil Dot Example' },
+          signup,
+        )
+      ).status,
+    ).toBe(200);
+    const unnamedMail = await mailedLink(server, 'unnamed@example.com');
+    expect(unnamedMail.subject).toBe('You already have a NogPets account');
+    expect(unnamedMail.body).toContain('Hello,\n');
+    expect(unnamedMail.body).not.toContain('Pay At Evil');
 
     // No name at all: a plain greeting.
     const link = await openForm(server, '/signin/link');

@@ -281,6 +281,28 @@ describe('the sign-up draft page (continueUrl)', () => {
     expect(after.business_hours).toEqual({ mon: [{ start: '08:00', end: '17:00' }] });
   });
 
+  it('says a refusal even when the typed price is long: it is quoted short and the cookie stays small', async () => {
+    const { draftId, form } = await ownersForm('long.price@example.com');
+    // 1,000 characters of a three-byte script (3 KB): past the form's maxlength, as a script can send.
+    const typed = '価'.repeat(1000);
+    const refused = await postForm(
+      server,
+      `/business/drafts/${draftId}/services`,
+      { category: 'grooming', kind: 'PRIMARY', name: 'Wash', price: typed, durationMin: '60', pet_DOG: '1' },
+      form,
+    );
+    expect(refused.status).toBe(303);
+    const cookies = refused.headers.getSetCookie();
+    const refusal = cookies.map((c) => c.split(';')[0]).join('; ');
+    // Browsers drop a cookie over 4 KB, and with it the message.
+    for (const c of cookies) expect(c.length).toBeLessThan(4000);
+    const shown = await fetch(`${server.url}/business/drafts/${draftId}`, {
+      headers: { cookie: `${form.cookie}; ${refusal}` },
+    });
+    const text = visible(await shown.text()).replaceAll('&quot;', '"');
+    expect(text).toContain(`The price "${'価'.repeat(40)}…" could not be read`);
+  });
+
   it('says only its own notices, whatever `done` names', async () => {
     const { draftId, form } = await ownersForm('notices@example.com');
     for (const done of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

@@ -25,6 +25,7 @@ import {
   setOperatingHours,
   setServiceArea,
   startBusinessSignup,
+  stillNeeded,
   submitBusinessForReview,
   timezoneChoices,
 } from '@nogpets/operations';
@@ -117,7 +118,7 @@ const gone = () =>
 
 /** The words of the checklist that still stand between the application and the review. */
 function missingList(a: Application): string {
-  const open = a.checklist.filter((i) => i.required && i.status !== 'DONE');
+  const open = stillNeeded(a.checklist);
   if (!open.length)
     return html`<p id="missing" class="notice">Nothing is missing: read the summary below and send it.</p>`;
   return html`<h2>What is missing</h2><ul id="missing">$${open
@@ -290,6 +291,25 @@ function submitSection(a: Application, d: DraftForPage, csrf: string, summary: s
       <button type="submit">Send for review</button></form>`;
 }
 
+/** What a person typed, repeated in a refusal: its first 40 characters (the form's own limit). */
+function quoted(typed: string): string {
+  const chars = Array.from(typed);
+  return chars.length > 40 ? `${chars.slice(0, 40).join('')}…` : typed;
+}
+
+/** Text cut to at most `max` bytes of UTF-8, between characters, marked with "…" when cut. */
+function upToBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
+  let out = '';
+  let bytes = 0;
+  for (const c of text) {
+    bytes += Buffer.byteLength(c);
+    if (bytes > max - 3) break;
+    out += c;
+  }
+  return `${out}…`;
+}
+
 /** What the person did last, said at the top. */
 const NOTICES: Record<string, string> = {
   prices: 'The prices are saved.',
@@ -342,7 +362,8 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       .update(`refusal:${value}`)
       .digest('base64url');
   async function setRefusal(res: Response, draftId: string, message: string) {
-    const value = Buffer.from(JSON.stringify({ d: draftId, m: message.slice(0, 1500) })).toString(
+    // At most 1,500 bytes of message, so the cookie (base64, signed) stays well under browsers' 4 KB.
+    const value = Buffer.from(JSON.stringify({ d: draftId, m: upToBytes(message, 1500) })).toString(
       'base64url',
     );
     res.append(
@@ -613,7 +634,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       if (!said) continue;
       const priceCents = parseSaidPrice(said, a.currency);
       if (priceCents === null) {
-        unread.push(`${s.name} ("${said}")`);
+        unread.push(`${s.name} ("${quoted(said)}")`);
         continue;
       }
       services.push({
@@ -733,9 +754,10 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
     if (!said) problems.push('Give its price.');
     else if (priceCents === null)
       problems.push(
-        `The price "${said}" could not be read: write the amount in ${a.currency ?? 'the business currency'}, such as ${a.currency === 'JPY' ? '1500' : '35.00'}.`,
+        `The price "${quoted(said)}" could not be read: write the amount in ${a.currency ?? 'the business currency'}, such as ${a.currency === 'JPY' ? '1500' : '35.00'}.`,
       );
-    else if (priceCents > 10_000_000) problems.push(`The price "${said}" is more than NogPets takes.`);
+    else if (priceCents > 10_000_000)
+      problems.push(`The price "${quoted(said)}" is more than NogPets takes.`);
     if (name.length > 80) problems.push('The name can be at most 80 characters.');
     const kind = body.kind === 'EXTRA' ? 'EXTRA' : 'PRIMARY';
     // The operation's bounds (a main service takes 5 minutes at least), said in the form's words.

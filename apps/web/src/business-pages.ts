@@ -1,6 +1,13 @@
 // The pages a business applicant watches: their applications, and one with its checklist in words.
 // They show what getSignupStatus answers, as the signed-in person.
-import { accountPageContext, getSignupStatus, runOperation, SCOPES, ServiceError } from '@nogpets/operations';
+import {
+  accountPageContext,
+  getSignupStatus,
+  runOperation,
+  SCOPES,
+  ServiceError,
+  stillNeeded,
+} from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/store';
 import type { Request, Response, Router } from 'express';
@@ -38,7 +45,7 @@ const CLAIM_WORDS: Record<NonNullable<Application['claim']>['status'], string> =
  */
 function nextWords(a: Application): string {
   if (a.status !== 'DRAFT') return html`${a.next}`;
-  const open = a.checklist.find((i) => i.required && i.status !== 'DONE');
+  const [open] = stillNeeded(a.checklist);
   if (!open) return html`<strong>Next:</strong> nothing is missing, so it can be sent for review.`;
   return html`<strong>Next:</strong> ${open.title}: ${open.missing[0] ?? 'see below'}.`;
 }

@@ -124,7 +124,13 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const tokens = formTokens(runtime);
   router.use(express.urlencoded({ extended: false, limit: '20kb' }));
   // Text that cannot be stored, in a page's path, query or form, is a 400 page before anything runs.
-  router.use(PAGE_PATHS, refuseUnstorableFormText);
+  // `use` matches by prefix, so the home page ('/') is checked on its own path only: any other path
+  // (an unknown one on its way to the 404, under /v1 a JSON one) is not the pages' to answer.
+  router.use(
+    PAGE_PATHS.filter((p) => p !== '/'),
+    refuseUnstorableFormText,
+  );
+  router.all('/', refuseUnstorableFormText);
   const FORM_PATHS = [
     START_PATH,
     '/signin',

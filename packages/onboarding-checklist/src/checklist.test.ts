@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checklist } from './checklist.js';
+import { checklist, stillNeeded } from './checklist.js';
 import { anApplication, aResource, aService, WEEKDAYS_9_TO_5 } from './test-utils.js';
 import type { ApplicationData, ChecklistItem, ChecklistItemId } from './types.js';
 
@@ -518,5 +518,19 @@ describe('checklist', () => {
     expect(list.next).toBe(
       'Ask the person for the business name, then call start_business_signup (5 more things are listed under Business details).',
     );
+  });
+});
+
+describe('stillNeeded', () => {
+  it('keeps the required items not DONE, in order, and nothing once an application is ready', () => {
+    const items = [
+      { id: 'a', required: true, status: 'DONE' },
+      { id: 'b', required: true, status: 'MISSING' },
+      { id: 'c', required: false, status: 'MISSING' },
+      { id: 'd', required: true, status: 'NEEDS_ATTENTION' },
+    ] as const;
+    expect(stillNeeded(items).map((i) => i.id)).toEqual(['b', 'd']);
+    const list = checklist({});
+    expect(stillNeeded(list.items).length > 0).toBe(!list.readyToSubmit);
   });
 });

@@ -7,7 +7,7 @@ import { checkServices } from './check-services.js';
 import { checkStaff } from './check-staff.js';
 import { contextOf } from './context.js';
 import { nextStep } from './next-step.js';
-import type { ApplicationData, Checklist } from './types.js';
+import type { ApplicationData, Checklist, ChecklistItem } from './types.js';
 
 /**
  * What a business application still needs before it can be submitted for review, in plain words.
@@ -23,6 +23,11 @@ import type { ApplicationData, Checklist } from './types.js';
  * readyToSubmit; // false
  * next;          // 'Ask the person for what the business offers: grooming, walking or sitting, then call start_business_signup (…).'
  */
+/** The required items not yet DONE: what stands between an application and its review, in order. */
+export function stillNeeded<T extends Pick<ChecklistItem, 'required' | 'status'>>(items: readonly T[]): T[] {
+  return items.filter((item) => item.required && item.status !== 'DONE');
+}
+
 export function checklist(data: ApplicationData): Checklist {
   const context = contextOf(data ?? {});
   const items = [
@@ -36,7 +41,7 @@ export function checklist(data: ApplicationData): Checklist {
   ];
   return {
     items,
-    readyToSubmit: items.every((item) => !item.required || item.status === 'DONE'),
+    readyToSubmit: stillNeeded(items).length === 0,
     next: nextStep(items),
   };
 }

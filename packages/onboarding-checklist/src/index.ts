@@ -1,3 +1,4 @@
+export { checklist, stillNeeded } from './checklist.js';
 export {
   type ApplicantContacts,
   type ClaimCheck,
@@ -8,7 +9,6 @@ export {
   SHARED_MAIL_DOMAINS,
   websiteHost,
 } from './claim-evidence.js';
-export { checklist } from './checklist.js';
 export { CHECKLIST_ITEM_IDS, REQUIRED_ITEM_IDS, SIGNUP_TOOLS } from './constants.js';
 export { defaultsFor } from './defaults-for.js';
 export type {

@@ -295,3 +295,5 @@ export {
   setShopOpenAs,
   shopStatus,
 } from './shop/operator.js';
+// What stands between an application and its review (one rule, for pages too).
+export { stillNeeded } from '@nogpets/onboarding-checklist';

@@ -134,11 +134,12 @@ async function draftContactName(q: Queryable, draftId: string, now: Date): Promi
 }
 
 /**
- * The greeting: the account's own name when the address has one, else the name given with the
- * request (a stranger's words never replace the name an account holder chose).
+ * The greeting: when the address has an account, its own name or none (an account made by a
+ * draft's link may be nameless, and a stranger's words never reach its holder); without an
+ * account, the name given with the request (the sign-up form's, or the draft's contact).
  */
-export function greeting(accountName: string | null | undefined, given: string): string {
-  const name = (accountName?.trim() || given.trim()).replace(/[\r\n]+/g, ' ');
+export function greeting(account: { name: string | null } | null | undefined, given: string): string {
+  const name = (account ? (account.name ?? '') : given).trim().replace(/[\r\n]+/g, ' ');
   return name ? `Hello ${name},` : 'Hello,';
 }
 
@@ -149,7 +150,7 @@ function signInMail(
   user: (UserRow & { passwordHash: string | null }) | null,
   name: string,
 ): { to: string; subject: string; body: string } {
-  const hello = greeting(user?.name, name);
+  const hello = greeting(user, name);
   const minutes = `${SIGN_IN_LINK_MINUTES} minutes`;
   const notYou = 'If it was not you, ignore this mail: nothing changes unless the link is opened.';
   const password = 'On the page it opens you can also choose a password.';

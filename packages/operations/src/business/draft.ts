@@ -3,7 +3,7 @@
 // a sign-in link mailed from its page (`continueUrl`) is followed: to the draft's email when one
 // was given, else to the email the person types there. Until then no account is made, shown or
 // named by it. Its page asks the person for what a draft lacks and sends it for review.
-import { type ApplicationData, checklist, defaultsFor } from '@nogpets/onboarding-checklist';
+import { type ApplicationData, checklist, defaultsFor, stillNeeded } from '@nogpets/onboarding-checklist';
 import { formatMoney, minorUnits } from '@nogpets/pricing-tiers';
 import {
   appendAudit,
@@ -300,7 +300,7 @@ export function draftStillNeeds(a: DraftApplication): { toAdd: string[]; next: s
     timezone: a.timezone,
     services: a.services as never,
   } as ApplicationData;
-  const open = checklist(data).items.filter((i) => i.required && i.status !== 'DONE');
+  const open = stillNeeded(checklist(data).items);
   const toAdd = open.map((i) =>
     i.id === 'services' && i.status === 'NEEDS_ATTENTION'
       ? 'the prices still missing'

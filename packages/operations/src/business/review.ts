@@ -8,6 +8,7 @@ import {
   type ClaimEvidence,
   checklist,
   compareClaim,
+  stillNeeded,
   type Week,
 } from '@nogpets/onboarding-checklist';
 import { formatMoney } from '@nogpets/pricing-tiers';
@@ -15,8 +16,8 @@ import {
   appendAudit,
   type ClaimedListingRow,
   findApplicationByArea,
-  findClaimedListings,
   findApplicationForReview,
+  findClaimedListings,
   findOperator,
   findOrCreateUser,
   findPossibleListings,
@@ -35,25 +36,25 @@ import {
   type NewListing,
   newId,
   type Queryable,
+  type ReviewedApplicationRow,
   readOperatorDemo,
   recordReview,
-  type ReviewedApplicationRow,
   revokeOperator,
   setApplicationAreas,
   setServiceAreaStatus,
   type TierRow,
 } from '@nogpets/store';
 import { isEmailAddress } from '../auth.js';
-import { chargesToRefund, markNoticeRefunded } from '../payments/notices.js';
+import type { Booking } from '../booking/booking-model.js';
+import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
 import type { Deps, Payments } from '../context.js';
 import { townSlug } from '../directory/find-pet-businesses.js';
 import { ServiceError } from '../errors.js';
+import { chargesToRefund, markNoticeRefunded } from '../payments/notices.js';
+import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 import { findUnstorableText } from '../text.js';
-import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
-import type { Booking } from '../booking/booking-model.js';
 import { applicationData, claimStatus } from './application.js';
 import { areaRowKind } from './area.js';
-import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 
 /** The operator's moves need only the database and the clock. */
 export type ReviewDeps = Pick<Deps, 'sql' | 'clock'>;
@@ -270,7 +271,7 @@ async function forReview(
       ) ?? null)
     : null;
   const done = list.items.filter((i) => i.status === 'DONE').length;
-  const open = list.items.filter((i) => i.required && i.status !== 'DONE');
+  const open = stillNeeded(list.items);
   return {
     applicationId: row.id,
     name: row.name,
@@ -480,7 +481,7 @@ export function directoryCategories(categories: string[], mode: unknown): string
 function cannotApprove(row: ReviewedApplicationRow, ready: boolean, items: ChecklistItem[]): string[] {
   const problems: string[] = [];
   if (!ready)
-    for (const i of items.filter((i) => i.required && i.status !== 'DONE'))
+    for (const i of stillNeeded(items))
       problems.push(`${i.title}: ${i.missing.join('; ') || i.status.toLowerCase()}`);
   if (!row.country || !row.currency || !row.timezone) problems.push('country, currency and time zone');
   for (const s of row.services as StoredService[])

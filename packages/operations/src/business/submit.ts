@@ -1,10 +1,11 @@
 // submitBusinessForReview: the person saw the summary of their application and agreed; it goes to
 // the operator (SUBMITTED). Without confirm: true, 409 CONFIRM_REQUIRED with the summary to show.
+import { stillNeeded } from '@nogpets/onboarding-checklist';
 import { type ApplicationRow, type Queryable, submitApplication } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
-import { defineOperation } from '../define.js';
 import { confirmRequired } from '../confirm.js';
+import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import {
   type Application,
@@ -133,9 +134,12 @@ export const submitBusinessForReview = defineOperation({
       const row = await ownDraft(ctx, q, input.applicationId);
       const answer = await applicationAnswer(ctx, q, row);
       if (!answer.readyToSubmit) {
-        const missing = answer.checklist
-          .filter((i) => i.required && i.status !== 'DONE')
-          .map((i) => ({ item: i.id, title: i.title, missing: i.missing, fixWith: i.fixWith }));
+        const missing = stillNeeded(answer.checklist).map((i) => ({
+          item: i.id,
+          title: i.title,
+          missing: i.missing,
+          fixWith: i.fixWith,
+        }));
         throw new ServiceError(
           'NOT_READY',
           `The application is not ready to send: ${missing
