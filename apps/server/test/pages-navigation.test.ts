@@ -220,6 +220,17 @@ describe('pages a person can find their way through', () => {
           expect(await headerLinks(page), `${person.email} on ${at}`).toEqual(person.links);
           expect(await shown(page, 'header'), `${person.email} on ${at}`).toContain(person.email);
         }
+        if (person.email === OWNER) {
+          // A form whose token has gone stale: the refusal keeps the header of who is signed in.
+          await page.goto(`${server.url}/signin/link`);
+          await page.locator('main input[name="csrf"]').evaluate((el) => {
+            (el as unknown as { value: string }).value = 'stale';
+          });
+          await page.getByLabel('Email').fill(person.email);
+          await submit(page, page.locator('main').getByRole('button', { name: 'Send the link' }));
+          expect(await shown(page)).toContain('This form has expired');
+          expect(await headerLinks(page)).toEqual(person.links);
+        }
         if (person.email === OPERATOR) {
           // The operator reaches the console from the header of any page.
           await page.goto(`${server.url}/account`);

@@ -40,7 +40,7 @@ import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { homeRoutes, START_PATH } from './home.js';
 import { invitationRoutes } from './invitation-pages.js';
-import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
+import { FAVICON_SVG, page, type SignedInHeader, STYLESHEET } from './layout.js';
 import { operatorRoutes } from './operator-console.js';
 import { type PageSession, SESSION_COOKIE, sessionReader } from './session.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -105,13 +105,19 @@ const PAGE_PATHS = [
  * The page when an address has had its link mails for the hour (LINK_MAILS_PER_HOUR, all kinds
  * together): the same for every address, with or without an account.
  */
-export function linkMailRefused(err: ServiceError, email: string, back = '/signin'): string {
+export function linkMailRefused(
+  err: ServiceError,
+  email: string,
+  back = '/signin',
+  who?: SignedInHeader | null,
+): string {
   // `back` is one of our own paths (the sign-in page, or a draft's page of a checked id).
   return page(
     'Not sent: too many mails to this address',
     html`<p id="outcome" class="error" role="alert">No mail was sent to <strong>${email}</strong> now. ${err.message}</p>
     <p>We send at most ${String(LINK_MAILS_PER_HOUR)} sign-in or sign-up mails an hour to one address, whoever asks, so that nobody can flood an inbox.</p>
     <p><a href="$${back}">Back</a></p>`,
+    who ?? undefined,
   );
 }
 
@@ -178,7 +184,11 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       .status(403)
       .type('html')
       .send(
-        page('Try again', html`<p class="error">This form has expired. Reload the page and try again.</p>`),
+        page(
+          'Try again',
+          html`<p class="error">This form has expired. Reload the page and try again.</p>`,
+          (await signedIn(req)) ?? undefined,
+        ),
       );
     return true;
   }
@@ -381,7 +391,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       if (!(err instanceof ServiceError) || err.code !== 'RateLimited') throw err;
       req.log?.warn({ reason: request.reason }, 'sign-in link mail held back: too many for this address');
       res.status(429).setHeader('Retry-After', String(err.details.retryAfterSeconds));
-      res.type('html').send(linkMailRefused(err, request.email));
+      res.type('html').send(linkMailRefused(err, request.email, '/signin', await signedIn(req)));
       return;
     }
     const outbox = runtime.deps.mail
