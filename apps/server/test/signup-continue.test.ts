@@ -303,6 +303,57 @@ describe('the sign-up draft page (continueUrl)', () => {
     expect(text).toContain(`The price "${'価'.repeat(40)}…" could not be read`);
   });
 
+  it('refuses odd text and numbers on every form of the page with a page, never a 5xx, and changes nothing', async () => {
+    const { draftId, applicationId, form } = await ownersForm('odd.forms@example.com');
+    const stored = async () =>
+      (
+        await server.db.sql`
+          select * 
+          from business_applications where id = ${applicationId}`
+      )[0]!;
+    const before = await stored();
+    const [service] = before.services as { id: string }[];
+    // What each form with fields to type sends, every field set to the probe (the offer form has only
+    // checkboxes, where any value is a tick). A lone surrogate is sent as the browser would: U+FFFD.
+    const forms: Record<string, string[]> = {
+      place: ['country', 'timezone'],
+      prices: [`price_${service!.id}`],
+      area: ['suburbs', 'radiusKm', 'centerAddress'],
+      hours: ['start_mon', 'end_mon', 'count_grooming', 'count_tables'],
+      services: ['category', 'kind', 'name', 'price', 'durationMin', 'pet_DOG'],
+    };
+    const probes = [
+      'a\u0000b',
+      '\ud800',
+      '0.001',
+      '-1',
+      '1e309',
+      '99999999999999999999',
+      'NaN',
+      ' ',
+      'x'.repeat(5000),
+    ];
+    const answers: string[] = [];
+    for (const [name, fields] of Object.entries(forms)) {
+      for (const probe of probes) {
+        const res = await postForm(
+          server,
+          `/business/drafts/${draftId}/${name}`,
+          Object.fromEntries(fields.map((f) => [f, probe])),
+          form,
+        );
+        answers.push(`${name} ${JSON.stringify(probe.slice(0, 12))}: ${res.status}`);
+        expect(res.status, `${name} with ${JSON.stringify(probe.slice(0, 12))}`).toBeLessThan(500);
+        // Refused: a 400 page, or the redirect that carries the refusal to the page.
+        const refused =
+          res.status >= 400 || res.headers.getSetCookie().some((c) => c.startsWith('nogpets_refused='));
+        expect(refused, `${name} with ${JSON.stringify(probe.slice(0, 12))}: ${res.status}`).toBe(true);
+      }
+    }
+    expect(await stored()).toEqual(before);
+    expect(answers.length).toBe(Object.keys(forms).length * probes.length);
+  });
+
   it('says only its own notices, whatever `done` names', async () => {
     const { draftId, form } = await ownersForm('notices@example.com');
     for (const done of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {

@@ -168,7 +168,8 @@ function readAmount(number: string, digits: number): number | null {
   const head = n.slice(0, last);
   const sep = n[last]!;
   const grouped = (s: string, by: string) =>
-    /^\d+$/.test(s) || new RegExp(`^\\d{1,3}(?:${by === '.' ? '\\.' : by}\\d{3})+$`).test(s);
+    // Groups of thousands start with a digit other than 0 ("0.001" is not one rand, it is unreadable).
+    /^\d+$/.test(s) || new RegExp(`^[1-9]\\d{0,2}(?:${by === '.' ? '\\.' : by}\\d{3})+$`).test(s);
   // A group of three after the last mark: thousands, unless the currency has three decimals (ambiguous).
   if (tail.length === 3 && digits !== 3) {
     return grouped(n, sep === '.' ? '.' : sep) ? Number(n.split(sep).join('')) * 10 ** digits : null;
