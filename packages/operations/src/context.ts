@@ -60,6 +60,10 @@ export interface OperationContext {
   idempotencyKey?: string | undefined;
   /** The client's network address as the door saw it (per-caller limits); absent outside HTTP. */
   callerAddress?: string | undefined;
+  /** The operation being run (set by runOperation): events written by the call name it. */
+  operationId?: string | undefined;
+  /** This one call's id (set by runOperation, unique): its events carry it. */
+  callId?: string | undefined;
 }
 
 const CLIENT_NAME = /^[\p{L}\p{N} ._()/-]{1,80}$/u;

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { Scope } from './auth.js';
-import type { OperationContext } from './context.js';
 import type { ConfirmKind } from './confirm.js';
+import type { OperationContext } from './context.js';
+import type { EventType } from './events/catalog.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -45,6 +46,12 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
    * confirm step it is: the kind says which parts its summary carries (confirm.ts).
    */
   confirmKind?: ConfirmKind;
+  /**
+   * The domain events a successful call may write (docs/events.md), in the transaction of its
+   * change; a refused call writes none. Every change operation says, even when it is none (`[]`):
+   * a test holds each call to its list.
+   */
+  events?: readonly EventType[];
   annotations: ToolAnnotations;
   handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;
 }

@@ -297,3 +297,4 @@ export {
 } from './shop/operator.js';
 // What stands between an application and its review (one rule, for pages too).
 export { stillNeeded } from '@nogpets/onboarding-checklist';
+export * from './events/index.js';

@@ -1,12 +1,18 @@
-import { createHash } from 'node:crypto';
-import { findIdempotentAnswer, lockIdempotencyKey, type Sql, saveIdempotentAnswer } from '@nogpets/store';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  eventTypesOfCall,
+  findIdempotentAnswer,
+  lockIdempotencyKey,
+  type Sql,
+  saveIdempotentAnswer,
+} from '@nogpets/store';
 import stringify from 'safe-stable-stringify';
 import type { z } from 'zod';
 import { insufficientScope } from './auth.js';
 import type { OperationContext } from './context.js';
 import type { Operation } from './define.js';
-import { offersThrough } from './offer-cache.js';
 import { type ErrorCode, ServiceError } from './errors.js';
+import { offersThrough } from './offer-cache.js';
 import { IDEMPOTENCY_KEY } from './schemas.js';
 import { findUnstorableText, type TextProblem } from './text.js';
 
@@ -86,12 +92,45 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
     }
   }
   const input = parseInput(op, raw);
-  const answer =
-    ctx.idempotencyKey !== undefined && op.method !== 'GET' && ctx.auth
-      ? await idempotent(op, ctx, input)
-      : await op.handler(ctx, input);
-  if (ctx.deps.checkOutputs) checkOutput(op, answer);
+  const call: OperationContext = { ...ctx, operationId: op.operationId, callId: randomUUID() };
+  if (!ctx.deps.checkOutputs) {
+    return call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
+      ? idempotent(op, call, input)
+      : op.handler(call, input);
+  }
+  let answer: z.input<O>;
+  try {
+    answer =
+      call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
+        ? await idempotent(op, call, input)
+        : await op.handler(call, input);
+  } catch (err) {
+    await checkEvents(op, call, err);
+    throw err;
+  }
+  checkOutput(op, answer);
+  await checkEvents(op, call, null);
   return answer;
+}
+
+/**
+ * Under CHECK_OUTPUTS (tests): the events the call wrote are the operation's own (`events`), and a
+ * refused or failed call wrote none.
+ */
+async function checkEvents(op: Operation, ctx: OperationContext, failure: unknown): Promise<void> {
+  let written: string[];
+  try {
+    written = await eventTypesOfCall(ctx.deps.sql, ctx.callId!);
+  } catch {
+    return; // the database is gone: the call's own error says so
+  }
+  if (failure !== null && written.length) {
+    throw new Error(`${op.operationId} was refused or failed but wrote events: ${written.join(', ')}`);
+  }
+  const allowed = new Set<string>(op.events ?? []);
+  const stray = written.filter((t) => !allowed.has(t));
+  if (stray.length)
+    throw new Error(`${op.operationId} wrote events it does not declare: ${stray.join(', ')}`);
 }
 
 /** An answer that does not match what the operation declares (and the OpenAPI document shows) is a bug. */

@@ -51,3 +51,4 @@ export * from './working-time.js';
 export * from './payouts.js';
 export * from './staff.js';
 export * from './shop.js';
+export * from './events.js';

@@ -1,0 +1,22 @@
+export {
+  type ActorKind,
+  type BookingFacts,
+  BookingFactsSchema,
+  EVENT_CATALOG,
+  EVENT_TYPES,
+  type EventData,
+  type EventDefinition,
+  type EventType,
+  MoneySchema,
+  OrderFactsSchema,
+} from './catalog.js';
+export {
+  bookingFacts,
+  type EventSource,
+  type NewEvent,
+  orderFacts,
+  recordEvent,
+  recordEvents,
+  sourceOf,
+  systemSource,
+} from './record.js';
