@@ -14,6 +14,7 @@ export {
   bookingFacts,
   type EventSource,
   type NewEvent,
+  operatorSource,
   orderFacts,
   recordEvent,
   recordEvents,

@@ -43,6 +43,17 @@ export function sourceOf(ctx: OperationContext, kind?: ActorKind): EventSource {
   };
 }
 
+/** The source of events written by NogPets' operator (console or CLI): `what` names the action. */
+export function operatorSource(operatorUserId: string | null, what: string, at: Date): EventSource {
+  return {
+    actor: { kind: 'operator', userId: operatorUserId, clientName: null },
+    operation: what,
+    requestId: null,
+    callId: null,
+    at,
+  };
+}
+
 /** The source of events written by a scheduled job (a hold lapsing, a reminder due). */
 export function systemSource(job: string, at: Date): EventSource {
   return {
