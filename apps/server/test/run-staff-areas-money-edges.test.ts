@@ -1,4 +1,4 @@
-// Issue 16, second reading of the staff, areas and money tools: bad dates and cursors answer 400
+// The staff, areas and money tools at their edges: bad dates and cursors answer 400
 // (never a 500), and an owner demoted while their staff change waited for the owners' lock
 // does not go on to change the staff.
 import { createApiKey } from '@nogpets/operations';
@@ -12,7 +12,7 @@ type Json = any;
 const BIZ = 'biz_boland_paws';
 const clock = fixedClock('2026-03-11T04:00:00Z'); // Wednesday 06:00 in Johannesburg
 
-describe('issue 16 second reading: staff, areas and money', () => {
+describe('staff, areas and money at their edges', () => {
   let server: TestServer;
   let owner: string;
   const as = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -1,4 +1,4 @@
-// Issue 16, second reading of prices, working hours and time off: what a first reading missed.
+// Prices, working hours and time off at their edges.
 // A weekly series' weeks not yet made are new bookings at the new price, and update_prices says so
 // before it is confirmed; the week the worker makes carries its own quote, not the first week's.
 // Time off in a zone whose clocks skip midnight (Santiago) is a whole day, not a 400; dates past
@@ -33,7 +33,7 @@ const SANTIAGO_PARTNER: PartnerFixture = {
   listing: { id: 'dir-santiago-pelu', town: 'santiago', phone: null, website: null },
 };
 
-describe('issue 16 prices, hours and time off: second reading', () => {
+describe('prices, hours and time off at their edges', () => {
   let server: TestServer;
   let owner: string;
   let santiago: string;
@@ -184,7 +184,7 @@ describe('issue 16 prices, hours and time off: second reading', () => {
       expect(['start', 'end']).toContain(res.body.error.details.fields[0].field);
     }
     expect(await count()).toBe(before);
-    // A list up to year 9999 is refused with the range (issue 27: dates have ranges); left out, `to` has no end.
+    // A list up to year 9999 is refused with the range (dates have ranges); left out, `to` has no end.
     const far = await server.get(`/v1/business/time-off?businessId=${BIZ}&to=9999-12-31`, as(owner));
     expect(far.status, JSON.stringify(far.body)).toBe(400);
     expect(far.body.error.details.reason).toBe('DATE_OUT_OF_RANGE');

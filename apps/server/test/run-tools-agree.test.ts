@@ -1,4 +1,4 @@
-// Second reading of issue 15's Run operations: what the demo partner's bookings say is what the
+// The Run operations agree with the data: what the demo partner's bookings say is what the
 // tools say of the same pets and services.
 import { createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';
@@ -10,7 +10,7 @@ type Json = any;
 const BIZ = 'biz_boland_paws';
 const clock = fixedClock('2026-03-11T04:00:00Z'); // Wednesday 06:00 in Johannesburg
 
-describe('second reading of the Run operations', () => {
+describe('the Run operations agree with the data', () => {
   let server: TestServer;
   let owner: string;
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
