@@ -98,6 +98,7 @@ export const addAddress = defineOperation({
     },
     { status: 429, description: 'Too many requests.' },
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const auth = ctx.auth!;

@@ -75,6 +75,7 @@ export const addPet = defineOperation({
   output: PetSchema,
   successStatus: 201,
   errors: [{ status: 429, description: 'Too many requests.' }],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const auth = ctx.auth!;

@@ -402,6 +402,7 @@ export const prepareBusinessSignup = defineOperation({
       description: `Too many drafts: ${DRAFTS_PER_CALLER_PER_HOUR} an hour from one caller, ${DRAFTS_PER_EMAIL_PER_DAY} a day for one email (\`RateLimited\`, with Retry-After). Nothing was saved.`,
     },
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();

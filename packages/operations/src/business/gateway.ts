@@ -66,6 +66,7 @@ export const connectGateway = defineOperation({
     },
     ...STEP_ERRORS.filter((e) => e.status === 429),
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();

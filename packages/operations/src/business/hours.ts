@@ -146,6 +146,7 @@ export const setOperatingHours = defineOperation({
     },
     ...STEP_ERRORS,
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();

@@ -96,6 +96,7 @@ export const addResources = defineOperation({
     },
     ...STEP_ERRORS,
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();

@@ -171,6 +171,7 @@ export const addBusinessServices = defineOperation({
     },
     ...STEP_ERRORS,
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();

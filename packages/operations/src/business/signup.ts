@@ -140,6 +140,7 @@ export const startBusinessSignup = defineOperation({
     },
     { status: 429, description: 'Too many requests.' },
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const userId = ctx.auth!.userId;

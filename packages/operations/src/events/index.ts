@@ -10,6 +10,7 @@ export {
   MoneySchema,
   OrderFactsSchema,
 } from './catalog.js';
+export { type EventEnvelope, EventEnvelopeSchema, envelopeOf } from './envelope.js';
 export {
   bookingFacts,
   type EventSource,

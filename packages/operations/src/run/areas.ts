@@ -136,6 +136,7 @@ export const proposeServiceArea = defineOperation({
         'or suburb it is in, or send `center` {lat, lng}.',
     },
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {

@@ -422,6 +422,7 @@ export const addClientNote = defineOperation({
         'No business of that id that the person is on the staff of, no such client of it, or no such pet of the client.',
     },
   ].sort((a, b) => a.status - b.status),
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {

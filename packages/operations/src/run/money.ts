@@ -137,6 +137,7 @@ export const sendPaymentLink = defineOperation({
     }),
   successStatus: 200,
   errors: MONEY_ERRORS,
+  events: [],
   annotations: MONEY_ANNOTATIONS,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {
@@ -278,6 +279,7 @@ export const createInvoiceLink = defineOperation({
     }),
   successStatus: 201,
   errors: MONEY_ERRORS,
+  events: [],
   annotations: MONEY_ANNOTATIONS,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
