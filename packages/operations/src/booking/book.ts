@@ -3,11 +3,12 @@ import { formatMoney } from '@nogpets/pricing-tiers';
 import type { SittingPlan } from '@nogpets/slot-engine';
 import { insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation } from '../define.js';
 import { confirmRequired } from '../confirm.js';
+import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
-import { documentRules, LineIdSchema, oneGroupOf } from '../schemas.js';
+import { sourceOf } from '../events/record.js';
 import { BUSINESS_ERRORS, BusinessIdSchema } from '../offer-cache.js';
+import { documentRules, LineIdSchema, oneGroupOf } from '../schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
 import { localDate, momentText, whenText } from './local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
@@ -238,6 +239,7 @@ export const book = defineOperation({
   input: BookRequestSchema,
   output: BookResultSchema,
   successStatus: 201,
+  events: ['booking.created'],
   errors: [
     { status: 400, description: 'Invalid input, or `start`/`resourceId` not an open slot of find_times.' },
     { status: 401, description: 'No or an invalid credential.' },
@@ -401,6 +403,7 @@ export const book = defineOperation({
       seriesId: null as string | null,
       notes: input.notes ?? '',
       heldForLink: linkExpiresAt,
+      created: { source: sourceOf(ctx, 'person'), by: 'client' as const },
     };
     // One booking (no series, no group walk to fill under a lock) is one statement with its audit
     // record and pay link; several go in one transaction.

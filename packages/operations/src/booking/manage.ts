@@ -19,10 +19,12 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
+import { bookingParts, type ConfirmParts, cancelMoney, confirmRequired } from '../confirm.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
-import { bookingParts, type ConfirmParts, cancelMoney, confirmRequired } from '../confirm.js';
 import { ServiceError } from '../errors.js';
+import { sourceOf } from '../events/record.js';
+import { flagIfOutsideWorkingTime } from '../run/working-time.js';
 import {
   type BookingDetails,
   BookingIdShape,
@@ -35,6 +37,7 @@ import {
   toBooking,
   withMessages,
 } from './booking-model.js';
+import { recordBookingEvents, recordCancellations } from './events.js';
 import { addDays, DAY_MS, localDate, localTime, whenText } from './local-time.js';
 import { makePayLink } from './place.js';
 import type { PricedRequest } from './quote-request.js';
@@ -48,7 +51,6 @@ import {
   sittingContext,
   sittingDays,
 } from './schedule.js';
-import { flagIfOutsideWorkingTime } from '../run/working-time.js';
 import { checkDateBounds, checkSearchDates, DATE, DaySchema, SlotSchema } from './time-schemas.js';
 
 const notFound = { status: 404, description: 'No such booking of the person.' };
@@ -412,6 +414,7 @@ export const rescheduleBooking = defineOperation({
     },
     tooMany,
   ],
+  events: ['booking.moved'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -431,6 +434,11 @@ export const rescheduleBooking = defineOperation({
           from: current.start.toISOString(),
           to: start.toISOString(),
           resourceId: slot.resourceId,
+        });
+        await recordBookingEvents(q, sourceOf(ctx, 'person'), 'booking.moved', [current.id], {
+          from: movedFrom(current),
+          by: 'client',
+          message: null,
         });
         return moved;
       })
@@ -532,6 +540,11 @@ export async function writeMove(
   return { ...current, status, start, end, resourceId, holdUntil: hold };
 }
 
+/** Where a booking was before it moved, as `booking.moved` tells it. */
+export function movedFrom(row: Pick<BookingRow, 'start' | 'end' | 'resourceId'>) {
+  return { start: row.start.toISOString(), end: row.end.toISOString(), resourceId: row.resourceId };
+}
+
 /** A move that lost a race for its time (the exclusion constraint, or a deadlock) as 409 SLOT_TAKEN, naming the tool that finds times again. */
 export function slotTakenOnConflict(start: string, findTool: string) {
   return (err: unknown): never => {
@@ -593,6 +606,7 @@ export const cancelBooking = defineOperation({
     },
     tooMany,
   ],
+  events: ['booking.cancelled', 'booking.refund_due'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {
@@ -612,6 +626,11 @@ export const cancelBooking = defineOperation({
             money: cancelMoney(rows, parts.amount.currency),
           };
         },
+      });
+      await recordCancellations(q, sourceOf(ctx, 'person'), cancelled, {
+        type: 'booking.cancelled',
+        by: 'client',
+        message: null,
       });
       const message = `Cancelled ${cancelled.length === 1 ? 'the booking' : `${cancelled.length} bookings`}.${refundRequested.length ? ' The payment is refunded to the card in 5 to 7 working days.' : ''}`;
       return { cancelled, refundRequested, message };
@@ -756,6 +775,7 @@ export const payBooking = defineOperation({
     { status: 409, description: '`NOTHING_TO_PAY`: paid, cash, or no longer active.' },
     tooMany,
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {

@@ -8,8 +8,8 @@ import {
   findOrderOfPayment,
   findPayment,
   type LeadRow,
-  listLeads,
   listBookingsByPaymentStatus,
+  listLeads,
   listPaymentsByStatus,
   type PaymentRow,
   type Queryable,
@@ -19,7 +19,9 @@ import {
 } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { operatorSource } from '../events/record.js';
 import { type Booking, stateOf, toBooking } from './booking-model.js';
+import { recordBookingEvents } from './events.js';
 
 /** The operator's moves need only the database and the clock. */
 type OperatorDeps = Pick<Deps, 'sql' | 'clock'>;
@@ -58,6 +60,11 @@ async function operatorMove(
       },
       now,
     );
+    // Accepting for the business confirms the booking (once: an accepted one stays as it was).
+    if (trigger.type === 'ACCEPT' && row.status !== next.status)
+      await recordBookingEvents(q, operatorSource(null, action, now), 'booking.accepted', [row.id], {
+        message: null,
+      });
     return toBooking(next);
   });
 }

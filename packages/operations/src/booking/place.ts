@@ -8,30 +8,32 @@ import {
   appendAudit,
   atomically,
   type BookingRow,
-  insertBookingWithLink,
-  isSavedRowGone,
-  type NewBooking,
   extendHold,
   insertBooking,
+  insertBookingWithLink,
   insertPayment,
+  isSavedRowGone,
   isSlotConflict,
   isWriteConflict,
   lockGroupWalk,
   lockResource,
+  type NewBooking,
   narrowPayLinks,
   newId,
   type Queryable,
-  shareKey,
   type Sql,
+  shareKey,
   type TransactionSql,
 } from '@nogpets/store';
-import { flagIfOutsideWorkingTime } from '../run/working-time.js';
 import { hashSecret, newSecret } from '../auth.js';
 import { actorName, type OperationContext } from '../context.js';
 import { ServiceError } from '../errors.js';
+import type { EventSource } from '../events/record.js';
+import { flagIfOutsideWorkingTime } from '../run/working-time.js';
 import type { BookingDetails } from './booking-model.js';
-import { groupOf } from './schedule.js';
+import { recordBookingEvents } from './events.js';
 import type { PricedRequest } from './quote-request.js';
+import { groupOf } from './schedule.js';
 
 export interface Placement {
   start: Date;
@@ -57,6 +59,11 @@ export interface PlaceOptions {
    * (their account, or none for a client without one), not the caller's.
    */
   forClient?: { userId: string | null; businessClientId: string } | undefined;
+  /**
+   * Who the `booking.created` events of the bookings placed come from (the person, the business's
+   * staff, the worker keeping a series booked) and whose booking it is in words (`by`).
+   */
+  created: { source: EventSource; by: 'client' | 'business' };
 }
 
 /**
@@ -129,7 +136,19 @@ export async function placeBookings(
     }
   }
   await flagIfOutsideWorkingTime(tx, business, rows, now);
+  await recordCreated(tx, rows, options);
   return { rows, taken };
+}
+
+/** One `booking.created` per booking placed (a series' weeks, visits: each its own). */
+function recordCreated(q: Queryable, rows: BookingRow[], options: PlaceOptions): Promise<void> {
+  return recordBookingEvents(
+    q,
+    options.created.source,
+    'booking.created',
+    rows.map((r) => r.id),
+    { by: options.created.by },
+  );
 }
 
 /** A new booking's row: PENDING on its resource, held for its pay link when one is about to be made. */
@@ -245,6 +264,7 @@ export async function placeOneBooking(
       await lockResource(q, booking.businessId, booking.resourceId);
       const made = await insertBookingWithLink(q, booking, creationAudit(ctx, booking), payment, now);
       await flagIfOutsideWorkingTime(q, options.priced.offer.business, [made], now);
+      await recordCreated(q, [made], options);
       return made;
     });
   } catch (err) {

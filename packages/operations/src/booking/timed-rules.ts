@@ -13,9 +13,10 @@ import {
   setSeriesBookedUntil,
   updateBooking,
 } from '@nogpets/store';
-import type { Deps, OperationContext } from '../context.js';
-import { SCOPE_NAMES } from '../auth.js';
 import type { Scope } from '../auth.js';
+import { SCOPE_NAMES } from '../auth.js';
+import type { Deps, OperationContext } from '../context.js';
+import { systemSource } from '../events/record.js';
 import { stateOf } from './booking-model.js';
 import { localDate } from './local-time.js';
 import { placeBookings } from './place.js';
@@ -176,6 +177,8 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
             addressId: t.addressId,
             seriesId: series.id,
             notes: t.notes,
+            // The person's own weeks, booked by the worker for them.
+            created: { source: systemSource('keep-series-booked', now), by: 'client' },
           },
           true,
         );

@@ -1,4 +1,5 @@
 import { orderTransition, transition } from '@nogpets/booking-rules';
+import type { BookingRow } from '@nogpets/store';
 import {
   appendAudit,
   findBookings,
@@ -16,11 +17,12 @@ import {
   updateBooking,
   updateOrder,
 } from '@nogpets/store';
-import type { BookingRow } from '@nogpets/store';
-import type { Deps } from '../context.js';
 import { stateOf } from '../booking/booking-model.js';
-import type { VerifiedNotification } from './gateway.js';
+import { recordBookingEvents } from '../booking/events.js';
+import type { Deps } from '../context.js';
+import { type EventSource, orderFacts, recordEvents, systemSource } from '../events/record.js';
 import { cutText, toStorableText } from '../text.js';
+import type { VerifiedNotification } from './gateway.js';
 
 export type SettleOutcome =
   | 'APPLIED'
@@ -115,6 +117,9 @@ export async function settleNotification(
     return s;
   });
 }
+
+/** The events of a payment settled come from the gateway's notification, not from a person's call. */
+const settled = (now: Date): EventSource => systemSource('payment-notification', now);
 
 type RecordNotification = (
   outcome: string,
@@ -230,6 +235,17 @@ async function apply(
       gatewayRef: verified.gatewayRef,
       amountCents: payment.amountCents,
     });
+    await recordEvents(
+      q,
+      settled(now),
+      (await orderFacts(q, [order.id])).map((o) => ({
+        type: 'order.paid' as const,
+        businessId: o.businessId,
+        personId: o.personId,
+        subjectId: o.facts.orderId,
+        data: { order: o.facts },
+      })),
+    );
     return { outcome: 'APPLIED', bookingIds: [], notice: 'DONE' };
   }
   const bookings: BookingRow[] = await findBookings(q, payment.bookingIds, { forUpdate: true });
@@ -273,6 +289,15 @@ async function apply(
       paymentStatus: next.state.paymentStatus,
     });
   }
+  // Paid: confirmed. Paid after it lapsed or was cancelled: the money is owed back.
+  const paidNow = moves.filter((m) => m.next.ok && m.next.state.paymentStatus === 'PAID').map((m) => m.b.id);
+  const owedNow = moves
+    .filter((m) => m.next.ok && m.next.state.paymentStatus === 'REFUND_REQUESTED')
+    .map((m) => m.b.id);
+  await recordBookingEvents(q, settled(now), 'booking.paid', paidNow, (f) => ({ paid: { ...f.total } }));
+  await recordBookingEvents(q, settled(now), 'booking.refund_due', owedNow, (f) => ({
+    refund: { ...f.total },
+  }));
   const taken = moves.map((m) => m.b.id);
   if (!paidBefore.length) return { outcome: 'APPLIED', bookingIds: taken, notice: 'DONE' };
   // The rest paid, the share of the bookings paid twice is owed back: a REFUND_DUE payment of its

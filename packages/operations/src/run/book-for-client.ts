@@ -7,7 +7,7 @@
  */
 import { initialState, payLinkExpiresAt } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { DEFAULT_MIN_NOTICE_MIN, type DayResult, findSlots } from '@nogpets/slot-engine';
+import { type DayResult, DEFAULT_MIN_NOTICE_MIN, findSlots } from '@nogpets/slot-engine';
 import {
   type AddressRow,
   type BookingRow,
@@ -22,13 +22,6 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
-import { transactionAsPool } from '../run.js';
-import type { OperationContext } from '../context.js';
-import { defineOperation, READ_ONLY } from '../define.js';
-import { confirmStep } from '../confirm.js';
-import { ServiceError } from '../errors.js';
-import { bookableOffer, BUSINESS_ERRORS, offersThrough } from '../offer-cache.js';
-import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 import type { BookingDetails } from '../booking/booking-model.js';
 import { refused } from '../booking/booking-model.js';
 import { TimesAnswerSchema } from '../booking/find-times.js';
@@ -45,6 +38,14 @@ import {
   slotInputFor,
 } from '../booking/schedule.js';
 import { checkDateBounds, checkSearchDates, DATE, HHMM } from '../booking/time-schemas.js';
+import { confirmStep } from '../confirm.js';
+import type { OperationContext } from '../context.js';
+import { defineOperation, READ_ONLY } from '../define.js';
+import { ServiceError } from '../errors.js';
+import { sourceOf } from '../events/record.js';
+import { BUSINESS_ERRORS, bookableOffer, offersThrough } from '../offer-cache.js';
+import { transactionAsPool } from '../run.js';
+import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { JobSchema, toJobs } from './jobs.js';
 
@@ -540,6 +541,7 @@ async function placeForClient(ctx: OperationContext, q: Queryable, p: Placing) {
     notes: p.notes,
     heldForLink: linkExpiresAt,
     forClient: { userId: client.userId, businessClientId: client.id },
+    created: { source: sourceOf(ctx, 'staff'), by: 'business' },
   };
   const placement = { start: p.start, end, resourceId: p.resourceId, totalCents };
   // As book: one booking is one statement with its audit record and pay link; a group walk is
@@ -678,6 +680,7 @@ export const bookForClient = defineOperation({
     }),
   output: ClientBookingSchema,
   successStatus: 201,
+  events: ['booking.created'],
   errors: PLACE_ERRORS,
   annotations: CHANGE,
   async handler(ctx, input) {
@@ -770,6 +773,7 @@ export const rebookBooking = defineOperation({
     }),
   output: ClientBookingSchema,
   successStatus: 201,
+  events: ['booking.created'],
   errors: PLACE_ERRORS,
   annotations: CHANGE,
   async handler(ctx, input) {

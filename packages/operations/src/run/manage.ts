@@ -20,13 +20,21 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
+import { recordBookingEvents, recordCancellations } from '../booking/events.js';
 import { momentText, whenText } from '../booking/local-time.js';
-import { cancelWithRefunds, moveTarget, slotTakenOnConflict, writeMove } from '../booking/manage.js';
+import {
+  cancelWithRefunds,
+  movedFrom,
+  moveTarget,
+  slotTakenOnConflict,
+  writeMove,
+} from '../booking/manage.js';
 import { applyTransition } from '../booking/operator.js';
+import { bookingMoney, bookingParts, cancelMoney, confirmStep } from '../confirm.js';
 import type { OperationContext } from '../context.js';
 import { defineOperation } from '../define.js';
-import { bookingMoney, bookingParts, cancelMoney, confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
+import { sourceOf } from '../events/record.js';
 import { bookableOffer } from '../offer-cache.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { type Job, JobSchema, toJobs } from './jobs.js';
@@ -208,6 +216,7 @@ export const acceptBusinessBooking = defineOperation({
     notFound,
     { status: 409, description: '`CONFIRM_REQUIRED` (show `details.summary`) or `NOT_ACTIVE`.' },
   ],
+  events: ['booking.accepted'],
   annotations: CHANGES,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -240,6 +249,7 @@ export const acceptBusinessBooking = defineOperation({
       });
       const toldClient = `${biz.name} confirmed your booking of ${when(row, biz)}.${stillToPay(accepted, biz)}`;
       await tellClient(ctx, q, biz, [row.id], 'ACCEPTED', toldClient, null);
+      await recordBookingEvents(q, sourceOf(ctx, 'staff'), 'booking.accepted', [row.id], { message: null });
       return {
         booking: await jobOf(q, biz, row.id),
         message: `Accepted the booking of ${when(row, biz)}; the client is told it is confirmed.`,
@@ -287,6 +297,7 @@ export const declineBooking = defineOperation({
         '`CONFIRM_REQUIRED` (show `details.summary`), `NOT_ACTIVE` (not waiting for the business) or `TOO_LATE` (it has started).',
     },
   ],
+  events: ['booking.declined', 'booking.refund_due'],
   annotations: CHANGES,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx): Promise<Result> => {
@@ -319,6 +330,11 @@ export const declineBooking = defineOperation({
       });
       const toldClient = `${biz.name} declined your booking of ${when(row, biz)}: “${input.reason}”.${moneyWords(row, biz)}`;
       await tellClient(ctx, q, biz, cancelled, 'DECLINED', toldClient, input.reason);
+      await recordCancellations(q, sourceOf(ctx, 'staff'), cancelled, {
+        type: 'booking.declined',
+        by: 'business',
+        message: input.reason,
+      });
       return {
         booking: await jobOf(q, biz, row.id),
         message: `Declined the booking of ${when(row, biz)}; the client is told why.${refundRequested.length ? ' The payment is refunded to the card in 5 to 7 working days.' : ''}`,
@@ -392,6 +408,7 @@ export const moveBooking = defineOperation({
         'night of a moved stay), `NOT_ACTIVE`, `TOO_LATE` (it has started) or `NOT_AVAILABLE_IN_COUNTRY`.',
     },
   ],
+  events: ['booking.moved'],
   annotations: CHANGES,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -436,6 +453,11 @@ export const moveBooking = defineOperation({
         });
         const toldClient = `${biz.name} moved your booking from ${from} to ${to}${input.reason ? `: “${input.reason}”` : ''}. It is confirmed at the new time.${stillToPay(moved, biz)}`;
         await tellClient(ctx, q, biz, [row.id], 'MOVED', toldClient, input.reason ?? null);
+        await recordBookingEvents(q, sourceOf(ctx, 'staff'), 'booking.moved', [row.id], {
+          from: movedFrom(row),
+          by: 'business',
+          message: input.reason ?? null,
+        });
         return {
           booking: await jobOf(q, biz, row.id),
           message: `Moved the booking to ${to}${resourceNote}; it is confirmed and the client is told.`,
@@ -510,6 +532,7 @@ export const cancelBusinessBooking = defineOperation({
         '`CONFIRM_REQUIRED` (show `details.summary`), `TOO_LATE` (it has started) or `NOT_ACTIVE`.',
     },
   ],
+  events: ['booking.cancelled', 'booking.refund_due'],
   annotations: CHANGES,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx): Promise<Result> => {
@@ -547,6 +570,11 @@ export const cancelBusinessBooking = defineOperation({
           input.reason,
         );
       }
+      await recordCancellations(q, sourceOf(ctx, 'staff'), cancelled, {
+        type: 'booking.cancelled',
+        by: 'business',
+        message: input.reason,
+      });
       const n = cancelled.length;
       return {
         booking: await jobOf(q, biz, row.id),
