@@ -27,6 +27,7 @@ import {
 } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { operatorSource, recordEvent } from '../events/index.js';
 import { toBooking } from '../booking/booking-model.js';
 import { localDate, localDaysWindow } from '../booking/local-time.js';
 import { checkDateBounds, DATE } from '../booking/time-schemas.js';
@@ -352,6 +353,20 @@ export async function markPayoutDone(
       },
       now,
     );
+    // The CLI names no account: the operator is known by the name on the audit record only.
+    await recordEvent(q, operatorSource(null, 'markPayoutDone', now), {
+      type: 'payout.paid',
+      businessId: done!.businessId,
+      personId: null,
+      subjectId: done!.id,
+      data: {
+        payoutId: done!.id,
+        amount: { amount: done!.amountCents, currency: done!.currency },
+        periodStart: done!.firstPaidDate,
+        periodEnd: done!.lastPaidDate,
+        reference: text,
+      },
+    });
     return toPayout(done!);
   });
 }

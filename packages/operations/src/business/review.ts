@@ -50,10 +50,12 @@ import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from 
 import type { Deps, Payments } from '../context.js';
 import { townSlug } from '../directory/find-pet-businesses.js';
 import { ServiceError } from '../errors.js';
+import { type EventSource, operatorSource, recordEvent } from '../events/index.js';
 import { chargesToRefund, markNoticeRefunded } from '../payments/notices.js';
 import { invitationExpiry, mailInvitation } from '../run/invitations.js';
 import { findUnstorableText } from '../text.js';
 import { applicationData, claimStatus } from './application.js';
+import { applicationFacts } from './application-facts.js';
 import { areaRowKind } from './area.js';
 
 /** The operator's moves need only the database and the clock. */
@@ -421,6 +423,13 @@ export async function rejectApplication(
       now,
     );
     await audit(q, by, 'application.reject', row.id, { note: text }, now);
+    await recordEvent(q, operatorSource(by.userId, 'rejectApplication', now), {
+      type: 'application.rejected',
+      businessId: null,
+      personId: row.userId,
+      subjectId: row.id,
+      data: { ...applicationFacts(row), note: text },
+    });
     const after = await findApplicationForReview(q, row.id);
     return forReview(q, after!);
   });
@@ -666,6 +675,7 @@ async function mailNewInvitations(
   q: Queryable,
   plan: NewBusiness,
   now: Date,
+  source: EventSource,
 ): Promise<void> {
   const names = new Map(plan.resources.map((r) => [r.id, r.name]));
   const invitations = (await listPendingInvitations(q, plan.business.id))
@@ -679,6 +689,7 @@ async function mailNewInvitations(
         { ...v, email: v.email!, resourceNames: v.resourceIds.map((id) => names.get(id) ?? id) },
         plan.business,
         now,
+        source,
       );
     } catch (err) {
       if (!(err instanceof ServiceError && err.code === 'RateLimited')) throw err;
@@ -809,9 +820,18 @@ async function approveInOne(
     const businessId = newId('biz');
     const plan = await businessFrom(q, row, businessId, now);
     await insertBusiness(q, plan, now);
-    await mailNewInvitations(deps, q, plan, now);
     const { listingId, claimed, claim } = await listingOf(q, row, businessId, options, by, now);
     await recordReview(q, row.id, { status: 'APPROVED', reviewNote: null, businessId, by: by.name }, now);
+    // The approval is told first, then each invitation it mailed.
+    const source = operatorSource(by.userId, 'approveApplication', now);
+    await recordEvent(q, source, {
+      type: 'application.approved',
+      businessId,
+      personId: row.userId,
+      subjectId: row.id,
+      data: { ...applicationFacts(row), businessId, note: null },
+    });
+    await mailNewInvitations(deps, q, plan, now, source);
     const answer: Approval = {
       applicationId: row.id,
       businessId,

@@ -114,6 +114,7 @@ export const inviteStaff = defineOperation({
     },
     ...STEP_ERRORS,
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();

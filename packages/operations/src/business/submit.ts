@@ -7,6 +7,7 @@ import { auditChange } from '../audit.js';
 import { confirmRequired } from '../confirm.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
+import { recordEvent, sourceOf } from '../events/index.js';
 import {
   type Application,
   ApplicationIdSchema,
@@ -14,6 +15,7 @@ import {
   applicationAnswer,
   ownDraft,
 } from './application.js';
+import { applicationFacts } from './application-facts.js';
 import { payFastServes } from './gateway.js';
 import { weekWords } from './hours.js';
 
@@ -126,6 +128,7 @@ export const submitBusinessForReview = defineOperation({
     },
     { status: 429, description: 'Too many requests.' },
   ],
+  events: ['application.submitted'],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -171,6 +174,13 @@ export const submitBusinessForReview = defineOperation({
       }
       const submitted = await submitApplication(q, row.id, now);
       await auditChange(ctx, q, 'application.submit', row.id, { name: row.name });
+      await recordEvent(q, sourceOf(ctx, 'person'), {
+        type: 'application.submitted',
+        businessId: null,
+        personId: row.userId,
+        subjectId: row.id,
+        data: applicationFacts(submitted!),
+      });
       return applicationAnswer(ctx, q, submitted!);
     });
   },

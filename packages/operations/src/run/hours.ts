@@ -33,6 +33,7 @@ import { DAYS, type Week, WeekSchema, weekWords } from '../business/hours.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { type ConfirmParts, confirmRequired, confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
+import { recordEvent, sourceOf } from '../events/index.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { JobSchema, resourceRefused, toJobs } from './jobs.js';
 import { outsideHours } from './working-time.js';
@@ -224,6 +225,7 @@ export const setWorkingHours = defineOperation({
     ),
     CONFIRM_ERROR,
   ],
+  events: ['hours.changed'],
   annotations: CHANGES,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -271,6 +273,17 @@ export const setWorkingHours = defineOperation({
         resourceIds: ids,
         week: weekWords(week),
         toMove: stranded.map((s) => s.row.id),
+      });
+      await recordEvent(q, sourceOf(ctx, 'staff'), {
+        type: 'hours.changed',
+        businessId: biz.id,
+        personId: null,
+        subjectId: biz.id,
+        data: {
+          resourceIds: ids,
+          summary: `${change} (${biz.timezone} time).`,
+          bookingsToMove: stranded.map((s) => s.row.id),
+        },
       });
       const jobs = await toJobs(
         q,
@@ -435,6 +448,7 @@ export const addTimeOff = defineOperation({
     ),
     CONFIRM_ERROR,
   ],
+  events: ['hours.changed'],
   annotations: CHANGES,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -510,6 +524,17 @@ export const addTimeOff = defineOperation({
         end: entry.end.toISOString(),
         reason: entry.reason,
         toMove: inIt.map((b) => b.id),
+      });
+      await recordEvent(q, sourceOf(ctx, 'staff'), {
+        type: 'hours.changed',
+        businessId: biz.id,
+        personId: null,
+        subjectId: biz.id,
+        data: {
+          resourceIds: ids,
+          summary: `${whose} is off ${when}${reasonWords}.`,
+          bookingsToMove: inIt.map((b) => b.id),
+        },
       });
       const jobs = await toJobs(
         q,
@@ -642,6 +667,7 @@ export const removeTimeOff = defineOperation({
       description: '`CONFIRM_REQUIRED`: show `details.summary`; send `confirm: true` once they agree.',
     },
   ],
+  events: ['hours.changed'],
   annotations: CHANGES,
   async handler(ctx, input) {
     const out = await ctx.deps.sql.begin(async (tx) => {
@@ -681,6 +707,17 @@ export const removeTimeOff = defineOperation({
         start: entry.start.toISOString(),
         end: entry.end.toISOString(),
         unflagged,
+      });
+      await recordEvent(q, sourceOf(ctx, 'staff'), {
+        type: 'hours.changed',
+        businessId: biz.id,
+        personId: null,
+        subjectId: biz.id,
+        data: {
+          resourceIds: entry.resourceId ? [entry.resourceId] : all.map((r) => r.id),
+          summary: `Removed ${what}: that time is open for booking again.`,
+          bookingsToMove: [],
+        },
       });
       return {
         removed: shown,

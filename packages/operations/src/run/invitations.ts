@@ -12,6 +12,7 @@ import {
   deleteStaffMember,
   findInvitationForInvitee,
   findStaffMember,
+  findUserByEmail,
   findVerifiedEmail,
   type InvitationForInviteeRow,
   insertMail,
@@ -30,6 +31,7 @@ import type { OperationContext, Payments } from '../context.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { confirmStaffChange } from '../confirm.js';
 import { ServiceError } from '../errors.js';
+import { type EventSource, recordEvent, sourceOf } from '../events/index.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 
 /** An invitation waits this long after it was (last) sent. */
@@ -60,16 +62,18 @@ export interface InvitationToMail {
 
 /**
  * Queues the invitation's mail in `q` (the transaction that made or renewed it, so nothing is sent
- * for an invitation that rolled back) and notes when it was sent. The worker delivers it. It takes
- * one of the address's link mails for the hour first (the one limit of mails a stranger can make
- * us send an address): over it, 429 `RateLimited` and nothing is queued.
+ * for an invitation that rolled back), notes when it was sent and writes `invitation.sent` from
+ * `source`. The worker delivers it. It takes one of the address's link mails for the hour first
+ * (the one limit of mails a stranger can make us send an address): over it, 429 `RateLimited` and
+ * nothing is queued nor written.
  */
 export async function mailInvitation(
   deps: { payments: Pick<Payments, 'publicUrl'> },
   q: Queryable,
   v: InvitationToMail,
-  business: { name: string; timezone: string },
+  business: { id: string; name: string; timezone: string },
   now: Date,
+  source: EventSource,
 ): Promise<void> {
   await takeLinkMailAllowance(q, v.email, now);
   const what = `${v.role}${v.jobTitle ? ` (${v.jobTitle})` : ''}${v.resourceNames.length ? ` on ${v.resourceNames.join(', ')}` : ''}`;
@@ -90,6 +94,25 @@ export async function mailInvitation(
     now,
   );
   await markInvitationSent(q, v.id, now);
+  await recordEvent(q, source, {
+    type: 'invitation.sent',
+    businessId: business.id,
+    personId: await verifiedAccountOf(q, v.email),
+    subjectId: v.id,
+    data: {
+      invitationId: v.id,
+      businessName: business.name,
+      email: v.email,
+      role: v.role,
+      expiresAt: v.expiresAt.toISOString(),
+    },
+  });
+}
+
+/** The account that has proven this email, if any: the invited person an event concerns. */
+async function verifiedAccountOf(q: Queryable, email: string): Promise<string | null> {
+  const account = await findUserByEmail(q, email);
+  return account && (await findVerifiedEmail(q, account.id)) ? account.id : null;
 }
 
 const InvitationIdSchema = z
@@ -294,6 +317,7 @@ export const acceptInvitation = defineOperation({
   output: InvitationAnswerSchema,
   successStatus: 200,
   errors: INVITEE_ERRORS,
+  events: ['invitation.accepted'],
   annotations: CHANGE,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {
@@ -316,6 +340,13 @@ export const acceptInvitation = defineOperation({
         businessId: v.businessId,
         role: v.role,
         alreadyMember: !!already,
+      });
+      await recordEvent(q, sourceOf(ctx, 'person'), {
+        type: 'invitation.accepted',
+        businessId: v.businessId,
+        personId: userId,
+        subjectId: v.id,
+        data: { invitationId: v.id, businessName: v.businessName, role: v.role, userId },
       });
       return {
         invitationId: v.id,
@@ -348,6 +379,7 @@ export const declineInvitation = defineOperation({
   output: InvitationAnswerSchema,
   successStatus: 200,
   errors: INVITEE_ERRORS,
+  events: [],
   annotations: CHANGE,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {
@@ -418,6 +450,7 @@ export const leaveBusiness = defineOperation({
         '(the only owner cannot leave: make another member owner with change_staff_role first).',
     },
   ],
+  events: [],
   annotations: { ...CHANGE, destructiveHint: true },
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {

@@ -21,6 +21,7 @@ import { MAX_PRICE, MAX_TIERS, TierInputSchema } from '../business/services.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
+import { recordEvent, sourceOf } from '../events/index.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
 
@@ -395,6 +396,7 @@ export const updatePrices = defineOperation({
         '`CONFIRM_REQUIRED`: show `details.summary`, then send the same input with `confirm: true`.',
     },
   ],
+  events: ['prices.changed'],
   annotations: UPDATE_ANNOTATIONS,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
@@ -542,6 +544,16 @@ export const updatePrices = defineOperation({
             to: { priceCents: to.priceCents, tiers: to.tiers },
           };
         }),
+      });
+      await recordEvent(q, sourceOf(ctx, 'staff'), {
+        type: 'prices.changed',
+        businessId: business.id,
+        personId: null,
+        subjectId: business.id,
+        data: {
+          services: changed.map((c) => ({ serviceId: c.serviceId, name: c.name })),
+          summary: changed.map((c) => c.words).join('; '),
+        },
       });
       return {
         businessId: business.id,

@@ -33,6 +33,7 @@ import { PersonShape } from '../business/staff.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { confirmStaffChange } from '../confirm.js';
 import { ServiceError } from '../errors.js';
+import { sourceOf } from '../events/index.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { INVITATION_DAYS, invitationExpiry, mailInvitation, ROLE_WORDS } from './invitations.js';
 
@@ -327,6 +328,7 @@ export const inviteStaffMember = defineOperation({
   output: StaffChangeSchema,
   successStatus: 201,
   errors: STAFF_CHANGE_ERRORS,
+  events: ['invitation.sent'],
   annotations: STAFF_ANNOTATIONS,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {
@@ -406,6 +408,7 @@ export const inviteStaffMember = defineOperation({
           { ...row, email: row.email, resourceNames: fields.resourceIds.map((id) => names.get(id) ?? id) },
           business,
           now,
+          sourceOf(ctx, 'staff'),
         );
         row = { ...row, sentAt: now };
       }
@@ -466,6 +469,7 @@ export const changeStaffRole = defineOperation({
   output: StaffChangeSchema,
   successStatus: 200,
   errors: STAFF_CHANGE_ERRORS,
+  events: [],
   annotations: STAFF_ANNOTATIONS,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {
@@ -554,6 +558,7 @@ export const removeStaffMember = defineOperation({
   output: StaffChangeSchema,
   successStatus: 200,
   errors: STAFF_CHANGE_ERRORS,
+  events: [],
   annotations: STAFF_ANNOTATIONS,
   async handler(ctx, input) {
     return ctx.deps.sql.begin(async (tx) => {

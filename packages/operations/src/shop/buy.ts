@@ -19,6 +19,7 @@ import { actorName } from '../context.js';
 import { defineOperation } from '../define.js';
 import { bookingParts, confirmRequired } from '../confirm.js';
 import { ServiceError } from '../errors.js';
+import { orderFacts, recordEvent, sourceOf } from '../events/index.js';
 import { OrderRequestShape, priceOrderRequest } from './price-order.js';
 import { type OrderQuote, quoteOf } from './quote-order.js';
 import { deliveryText, type OpenShop, OrderSchema, openShop, ShipToSchema, toOrder } from './shop-model.js';
@@ -196,6 +197,7 @@ export const buy = defineOperation({
     },
     { status: 429, description: 'Too many requests.' },
   ],
+  events: ['order.paid'],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async handler(ctx, input) {
     const shop = await openShop(ctx.deps.sql);
@@ -338,6 +340,18 @@ export const buy = defineOperation({
         lines: row.lines.map((l) => ({ variantId: l.variantId, qty: l.qty })),
         discountCode: row.discountCode,
       });
+      // Confirmed at once (a cash add-on, or a card order a discount made free): it is paid, as
+      // far as anyone waits for it. A card order to pay is told when its payment settles.
+      if (row.status === 'CONFIRMED') {
+        const [order] = await orderFacts(q, [row.id]);
+        await recordEvent(q, sourceOf(ctx, 'person'), {
+          type: 'order.paid',
+          businessId: row.businessId,
+          personId: row.userId,
+          subjectId: row.id,
+          data: { order: order!.facts },
+        });
+      }
       return row;
     });
     const payUrl = token ? payUrlOf(ctx, token) : undefined;

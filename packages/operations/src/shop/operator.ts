@@ -18,6 +18,7 @@ import {
 } from '@nogpets/store';
 import type { Deps } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { type EventSource, operatorSource, orderFacts, recordEvent, systemSource } from '../events/index.js';
 import { findShop, type Order, toOrder } from './shop-model.js';
 
 /**
@@ -25,6 +26,9 @@ import { findShop, type Order, toOrder } from './shop-model.js';
  * a payment begun at the gateway just before then has time to be confirmed.
  */
 export const ORDER_PAYMENT_GRACE_MS = 15 * 60_000;
+
+/** The worker's job that closes orders: the source of the events it writes. */
+const JOB = 'expire-unpaid-orders';
 
 /** The operator's shop moves need only the database and the clock. */
 type ShopDeps = Pick<Deps, 'sql' | 'clock'>;
@@ -105,6 +109,36 @@ const STAMP: Partial<Record<OrderMove, 'packedAt' | 'shippedAt' | 'deliveredAt' 
   CANCEL: 'closedAt',
 };
 
+/** The moves a person is told of (packing and a refund done are the operator's own bookkeeping). */
+const TOLD = { SHIP: 'order.shipped', DELIVER: 'order.delivered', CANCEL: 'order.cancelled' } as const;
+
+/**
+ * The event of an order's move, with the order as it now stands: a cancellation says by whom and
+ * the money owed back (the total of a paid order; null when nothing was paid).
+ */
+async function recordOrderMove(
+  q: Queryable,
+  source: EventSource,
+  orderId: string,
+  type: (typeof TOLD)[keyof typeof TOLD],
+  by: 'operator' | 'system',
+): Promise<void> {
+  const [order] = await orderFacts(q, [orderId]);
+  const { facts, personId, businessId } = order!;
+  const base = { businessId, personId, subjectId: orderId };
+  if (type === 'order.cancelled')
+    await recordEvent(q, source, {
+      ...base,
+      type,
+      data: {
+        order: facts,
+        by,
+        refund: facts.paymentStatus === 'REFUND_REQUESTED' ? facts.total : null,
+      },
+    });
+  else await recordEvent(q, source, { ...base, type, data: { order: facts } });
+}
+
 /**
  * One move of the operator on an order (pack, ship with an optional tracking reference, deliver,
  * cancel, refund done): the booking-rules order transition under the order's row lock, audited.
@@ -159,6 +193,8 @@ export async function moveOrder(
       },
       now,
     );
+    const told = move in TOLD ? TOLD[move as keyof typeof TOLD] : null;
+    if (told) await recordOrderMove(q, operatorSource(by.userId, 'moveOrder', now), row.id, told, 'operator');
     const after = await findOrder(q, row.id);
     return toOrder(after!, null);
   });
@@ -248,6 +284,10 @@ async function closeEach(
           },
           now,
         );
+        // A closing unpaid order has no event of its own (EXPIRED is no cancellation); a visit
+        // order whose booking went is cancelled by the system.
+        if (rule.trigger === 'CANCEL')
+          await recordOrderMove(q, systemSource(JOB, now), row.id, 'order.cancelled', 'system');
         return true;
       });
       if (done) closed.push(id);

@@ -55,6 +55,7 @@ export const payOrder = defineOperation({
     { status: 409, description: '`NOTHING_TO_PAY`: paid, cash, cancelled, or closed unpaid.' },
     { status: 429, description: 'Too many requests.' },
   ],
+  events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
