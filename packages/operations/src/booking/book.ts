@@ -1,12 +1,12 @@
 import { initialState, parseRepeat, payLinkExpiresAt, seriesHorizon } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import type { SittingPlan } from '@nogpets/slot-engine';
+import { DAY_KEYS, type SittingPlan } from '@nogpets/slot-engine';
 import { insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation } from '../define.js';
 import { confirmRequired } from '../confirm.js';
 import { ServiceError } from '../errors.js';
-import { documentRules, LineIdSchema, oneGroupOf } from '../schemas.js';
+import { documentRules, LineIdSchema, oneGroupOf, ServiceIdsSchema } from '../schemas.js';
 import { BUSINESS_ERRORS, BusinessIdSchema } from '../offer-cache.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
 import { localDate, momentText, whenText } from './local-time.js';
@@ -22,10 +22,8 @@ import {
 } from './series.js';
 import { checkDateBounds, StaySchema, VisitsSchema } from './time-schemas.js';
 
-const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-
 const RepeatSchema = z
-  .object({ freq: z.literal('WEEKLY'), days: z.array(z.enum(WEEKDAYS)).min(1).max(7) })
+  .object({ freq: z.literal('WEEKLY'), days: z.array(z.enum(DAY_KEYS)).min(1).max(7) })
   .strict()
   .meta({
     id: 'Repeat',
@@ -56,7 +54,7 @@ export const BookRequestSchema = z
         z
           .object({
             petId: z.string().min(1).max(128),
-            serviceIds: z.array(z.string().min(1).max(64)).min(1).max(10),
+            serviceIds: ServiceIdsSchema,
           })
           .strict(),
       )

@@ -28,7 +28,7 @@ import { defineOperation, READ_ONLY } from '../define.js';
 import { confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
 import { bookableOffer, BUSINESS_ERRORS, offersThrough } from '../offer-cache.js';
-import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
+import { CoatSchema, PetTypeSchema, ServiceIdsSchema, WeightKgSchema } from '../schemas.js';
 import type { BookingDetails } from '../booking/booking-model.js';
 import { refused } from '../booking/booking-model.js';
 import { TimesAnswerSchema } from '../booking/find-times.js';
@@ -51,11 +51,9 @@ import { JobSchema, toJobs } from './jobs.js';
 /** The notice a business booking asks when the business waives the public one: none, but never in the past. */
 const WAIVED_NOTICE_MIN = 0;
 
-const ServiceIds = z
-  .array(z.string().min(1).max(64))
-  .min(1)
-  .max(10)
-  .meta({ description: "One PRIMARY service plus any EXTRAs, ids of the business's services (one line)." });
+const ServiceIds = ServiceIdsSchema.meta({
+  description: "One PRIMARY service plus any EXTRAs, ids of the business's services (one line).",
+});
 
 const SavedPetRef = z
   .object({
