@@ -10,6 +10,7 @@ import {
   accountPageContext,
   addBusinessServices,
   addResources,
+  DAY_KEYS,
   type DraftForPage,
   draftForPage,
   formTokenKey,
@@ -35,7 +36,7 @@ import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { page } from './layout.js';
-import { linkMailRefused } from './pages.js';
+import { linkMailRefused } from './link-mail-refused.js';
 
 type Session = { user: UserRow; csrf: string };
 
@@ -51,15 +52,17 @@ export interface DraftPagesDeps {
   refusedPresession(req: Request, res: Response): Promise<boolean>;
 }
 
-const DAYS = [
-  ['mon', 'Monday'],
-  ['tue', 'Tuesday'],
-  ['wed', 'Wednesday'],
-  ['thu', 'Thursday'],
-  ['fri', 'Friday'],
-  ['sat', 'Saturday'],
-  ['sun', 'Sunday'],
-] as const;
+const DAY_NAMES = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+} as const;
+/** The week's days in the engine's order, with their names. */
+const DAYS = DAY_KEYS.map((key) => [key, DAY_NAMES[key]] as const);
 
 type Line = 'grooming' | 'walking' | 'sitting';
 const LINE_ORDER: readonly Line[] = ['grooming', 'walking', 'sitting'];

@@ -9,7 +9,6 @@ import {
   findAuthorizationRequest,
   followSignInLink,
   isEmailAddress,
-  LINK_MAILS_PER_HOUR,
   listApiKeys,
   listAssistantConnections,
   momentText,
@@ -40,7 +39,8 @@ import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { homeRoutes, START_PATH } from './home.js';
 import { invitationRoutes } from './invitation-pages.js';
-import { FAVICON_SVG, page, type SignedInHeader, STYLESHEET } from './layout.js';
+import { linkMailRefused } from './link-mail-refused.js';
+import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { operatorRoutes } from './operator-console.js';
 import { type PageSession, SESSION_COOKIE, sessionReader } from './session.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
@@ -100,26 +100,6 @@ const PAGE_PATHS = [
   '/operator',
   '/operator/*path',
 ];
-
-/**
- * The page when an address has had its link mails for the hour (LINK_MAILS_PER_HOUR, all kinds
- * together): the same for every address, with or without an account.
- */
-export function linkMailRefused(
-  err: ServiceError,
-  email: string,
-  back = '/signin',
-  who?: SignedInHeader | null,
-): string {
-  // `back` is one of our own paths (the sign-in page, or a draft's page of a checked id).
-  return page(
-    'Not sent: too many mails to this address',
-    html`<p id="outcome" class="error" role="alert">No mail was sent to <strong>${email}</strong> now. ${err.message}</p>
-    <p>We send at most ${String(LINK_MAILS_PER_HOUR)} sign-in or sign-up mails an hour to one address, whoever asks, so that nobody can flood an inbox.</p>
-    <p><a href="$${back}">Back</a></p>`,
-    who ?? undefined,
-  );
-}
 
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
 export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {

@@ -221,11 +221,14 @@ export {
 export { addBusinessServices } from './business/services.js';
 export { setServiceArea } from './business/area.js';
 export { addResources } from './business/resources.js';
-export { setOperatingHours, weekWords } from './business/hours.js';
+export { setOperatingHours } from './business/hours.js';
+export { weekWords } from './business/week.js';
+/** The days of a week, Monday first (the slot engine's list): the pages' forms use it too. */
+export { DAY_KEYS } from '@nogpets/slot-engine';
 export { inviteStaff } from './business/staff.js';
 export { connectGateway } from './business/gateway.js';
 export { submitBusinessForReview, summaryOf } from './business/submit.js';
-export { type Application, ApplicationSchema } from './business/application.js';
+export { type Application, ApplicationSchema } from './business/application-model.js';
 export {
   type ApplicationForReview,
   type Approval,

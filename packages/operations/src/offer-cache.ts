@@ -8,8 +8,15 @@ import {
   type Sql,
 } from '@nogpets/store';
 import { z } from 'zod';
-import type { Deps } from './context.js';
 import { ServiceError } from './errors.js';
+import type { GeoData } from './geo/world-data.js';
+
+/** The part of the handlers' Deps (context.ts) an offer lookup uses: named here so context.ts can import this file. */
+interface OfferDeps {
+  offers: OfferCache;
+  sql: Sql;
+  geo: () => Promise<GeoData>;
+}
 
 /**
  * The public offer (catalogue, areas, towns) is read on every catalogue, coverage and quote call
@@ -116,10 +123,7 @@ export const BUSINESS_ERRORS = {
  * business outside South Africa is not bookable through the service: 409 NOT_AVAILABLE_IN_COUNTRY,
  * saying how to reach it directly (docs/decisions.md).
  */
-export async function bookableOffer(
-  deps: Pick<Deps, 'offers' | 'sql' | 'geo'>,
-  businessId: string | undefined,
-): Promise<Offer> {
+export async function bookableOffer(deps: OfferDeps, businessId: string | undefined): Promise<Offer> {
   const offer =
     businessId === undefined ? await deps.offers.operator() : await deps.offers.business(businessId);
   if (offer.business.country !== BOOKABLE_COUNTRY) throw await notAvailableInCountry(deps, offer.business);
@@ -127,7 +131,7 @@ export async function bookableOffer(
 }
 
 async function notAvailableInCountry(
-  deps: Pick<Deps, 'sql' | 'geo'>,
+  deps: Pick<OfferDeps, 'sql' | 'geo'>,
   business: BusinessRow,
 ): Promise<ServiceError> {
   const [contact, geo] = await Promise.all([findBusinessContact(deps.sql, business.id), deps.geo()]);

@@ -350,6 +350,9 @@ export const WeightKgSchema = z
   .max(150, { error: 'The weight is at most 150 kg.', abort: true })
   .multipleOf(0.01, 'Give the weight in kg with at most two decimals (for example 12.5).');
 
+/** The services one pet is booked for: one PRIMARY of a line plus any EXTRAs (each caller describes them). */
+export const ServiceIdsSchema = z.array(z.string().min(1).max(64)).min(1).max(10);
+
 /**
  * One line of text a person gives (an address line, a city): no control characters, so what is
  * shown on a page, a list or a terminal (the operator's `order list`) is what was typed, with no

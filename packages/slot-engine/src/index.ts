@@ -10,7 +10,7 @@ export {
   MAX_RANGES_PER_DAY,
 } from './find-slots.js';
 export { dayLabel } from './day-label.js';
-export { localDateText } from './local-time.js';
+export { DAY_KEYS, dayKeyOf, localDateText } from './local-time.js';
 export { localDayStart, localInstant, workingIntervals } from './local-instant.js';
 export { mergeWeeks } from './merge-weeks.js';
 export { rangeFromToday } from './range-from-today.js';

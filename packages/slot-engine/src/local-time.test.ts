@@ -1,7 +1,7 @@
 import { Temporal } from '@js-temporal/polyfill';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { localDateText } from './local-time.js';
+import { DAY_KEYS, dayKeyOf, localDateText } from './local-time.js';
 
 describe('localDateText', () => {
   it("is Temporal's local date of the instant, in zones either side of the date line and across DST", () => {
@@ -27,5 +27,14 @@ describe('localDateText', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('dayKeyOf', () => {
+  it('names the day of the week of a date, Monday first as DAY_KEYS', () => {
+    expect(dayKeyOf('2026-12-07')).toBe('mon');
+    expect(dayKeyOf('2026-12-13')).toBe('sun');
+    expect(dayKeyOf('2024-02-29')).toBe('thu');
+    expect(DAY_KEYS).toEqual(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
   });
 });

@@ -2,7 +2,21 @@ import { Temporal } from '@js-temporal/polyfill';
 import { SlotEngineError } from './errors.js';
 import type { DayKey } from './types.js';
 
-export const DAY_KEYS: DayKey[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+/** The days of a week, Monday first: the keys of a `Week`. The one list of them the services use. */
+export const DAY_KEYS = [
+  'mon',
+  'tue',
+  'wed',
+  'thu',
+  'fri',
+  'sat',
+  'sun',
+] as const satisfies readonly DayKey[];
+
+/** The day of the week of a calendar date `YYYY-MM-DD` (the date's own, whatever the time zone). */
+export function dayKeyOf(date: string): DayKey {
+  return DAY_KEYS[Temporal.PlainDate.from(date).dayOfWeek - 1]!;
+}
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$|^24:00$/;
 
 /** Minutes since local midnight of `HH:MM`. */

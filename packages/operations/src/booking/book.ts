@@ -1,6 +1,6 @@
 import { initialState, parseRepeat, payLinkExpiresAt, seriesHorizon } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import type { SittingPlan } from '@nogpets/slot-engine';
+import { DAY_KEYS, type SittingPlan } from '@nogpets/slot-engine';
 import { insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { confirmRequired } from '../confirm.js';
@@ -8,7 +8,7 @@ import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { sourceOf } from '../events/record.js';
 import { BUSINESS_ERRORS, BusinessIdSchema } from '../offer-cache.js';
-import { documentRules, LineIdSchema, oneGroupOf } from '../schemas.js';
+import { documentRules, LineIdSchema, oneGroupOf, ServiceIdsSchema } from '../schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
 import { localDate, momentText, whenText } from './local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
@@ -23,10 +23,8 @@ import {
 } from './series.js';
 import { checkDateBounds, StaySchema, VisitsSchema } from './time-schemas.js';
 
-const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-
 const RepeatSchema = z
-  .object({ freq: z.literal('WEEKLY'), days: z.array(z.enum(WEEKDAYS)).min(1).max(7) })
+  .object({ freq: z.literal('WEEKLY'), days: z.array(z.enum(DAY_KEYS)).min(1).max(7) })
   .strict()
   .meta({
     id: 'Repeat',
@@ -57,7 +55,7 @@ export const BookRequestSchema = z
         z
           .object({
             petId: z.string().min(1).max(128),
-            serviceIds: z.array(z.string().min(1).max(64)).min(1).max(10),
+            serviceIds: ServiceIdsSchema,
           })
           .strict(),
       )

@@ -6,16 +6,14 @@ import type { OperationContext } from '../context.js';
 import { assessCoverage, WhereShape, type WhereInput } from '../coverage/check-coverage.js';
 import { ServiceError } from '../errors.js';
 import { BusinessIdShape, bookableOffer } from '../offer-cache.js';
-import { CoatSchema, LineIdSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
+import { CoatSchema, LineIdSchema, PetTypeSchema, ServiceIdsSchema, WeightKgSchema } from '../schemas.js';
 import { findSavedPetsAndAddress } from '@nogpets/store';
 import { recordPlaceLead } from '../coverage/leads.js';
 import type { Scope } from '../auth.js';
 
-const ServiceIds = z
-  .array(z.string().min(1).max(64))
-  .min(1)
-  .max(10)
-  .meta({ description: 'One PRIMARY service of the category plus any EXTRAs, ids from list_services.' });
+const ServiceIds = ServiceIdsSchema.meta({
+  description: 'One PRIMARY service of the category plus any EXTRAs, ids from list_services.',
+});
 
 const PetByValue = z
   .object({

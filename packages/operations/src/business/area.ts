@@ -8,16 +8,8 @@ import type { OperationContext } from '../context.js';
 import { gazetteerFor } from '../coverage/gazetteer.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
-import {
-  ApplicationIdSchema,
-  ApplicationSchema,
-  applicationAnswer,
-  badRequest,
-  ownDraft,
-  postalKey,
-  STEP_ERRORS,
-  type StoredArea,
-} from './application.js';
+import { applicationAnswer, ownDraft, postalKey, type StoredArea } from './application.js';
+import { ApplicationIdSchema, ApplicationSchema, badRequest, STEP_ERRORS } from './application-model.js';
 
 export const MAX_SUBURBS = 50;
 export const MAX_POSTAL_CODES = 100;

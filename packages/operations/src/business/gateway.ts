@@ -5,13 +5,8 @@ import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
-import {
-  ApplicationIdSchema,
-  ApplicationSchema,
-  applicationAnswer,
-  ownDraft,
-  STEP_ERRORS,
-} from './application.js';
+import { applicationAnswer, ownDraft } from './application.js';
+import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from './application-model.js';
 
 /** Whether PayFast pays a business in this country: South Africa only. */
 export const payFastServes = (country: string | null) => country === 'ZA';

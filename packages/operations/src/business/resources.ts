@@ -4,27 +4,17 @@ import { newId, type Queryable, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { defineOperation } from '../define.js';
+import { applicationAnswer, ownDraft, placeByIdOrName } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
-  applicationAnswer,
   badRequest,
-  ownDraft,
-  placeByIdOrName,
   STEP_ERRORS,
-} from './application.js';
-import { type Week, WeekSchema } from './hours.js';
-import type { StoredInvite } from './staff.js';
-
-/** A resource as the application keeps it (the contract of business_applications.resources). */
-export interface StoredResource {
-  id: string;
-  kind: 'VAN' | 'WALKER' | 'SITTER';
-  name: string;
-  week: Week | null;
-  slotStepMin: number;
-  travelBufferMin: number | null;
-}
+  type StoredInvite,
+  type StoredResource,
+} from './application-model.js';
+import { checkListSize, listStep } from './list-step.js';
+import { type Week, WeekSchema } from './week.js';
 
 export const MAX_RESOURCES = 100;
 export const DEFAULT_SLOT_STEP_MIN = 30;
@@ -105,26 +95,20 @@ export const addResources = defineOperation({
       const row = await ownDraft(ctx, q, input.applicationId);
       const given = input.resources ?? [];
       const removeIds = input.removeIds ?? [];
-      const problems: { field: string; message: string }[] = [];
-      if (given.length === 0 && removeIds.length === 0 && !input.replace)
-        problems.push({ field: 'resources', message: 'nothing to do: give resources, removeIds or replace' });
-      if (input.replace && removeIds.length)
-        problems.push({ field: 'removeIds', message: 'not with replace: replace removes every resource' });
       const before = row.resources as StoredResource[];
-      const known = new Set(before.map((r) => r.id));
-      removeIds.forEach((id, i) => {
-        if (!known.has(id))
-          problems.push({ field: `removeIds.${i}`, message: `no resource ${id} on this application` });
-      });
-      given.forEach((r, i) => {
-        if (r.id && !known.has(r.id))
-          problems.push({ field: `resources.${i}.id`, message: `no resource ${r.id} on this application` });
-        if (r.id && removeIds.includes(r.id))
-          problems.push({ field: `resources.${i}.id`, message: 'both changed and removed' });
-      });
+      const { kept, problems } = listStep(
+        before,
+        { items: given, removeIds, replace: !!input.replace },
+        {
+          field: 'resources',
+          noun: 'resource',
+          give: 'resources, removeIds or replace',
+          replaceDoes: 'removes every resource',
+        },
+      );
       // By id, else by name; with replace, a name of before keeps its id (invitations may name it).
       const placed = placeByIdOrName(
-        input.replace ? [] : before.filter((r) => !removeIds.includes(r.id)),
+        kept,
         before,
         given,
         (i, id): StoredResource => {
@@ -143,13 +127,7 @@ export const addResources = defineOperation({
       problems.push(...placed.problems);
       if (problems.length) throw badRequest(problems);
       const list = placed.list;
-      if (list.length > MAX_RESOURCES)
-        throw badRequest([
-          {
-            field: 'resources',
-            message: `an application has at most ${MAX_RESOURCES} resources; this would make ${list.length}`,
-          },
-        ]);
+      checkListSize(list, MAX_RESOURCES, 'resources', 'resources');
       // Invitations keep only the resources that are still there.
       const ids = new Set(list.map((r) => r.id));
       const invites = (row.staffInvites as StoredInvite[]).map((inv) => ({

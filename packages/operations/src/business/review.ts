@@ -48,7 +48,7 @@ import { isEmailAddress } from '../auth.js';
 import type { Booking } from '../booking/booking-model.js';
 import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../booking/operator.js';
 import type { Deps, Payments } from '../context.js';
-import { townSlug } from '../directory/find-pet-businesses.js';
+import { townSlug } from '../directory/town-slug.js';
 import { ServiceError } from '../errors.js';
 import { type EventSource, operatorSource, recordEvent } from '../events/index.js';
 import { chargesToRefund, markNoticeRefunded } from '../payments/notices.js';

@@ -5,17 +5,17 @@ import { newId, operatorMenu, type Queryable, updateApplicationParts } from '@no
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { defineOperation } from '../define.js';
-import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
+import { LineIdSchema, PetTypeSchema } from '../schemas.js';
+import { applicationAnswer, ownDraft, placeByIdOrName, sameName } from './application.js';
+import { ApplicationIdSchema, ApplicationSchema, badRequest, STEP_ERRORS } from './application-model.js';
+import { checkListSize, listStep } from './list-step.js';
 import {
-  ApplicationIdSchema,
-  ApplicationSchema,
-  applicationAnswer,
-  badRequest,
-  ownDraft,
-  placeByIdOrName,
-  STEP_ERRORS,
-  sameName,
-} from './application.js';
+  MAX_TIERS,
+  MIN_PRIMARY_MIN,
+  PRIMARY_TOO_SHORT,
+  PriceCentsSchema,
+  TierInputSchema,
+} from './service-model.js';
 
 /** A service as the application keeps it (the contract of business_applications.services). */
 export interface StoredService {
@@ -36,38 +36,6 @@ export interface StoredService {
 /** Services in one request, and on one application. */
 export const MAX_SERVICES_PER_REQUEST = 50;
 export const MAX_SERVICES = 100;
-/** The highest price: 10 000 000 minor units (R100 000, €100 000, ¥10 000 000). */
-export const MAX_PRICE = 10_000_000;
-export const MAX_TIERS = 24;
-
-const price = z.int().min(0).max(MAX_PRICE);
-
-/** A tier as the sign-up and update_prices take it. */
-export const TierInputSchema = z
-  .object({
-    coat: CoatSchema.optional(),
-    petType: PetTypeSchema.optional(),
-    minKg: z
-      .number()
-      .min(0)
-      .max(150)
-      .optional()
-      .meta({ description: 'Inclusive lower bound of the weight.' }),
-    maxKg: z
-      .number()
-      .min(0)
-      .max(150)
-      .optional()
-      .meta({ description: 'Exclusive upper bound of the weight.' }),
-    priceCents: price,
-    durationMin: z.int().min(0).max(1440),
-  })
-  .strict()
-  .refine((t) => t.minKg === undefined || t.maxKg === undefined || t.minKg < t.maxKg, {
-    message: 'minKg must be below maxKg',
-    path: ['maxKg'],
-  });
-
 const ServiceInputSchema = z
   .object({
     id: z.string().min(1).max(128).optional().meta({ description: 'To change a service added before.' }),
@@ -82,7 +50,7 @@ const ServiceInputSchema = z
       .min(1)
       .max(2)
       .refine((t) => new Set(t).size === t.length, 'each pet type once'),
-    priceCents: price.meta({
+    priceCents: PriceCentsSchema.meta({
       description:
         'In minor units of the application’s currency: 3500 is €35.00; in yen, which has none, 1500 is ¥1,500. ' +
         'The price when no tier matches.',
@@ -99,8 +67,8 @@ const ServiceInputSchema = z
     }),
   })
   .strict()
-  .refine((s) => s.kind === 'EXTRA' || s.durationMin >= 5, {
-    message: 'a PRIMARY service takes at least 5 minutes',
+  .refine((s) => s.kind === 'EXTRA' || s.durationMin >= MIN_PRIMARY_MIN, {
+    message: PRIMARY_TOO_SHORT,
     path: ['durationMin'],
   });
 
@@ -181,16 +149,18 @@ export const addBusinessServices = defineOperation({
       const given = input.services ?? [];
       const removeIds = input.removeIds ?? [];
       const before = row.services as StoredService[];
-      const known = new Set(before.map((s) => s.id));
       const offered = Array.isArray(row.details.categories) ? (row.details.categories as string[]) : [];
-      const problems: { field: string; message: string }[] = [];
-      if (given.length === 0 && removeIds.length === 0 && !input.replace && !input.useTemplate)
-        problems.push({
+      const step = listStep(
+        before,
+        { items: given, removeIds, replace: !!input.replace, other: !!input.useTemplate },
+        {
           field: 'services',
-          message: 'nothing to do: give services, useTemplate, removeIds or replace',
-        });
-      if (input.replace && removeIds.length)
-        problems.push({ field: 'removeIds', message: 'not with replace: replace removes every service' });
+          noun: 'service',
+          give: 'services, useTemplate, removeIds or replace',
+          replaceDoes: 'removes every service',
+        },
+      );
+      const problems = step.problems;
       if (input.priceAdjustPct !== undefined && !input.useTemplate)
         problems.push({ field: 'priceAdjustPct', message: 'only with useTemplate: true' });
       if (input.priceAdjustPct !== undefined && input.useTemplate && row.currency !== 'ZAR')
@@ -198,15 +168,7 @@ export const addBusinessServices = defineOperation({
           field: 'priceAdjustPct',
           message: `only for a business in rand (ZAR): in ${row.currency ?? 'a currency not yet set'} the template comes without prices, to be set one by one`,
         });
-      removeIds.forEach((id, i) => {
-        if (!known.has(id))
-          problems.push({ field: `removeIds.${i}`, message: `no service ${id} on this application` });
-      });
       given.forEach((s, i) => {
-        if (s.id && !known.has(s.id))
-          problems.push({ field: `services.${i}.id`, message: `no service ${s.id} on this application` });
-        if (s.id && removeIds.includes(s.id))
-          problems.push({ field: `services.${i}.id`, message: 'both changed and removed' });
         if (offered.length > 0 && !offered.includes(s.category))
           problems.push({
             field: `services.${i}.category`,
@@ -214,7 +176,7 @@ export const addBusinessServices = defineOperation({
           });
       });
 
-      let list: StoredService[] = input.replace ? [] : before.filter((s) => !removeIds.includes(s.id));
+      let list: StoredService[] = step.kept;
       /** Puts a template copy in: over the service with its name, else at the end. */
       const put = (item: Omit<StoredService, 'id'>) => {
         const old = list.find((o) => sameName(o.name, item.name));
@@ -277,13 +239,7 @@ export const addBusinessServices = defineOperation({
       problems.push(...placed.problems);
       if (problems.length) throw badRequest(problems);
       list = placed.list;
-      if (list.length > MAX_SERVICES)
-        throw badRequest([
-          {
-            field: 'services',
-            message: `an application has at most ${MAX_SERVICES} services; this would make ${list.length}`,
-          },
-        ]);
+      checkListSize(list, MAX_SERVICES, 'services', 'services');
       const updated = await updateApplicationParts(q, row.id, { services: list }, now);
       await auditChange(ctx, q, 'application.services', row.id, {
         added: given.map((s) => s.name),

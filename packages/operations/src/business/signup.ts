@@ -15,13 +15,8 @@ import { isEmailAddress } from '../auth.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { payFastServes } from './gateway.js';
-import {
-  ApplicationIdSchema,
-  ApplicationSchema,
-  applicationAnswer,
-  notFound,
-  statusUrlOf,
-} from './application.js';
+import { applicationAnswer, notFound, statusUrlOf } from './application.js';
+import { ApplicationIdSchema, ApplicationSchema } from './application-model.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 

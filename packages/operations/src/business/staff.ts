@@ -5,25 +5,16 @@ import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { isEmailAddress } from '../auth.js';
 import { defineOperation } from '../define.js';
+import { applicationAnswer, ownDraft } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
-  applicationAnswer,
   badRequest,
-  ownDraft,
   STEP_ERRORS,
-} from './application.js';
-import type { StoredResource } from './resources.js';
-
-/** An invitation as the application keeps it (the contract of business_applications.staff_invites). */
-export interface StoredInvite {
-  id: string;
-  email: string | null;
-  phone: string | null;
-  role: 'manager' | 'crew';
-  jobTitle: string | null;
-  resourceIds: string[];
-}
+  type StoredInvite,
+  type StoredResource,
+} from './application-model.js';
+import { checkListSize, listStep } from './list-step.js';
 
 export const MAX_INVITES = 50;
 
@@ -125,18 +116,17 @@ export const inviteStaff = defineOperation({
       const removeIds = input.removeIds ?? [];
       const before = row.staffInvites as StoredInvite[];
       const resources = new Set((row.resources as StoredResource[]).map((r) => r.id));
-      const problems: { field: string; message: string }[] = [];
-      if (people.length === 0 && removeIds.length === 0 && !input.replace)
-        problems.push({ field: 'people', message: 'nothing to do: give people, removeIds or replace' });
-      if (input.replace && removeIds.length)
-        problems.push({
-          field: 'removeIds',
-          message: 'not with replace: replace takes back every invitation',
-        });
-      removeIds.forEach((id, i) => {
-        if (!before.some((b) => b.id === id))
-          problems.push({ field: `removeIds.${i}`, message: `no invitation ${id} on this application` });
-      });
+      const step = listStep(
+        before,
+        { items: people, removeIds, replace: !!input.replace },
+        {
+          field: 'people',
+          noun: 'invitation',
+          give: 'people, removeIds or replace',
+          replaceDoes: 'takes back every invitation',
+        },
+      );
+      const problems = step.problems;
       const same = (
         a: { email?: string | null; phone?: string | null },
         b: { email?: string | null; phone?: string | null },
@@ -152,7 +142,7 @@ export const inviteStaff = defineOperation({
             });
         });
       });
-      let list = input.replace ? [] : before.filter((b) => !removeIds.includes(b.id));
+      let list = step.kept;
       // Each person replaces every invitation with their email or phone (one sent with the email
       // of one and the phone of another is both); two people meaning one invitation are refused.
       const matches = people.map((p) => list.filter((b) => same(b, p)).map((b) => b.id));
@@ -178,13 +168,7 @@ export const inviteStaff = defineOperation({
           ? list.filter((b) => !gone.includes(b.id)).map((b) => (b.id === keep ? item : b))
           : [...list, item];
       });
-      if (list.length > MAX_INVITES)
-        throw badRequest([
-          {
-            field: 'people',
-            message: `an application has at most ${MAX_INVITES} invitations; this would make ${list.length}`,
-          },
-        ]);
+      checkListSize(list, MAX_INVITES, 'people', 'invitations');
       const updated = await updateApplicationParts(q, row.id, { staffInvites: list }, now);
       await auditChange(ctx, q, 'application.staff', row.id, {
         invited: people.length,

@@ -8,16 +8,11 @@ import { confirmRequired } from '../confirm.js';
 import { defineOperation } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
-import {
-  type Application,
-  ApplicationIdSchema,
-  ApplicationSchema,
-  applicationAnswer,
-  ownDraft,
-} from './application.js';
+import { applicationAnswer, ownDraft } from './application.js';
 import { applicationFacts } from './application-facts.js';
+import { type Application, ApplicationIdSchema, ApplicationSchema } from './application-model.js';
 import { payFastServes } from './gateway.js';
-import { weekWords } from './hours.js';
+import { weekWords } from './week.js';
 
 const KIND_WORDS = { VAN: 'van or salon table', WALKER: 'walker', SITTER: 'sitter' } as const;
 

@@ -1,23 +1,15 @@
 import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
 import { READ_ONLY, defineOperation } from '../define.js';
+import { TierShape } from '../business/service-model.js';
 import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from '../offer-cache.js';
-import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
+import { LineIdSchema, PetTypeSchema } from '../schemas.js';
 import { priceRange } from '@nogpets/pricing-tiers';
 
-const TierSchema = z
-  .object({
-    coat: CoatSchema.optional(),
-    petType: PetTypeSchema.optional(),
-    minKg: z.number().optional().meta({ description: 'Inclusive lower bound of the pet weight.' }),
-    maxKg: z.number().optional().meta({ description: 'Exclusive upper bound of the pet weight.' }),
-    priceCents: z.int(),
-    durationMin: z.int(),
-  })
-  .meta({
-    id: 'Tier',
-    description: 'The first matching tier wins; if none matches, the service price and duration apply.',
-  });
+const TierSchema = z.object(TierShape).meta({
+  id: 'Tier',
+  description: 'The first matching tier wins; if none matches, the service price and duration apply.',
+});
 
 const ServiceSchema = z
   .object({

@@ -1,5 +1,5 @@
 import { priceRange } from '@nogpets/pricing-tiers';
-import { mergeWeeks } from '@nogpets/slot-engine';
+import { DAY_KEYS, mergeWeeks } from '@nogpets/slot-engine';
 import {
   type BusinessRow,
   findBusinesses,
@@ -9,11 +9,12 @@ import {
   type PublishedFacts,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { DAYS, weekWords } from '../business/hours.js';
-import { rangeWords } from '../run/prices.js';
+import { rangeWords } from '../business/service-model.js';
+import { weekWords } from '../business/week.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { BOOKABLE_COUNTRY } from '../offer-cache.js';
+import { TOWN_SLUG } from './town-slug.js';
 
 /**
  * The kinds of pet business the directory knows (docs/decisions.md): the spec's groomers (salon
@@ -40,20 +41,6 @@ export const DirectoryCategorySchema = z.enum(DIRECTORY_CATEGORIES).meta({
     'A kind of pet business: MOBILE_GROOMING, GROOMING_SALON, DOG_WALKING, PET_SITTING, BOARDING, DAYCARE, DOG_TRAINING, VET, PET_RETAIL (pet stores), PET_TRANSPORT, ANIMAL_WELFARE.',
 });
 
-/** A town as the directory names it: lowercase letters, digits and hyphens, 2 to 40 (the `town` filter's pattern). */
-export const TOWN_SLUG = /^[a-z0-9-]{2,40}$/;
-
-/** A town's name as the directory's slug ('Lisboa' is lisboa, 'Cape Town' cape-town), or null when none fits. */
-export function townSlug(town: string): string | null {
-  const slug = town
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-  return TOWN_SLUG.test(slug) ? slug : null;
-}
-
 const RangeSchema = z.object({ start: z.string(), end: z.string() });
 
 const HoursSchema = z
@@ -61,7 +48,7 @@ const HoursSchema = z
     timezone: z
       .string()
       .meta({ description: 'The IANA time zone the times are in.', example: 'Africa/Johannesburg' }),
-    week: z.object(Object.fromEntries(DAYS.map((d) => [d, z.array(RangeSchema).optional()]))).meta({
+    week: z.object(Object.fromEntries(DAY_KEYS.map((d) => [d, z.array(RangeSchema).optional()]))).meta({
       description: 'Local opening ranges per day (`mon` to `sun`, HH:MM); days closed are left out.',
     }),
     words: z

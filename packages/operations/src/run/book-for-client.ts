@@ -45,18 +45,16 @@ import { ServiceError } from '../errors.js';
 import { sourceOf } from '../events/record.js';
 import { BUSINESS_ERRORS, bookableOffer, offersThrough } from '../offer-cache.js';
 import { transactionAsPool } from '../run.js';
-import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../schemas.js';
+import { CoatSchema, PetTypeSchema, ServiceIdsSchema, WeightKgSchema } from '../schemas.js';
 import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
 import { JobSchema, toJobs } from './jobs.js';
 
 /** The notice a business booking asks when the business waives the public one: none, but never in the past. */
 const WAIVED_NOTICE_MIN = 0;
 
-const ServiceIds = z
-  .array(z.string().min(1).max(64))
-  .min(1)
-  .max(10)
-  .meta({ description: "One PRIMARY service plus any EXTRAs, ids of the business's services (one line)." });
+const ServiceIds = ServiceIdsSchema.meta({
+  description: "One PRIMARY service plus any EXTRAs, ids of the business's services (one line).",
+});
 
 const SavedPetRef = z
   .object({

@@ -1,5 +1,5 @@
 /** getDayPlan / get_day_plan: one day of a business per van, walker or sitter (issue 15). */
-import { DEFAULT_VAN_BUFFER_MIN } from '@nogpets/slot-engine';
+import { DEFAULT_VAN_BUFFER_MIN, dayKeyOf } from '@nogpets/slot-engine';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { listDayJobs, listResources, listTimeOff, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
@@ -11,8 +11,6 @@ import { JobSchema, minutesBetween, resourceRefused, toJobs } from './jobs.js';
 
 /** The instants a day plan covers: its local date in the business's zone, as slot-engine counts it. */
 export const dayPlanWindow = (date: string, timeZone: string) => localDaysWindow(date, date, timeZone);
-
-const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 const MoneyTotalsSchema = z.object({
   jobs: z.int(),
@@ -107,7 +105,7 @@ export const getDayPlan = defineOperation({
         listTimeOff(q, biz.id, from, to),
       ]);
       const jobs = await toJobs(q, biz.id, biz, rows);
-      const weekday = WEEKDAY[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
+      const weekday = dayKeyOf(date);
       const money = (cents: number) => formatMoney(cents, biz.currency);
       const totalsOf = (js: typeof jobs) => {
         const cash = js.filter((j) => j.paymentStatus === 'CASH_DUE').reduce((s, j) => s + j.totalCents, 0);

@@ -6,7 +6,7 @@
  * plan and the bookings list), never drops them. Hours are the sign-up's week (its schema and
  * rules); local times become instants through the slot engine, as find_times reads them.
  */
-import { localInstant, workingIntervals } from '@nogpets/slot-engine';
+import { DAY_KEYS, localInstant, workingIntervals } from '@nogpets/slot-engine';
 import {
   clearHoursFlags,
   deleteTimeOff,
@@ -28,8 +28,8 @@ import { z } from 'zod';
 import { auditChange } from '../audit.js';
 import { DAY_MS, localDate, localTime, whenText } from '../booking/local-time.js';
 import { checkDateBounds, DATE } from '../booking/time-schemas.js';
-import { badRequest } from '../business/application.js';
-import { DAYS, type Week, WeekSchema, weekWords } from '../business/hours.js';
+import { badRequest } from '../business/application-model.js';
+import { type Week, WeekSchema, weekWords } from '../business/week.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { type ConfirmParts, confirmRequired, confirmStep } from '../confirm.js';
 import { ServiceError } from '../errors.js';
@@ -146,7 +146,7 @@ function needConfirm(
 const ResourceWeekSchema = z.object({
   resourceId: z.string(),
   name: z.string(),
-  week: z.partialRecord(z.enum(DAYS), z.array(z.object({ start: z.string(), end: z.string() }))),
+  week: z.partialRecord(z.enum(DAY_KEYS), z.array(z.object({ start: z.string(), end: z.string() }))),
   hours: z.string().meta({ description: 'The week in words.' }),
 });
 
@@ -323,7 +323,7 @@ const LocalMomentSchema = z
   );
 
 /** Every minute of every day: `workingIntervals` of it is a whole local day as instants. */
-const ALL_DAY = Object.fromEntries(DAYS.map((d) => [d, [{ start: '00:00', end: '24:00' }]])) as Week;
+const ALL_DAY = Object.fromEntries(DAY_KEYS.map((d) => [d, [{ start: '00:00', end: '24:00' }]])) as Week;
 
 /**
  * The instant of a local moment. A date alone is its whole local day as the slot engine reads

@@ -17,9 +17,17 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
-import { MAX_PRICE, MAX_TIERS, TierInputSchema } from '../business/services.js';
-import { defineOperation, READ_ONLY } from '../define.js';
+import {
+  MAX_PRICE,
+  MAX_TIERS,
+  MIN_PRIMARY_MIN,
+  PRIMARY_TOO_SHORT,
+  rangeWords,
+  TierInputSchema,
+  TierShape,
+} from '../business/service-model.js';
 import { confirmStep } from '../confirm.js';
+import { defineOperation, READ_ONLY } from '../define.js';
 import { ServiceError } from '../errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../schemas.js';
@@ -30,12 +38,7 @@ export const MAX_PRICE_CHANGES = 100;
 
 const PriceTierSchema = z
   .object({
-    coat: CoatSchema.optional(),
-    petType: PetTypeSchema.optional(),
-    minKg: z.number().optional().meta({ description: 'Inclusive lower bound of the pet weight.' }),
-    maxKg: z.number().optional().meta({ description: 'Exclusive upper bound of the pet weight.' }),
-    priceCents: z.int(),
-    durationMin: z.int(),
+    ...TierShape,
     price: z
       .string()
       .meta({ description: 'The price in words, in the business’s currency.', example: 'R280' }),
@@ -207,12 +210,6 @@ function priceWords(
     (t) => `${appliesTo(t, petTypes)} ${formatMoney(t.priceCents, currency)} (${duration(t.durationMin)})`,
   );
   return `${tiers.join('; ')}; otherwise ${own}`;
-}
-
-/** A price range in words: one price, or "R280 to R380". */
-export function rangeWords(fromCents: number, toCents: number, currency: string): string {
-  const money = (cents: number) => formatMoney(cents, currency);
-  return fromCents === toCents ? money(fromCents) : `${money(fromCents)} to ${money(toCents)}`;
 }
 
 function serviceOf(s: PriceServiceRow, currency: string): PriceService {
@@ -428,11 +425,8 @@ export const updatePrices = defineOperation({
               field: `${at}.tiers.${j}.petType`,
               message: `${row.name} is not offered for ${PETS[t.petType]}, so this tier would never apply`,
             });
-          if (row.kind === 'PRIMARY' && t.durationMin < 5)
-            problems.push({
-              field: `${at}.tiers.${j}.durationMin`,
-              message: 'a PRIMARY service takes at least 5 minutes',
-            });
+          if (row.kind === 'PRIMARY' && t.durationMin < MIN_PRIMARY_MIN)
+            problems.push({ field: `${at}.tiers.${j}.durationMin`, message: PRIMARY_TOO_SHORT });
         });
       });
       if (problems.length) throw badRequest(problems);

@@ -28,7 +28,7 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../audit.js';
-import { badRequest } from '../business/application.js';
+import { badRequest } from '../business/application-model.js';
 import { PersonShape } from '../business/staff.js';
 import { defineOperation, READ_ONLY } from '../define.js';
 import { confirmStaffChange } from '../confirm.js';

@@ -3,7 +3,7 @@
  * set_working_hours and add_time_off flag bookings by, and the check every booking write makes
  * under the resource's lock so none lands outside a change it raced (issue 27).
  */
-import { workingIntervals } from '@nogpets/slot-engine';
+import { dayKeyOf, workingIntervals } from '@nogpets/slot-engine';
 import {
   flagBookingsToMove,
   type LiveBookingRow,
@@ -12,7 +12,7 @@ import {
   type Queryable,
 } from '@nogpets/store';
 import { localDate, localTime, whenText } from '../booking/local-time.js';
-import type { Week } from '../business/hours.js';
+import type { Week } from '../business/week.js';
 
 const DAY_WORDS: Record<string, string> = {
   mon: 'Mondays',
@@ -23,7 +23,6 @@ const DAY_WORDS: Record<string, string> = {
   sat: 'Saturdays',
   sun: 'Sundays',
 };
-const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
 /**
  * Why a live booking is outside this week, or null when one working range holds it (the slot
@@ -36,7 +35,7 @@ export function outsideHours(b: LiveBookingRow, week: Week, tz: string, name: st
   const start = b.start.getTime();
   const end = b.end.getTime();
   if (workingIntervals(week, date, tz).some((r) => r.start <= start && end <= r.end)) return null;
-  const day = WEEKDAY[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
+  const day = dayKeyOf(date);
   const ranges = week[day];
   return ranges?.length
     ? `${localTime(b.start, tz)}-${localTime(b.end, tz)} is outside ${name}'s new hours on ${DAY_WORDS[day]} (${ranges.map((r) => `${r.start}-${r.end}`).join(' and ')}).`
