@@ -1,5 +1,5 @@
 /**
- * The goals of issue 12, measured in one run against one server on a fresh embedded PostgreSQL,
+ * The booking and open-time goals, measured in one run against one server on a fresh embedded PostgreSQL,
  * each with the floor it is compared to, measured by this script on the same machine and database:
  *
  *   floor      single-row inserts into a table with a GiST exclusion constraint like the bookings'

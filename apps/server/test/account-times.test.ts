@@ -1,4 +1,4 @@
-// Issue 28, item 4: a person's own pages show times in the person's zone. A pet owner in
+// A person's own pages show times in the person's zone. A pet owner in
 // Stellenbosch reads their API keys and connected assistants in Johannesburg time, as their
 // bookings are, not in UTC: a key made at 22:30 UTC on the 23rd was made at 00:30 on the 24th.
 import { mkdirSync } from 'node:fs';

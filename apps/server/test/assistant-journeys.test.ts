@@ -1,4 +1,4 @@
-// Issue 19: journeys an assistant makes, scripted over MCP. The assistant (./assistant.ts) knows the
+// Journeys an assistant makes, scripted over MCP. The assistant (./assistant.ts) knows the
 // service only from tools/list and the answers: every argument it sends is checked against the
 // tool's inputSchema first, and every id it uses comes from an earlier answer. What a person does
 // outside the assistant is done here as they would do it: saving their home address on /account

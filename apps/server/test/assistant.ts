@@ -1,4 +1,4 @@
-// An assistant as the journeys of issue 19 play one: it knows the service only by `tools/list`
+// An assistant as the journeys play one: it knows the service only by `tools/list`
 // (names, descriptions, input schemas) and by what the tools answer. Before each call it finds the
 // tool by name and checks the arguments against the tool's inputSchema with the MCP SDK's own JSON
 // Schema validator (Ajv, as a generic MCP client validates); it reads answers only from the tool

@@ -1,4 +1,4 @@
-// Issue 14 end to end: a groomer in Stellenbosch signs up through an assistant (MCP, every step),
+// Sign-up end to end: a groomer in Stellenbosch signs up through an assistant (MCP, every step),
 // the operator approves from the CLI, and a pet owner books the new business through the same
 // booking tools as the operator's own. A groomer in Lisbon is approved too, and the booking tools
 // answer NOT_AVAILABLE_IN_COUNTRY for it.

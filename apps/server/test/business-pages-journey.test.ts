@@ -1,4 +1,4 @@
-// Issue 14's pages in one journey, in Chromium: an assistant prepares a no-login draft; the person
+// The sign-up's pages in one journey, in Chromium: an assistant prepares a no-login draft; the person
 // opens its continueUrl, signs in by the mailed link, gives what is missing and sends it for review;
 // the operator, granted the console with `pnpm cli operator add`, approves it there; the person's
 // statusUrl then says it is approved.

@@ -426,7 +426,7 @@ describe('business sign-up steps', () => {
       postalCode: '7600',
       center: { lat: -33.9477, lng: 18.8502 },
     });
-    // NogPets and the demo partner Boland Paws (issue 15) both work there.
+    // NogPets and the demo partner Boland Paws both work there.
     expect(area.overlaps).toEqual([
       {
         area: '5 km around Stellenbosch',

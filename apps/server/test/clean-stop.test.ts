@@ -1,4 +1,4 @@
-// A clean stop with the worker busy (issue 28, item 7): the real server on its embedded PostgreSQL,
+// A clean stop with the worker busy: the real server on its embedded PostgreSQL,
 // pg-boss's maintenance every second, jobs polled and run, and one job held mid-run (a table it
 // needs is locked) when SIGTERM comes. The stop answers no more requests, lets the job finish,
 // stops the worker and closes its connections, and only then stops PostgreSQL: exit 0 and not one

@@ -1,4 +1,4 @@
-// Every confirm step says what, when, where and how much (issue 28): each operation of the registry
+// Every confirm step says what, when, where and how much: each operation of the registry
 // that takes `confirm` is called without it over HTTP, with the demo data (Boland Paws, its owner,
 // its bookings; a pet owner of the operator's; an applicant), and its 409 CONFIRM_REQUIRED must
 // carry, in `details.summary` and `details.parts`, each part its kind of step declares: the local

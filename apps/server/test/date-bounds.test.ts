@@ -1,4 +1,4 @@
-// Every date an operation takes has a range (issue 27, item 7): bookings and moves from today to
+// Every date an operation takes has a range: bookings and moves from today to
 // two years ahead, the dates searched for open times not past two years ahead, and what a business
 // looks back on or plans (day plan, bookings list, time off, earnings) five years back to two years
 // ahead. Outside it: 400 BAD_REQUEST with reason DATE_OUT_OF_RANGE and the range in the message,

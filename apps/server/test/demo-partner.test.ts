@@ -1,4 +1,4 @@
-// The demo partner (issue 15): on a fresh start with demo data, Boland Paws' people get keys from the
+// The demo partner: on a fresh start with demo data, Boland Paws' people get keys from the
 // CLI, and the day plan and the business's bookings say what is true of its demo bookings; its
 // bookings paid by card were settled through the sandbox gateway, so its earnings, payouts still to
 // come and the operator's `payout create` have that money to show.

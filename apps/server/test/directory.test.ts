@@ -30,7 +30,7 @@ describe('findPetBusinesses / find_pet_businesses', () => {
     const res = await find();
     expect(res.status).toBe(200);
     const listings = res.body.listings as Listing[];
-    // 17 invented listings, NogPets and the demo partner Boland Paws (issue 15).
+    // 17 invented listings, NogPets and the demo partner Boland Paws.
     expect(listings).toHaveLength(19);
     expect(res.body.next).toBeNull();
     expect(listings[1]).toMatchObject({

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 
 /**
- * DNS rebinding (issue 27, item 8): a page on evil.example whose name was rebound to the server's
+ * DNS rebinding: a page on evil.example whose name was rebound to the server's
  * address reaches it with `Host: evil.example` and `Origin: http://evil.example`. The MCP
  * conformance suite's `dns-rebinding-protection` scenario sends exactly that to /mcp, and the same
  * request with the server's own host, and wants 4xx then 2xx. These are its cases and their

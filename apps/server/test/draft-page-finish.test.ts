@@ -1,4 +1,4 @@
-// Issue 28, item 1: a sign-up draft made with only the required fields is finished on its page in
+// A sign-up draft made with only the required fields is finished on its page in
 // Chromium, for every category, up to SUBMITTED: services (NogPets' usual menu or typed in, main
 // and extra), how many do the work, where and when, then sent. Also: the tool's `next` names what
 // the checklist still misses, and a refused form on the page answers with a redirect and says why.

@@ -1,5 +1,5 @@
 /**
- * The project's own fuzzer (issue 11). It reads `/v1/openapi.json`, makes fast-check arbitraries
+ * The project's own fuzzer. It reads `/v1/openapi.json`, makes fast-check arbitraries
  * from each operation's parameters and request body, and sends schema-valid, mutated and raw
  * (malformed bytes, wrong content types, odd paths) requests to every operation with each kind of
  * credential: none, a key with every scope, a key with one scope no operation asks for, and broken
@@ -149,7 +149,7 @@ describe(`fuzzing /v1 and /mcp from the OpenAPI document (seed ${SEED}, ${RUNS} 
       ).map((r) => r.id),
     };
     // Partners whose approved areas are only suburbs, or only postal codes (what the sign-up's area
-    // form makes), so coverage, quotes, times and bookings are fuzzed against them too (issue 27).
+    // form makes), so coverage, quotes, times and bookings are fuzzed against them too.
     const partners = [
       await approvedPartner(server, 'fuzz-suburbs@partner.example', {
         name: 'Fuzz Suburbs Grooming',

@@ -1,4 +1,4 @@
-// A booking racing a change of working hours or time off (issue 27, item 7): whichever commits
+// A booking racing a change of working hours or time off: whichever commits
 // first, a booking left outside working time is flagged to move (booking_move_flags, migration
 // 0029), never stranded unflagged. Both orders are held open on a real second connection: the
 // test's transaction holds the resource's lock (lockResource, as set_working_hours and

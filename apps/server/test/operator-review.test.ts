@@ -149,7 +149,7 @@ describe('the operator reviews business applications', () => {
     const members = await sql`
       select u.email, m.role, m.job_title, m.resource_ids from business_members m join users u on u.id = m.user_id
       where m.business_id = ${businessId} order by m.role desc`;
-    // Staff by consent (issue 27): the owner only; both people named are invited (even the one
+    // Staff by consent: the owner only; both people named are invited (even the one
     // with an account) and mailed the invitation's page.
     expect(members).toEqual([
       { email: 'thandi@example.com', role: 'owner', job_title: null, resource_ids: [] },
@@ -215,7 +215,7 @@ describe('the operator reviews business applications', () => {
     expect(noArea.stderr).toMatch(/No proposed area/);
     expect(await snapshot()).toEqual(heldArea);
     // A postal code without a centre may be approved, and the business's offer holds it beside the
-    // radius: it covers the places of that code (issue 27; partner-areas.test.ts).
+    // radius: it covers the places of that code (partner-areas.test.ts).
     expect((await run('area', 'approve', app.areaIds.postal)).status).toBe(0);
     const [row] =
       await sql`select status from service_areas where business_id = ${businessId} and id = ${app.areaIds.postal}`;

@@ -1,4 +1,4 @@
-// Issue 28, item 6: pages a person can find their way through, in real Chromium reading what is
+// Pages a person can find their way through, in real Chromium reading what is
 // shown. The home page says what NogPets is and where each visitor goes on (and starts a business
 // application as prepare_business_signup does); every page has the same header links for who is
 // signed in; the operator's approve asks first; an approved application says what is next; the

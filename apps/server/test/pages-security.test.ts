@@ -1,4 +1,4 @@
-// Issue 18, pages: every HTML page of apps/web, reached as the person it is for, answers with the
+// Every HTML page of apps/web, reached as the person it is for, answers with the
 // security headers; every form on it refuses a post without its token or from another site's page,
 // changing nothing; and every text a person, business or assistant can store is shown as text, never
 // as markup (stored-XSS probes in Chromium with the page's CSP bypassed, so escaping alone is tested).

@@ -1,4 +1,4 @@
-// Every kind of area a partner's application can propose (issue 27, item 5): a radius around a
+// Every kind of area a partner's application can propose: a radius around a
 // point, suburbs by name, postal codes alone, and all three mixed, each approved by the operator.
 // Every public and booking tool answers for each, over HTTP and MCP alike, and never with a 5xx:
 // a suburb covers the places of that suburb, a postal code the places of that code, a radius the

@@ -1,4 +1,4 @@
-// What approval turns on (issue 14): a partner business in South Africa is bookable through the
+// What approval turns on: a partner business in South Africa is bookable through the
 // same five tools as the operator's own, by its `businessId`; one outside South Africa answers
 // NOT_AVAILABLE_IN_COUNTRY; an unknown id answers 404; no business reads another's bookings or menu.
 import { createApiKey } from '@nogpets/operations';

@@ -1,4 +1,4 @@
-// A partner business as approval leaves one (issue 14): a `businesses` row that is not the
+// A partner business as approval leaves one: a `businesses` row that is not the
 // operator, a grooming line with one PRIMARY service, a van with a week, one approved service area,
 // and its directory listing linked to it. Written with SQL here so the booking tests do not wait
 // on the approval code; the shape is the one packages/store/src/demo-data.ts gives the operator.

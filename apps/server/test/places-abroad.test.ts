@@ -1,4 +1,4 @@
-// Towns abroad as people write them (issue 28.3): a Portuguese business sets its area around
+// Towns abroad as people write them: a Portuguese business sets its area around
 // "Lisboa" and around an address in it; places are found by their local and other names (a table
 // of hand-picked ones over HTTP), and every other name the GeoNames data gives the 200 most
 // populous cities finds that city, unless a more populous town or a country goes by it.

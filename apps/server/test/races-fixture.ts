@@ -1,4 +1,4 @@
-// What the race test (issue 18) shares: crowds of clients fired at once with a bound on requests in
+// What the race test shares: crowds of clients fired at once with a bound on requests in
 // flight, a tally of their answers, and the invariants read from the database itself, each query
 // answering the rows that break it (none when it holds), so a failure shows its evidence.
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-// Races (issue 18): many clients at once on the things only one of them may have. Each part fires
+// Races: many clients at once on the things only one of them may have. Each part fires
 // crowds of different people at one contested thing, round after round, then reads its invariant
 // from the database: no resource booked twice (owner side and business side), no group walk over
 // its size, no unit of stock sold twice or lost, no booking or invoice paid twice (the rest owed
@@ -386,7 +386,7 @@ describe(`races: ${ATTEMPTS} attempts on contested things`, () => {
           CROWD,
         );
         for (const answer of answers) tally.add(answer, answer.status === 201);
-        // The winners pay, as people do: a person may hold only two unpaid orders at once (issue 27),
+        // The winners pay, as people do: a person may hold only two unpaid orders at once,
         // and every round's buyers are the same people. Paid orders keep the units they took.
         for (const answer of answers.filter((x) => x.status === 201))
           expect(await payOrderLink(server, answer.body.payUrl)).toBe(303);

@@ -1,4 +1,4 @@
-// Rate limits hold across instances (issue 18, Access): two servers on one database share the
+// Rate limits hold across instances : two servers on one database share the
 // request limiter's counters and the sign-up draft quotas, so a caller spreading requests over a
 // load balancer's instances gets no more than one instance would give.
 import { createTestDatabase, fixedClock, type TestDatabase } from '@nogpets/test-utils';

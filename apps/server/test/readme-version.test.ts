@@ -1,4 +1,4 @@
-// The README says which version of the interface a server serves (issue 28, item 7): the version in
+// The README says which version of the interface a server serves: the version in
 // its opening lines is the one /v1/openapi.json and the MCP server's initialize answer give, so a
 // release that moves the version and forgets the README fails here.
 import { readFile } from 'node:fs/promises';

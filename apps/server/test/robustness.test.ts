@@ -11,7 +11,7 @@ const NUL = '\u0000';
 const LONE = '\ud800';
 
 /**
- * The edge rule (issue 11): text holding NUL or a lone surrogate is a 400 naming the field at every
+ * The edge rule: text holding NUL or a lone surrogate is a 400 naming the field at every
  * door, numbers are bounded as their columns are, and a change with an Idempotency-Key commits
  * with its answer or not at all.
  */

@@ -1,4 +1,4 @@
-// Who may run which business (issue 15): every Run operation × every role, over HTTP and MCP; the
+// Who may run which business: every Run operation × every role, over HTTP and MCP; the
 // default business, several businesses, invitations joined only when accepted, and one 404 for a
 // business that is not yours whether or not it exists.
 import { createApiKey } from '@nogpets/operations';

@@ -1,4 +1,4 @@
-// Booking for a business's clients (issue 15): find_business_times, book_for_client and
+// Booking for a business's clients: find_business_times, book_for_client and
 // rebook_booking on the demo partner (Boland Paws) over HTTP and MCP: its own resources only, the
 // notice it may waive, a new walk-in client for cash and an existing client by card (confirm step
 // first), a slot taken meanwhile, a done booking booked again, roles, other businesses' clients and

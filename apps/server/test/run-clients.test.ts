@@ -1,4 +1,4 @@
-// The clients of a business (issue 15): list_clients, get_client and add_client_note on the demo
+// The clients of a business: list_clients, get_client and add_client_note on the demo
 // partner Boland Paws over HTTP and MCP. Search by name, phone, email and pet; paging; a client's
 // pets, addresses, history, balance and notes as the database holds them; notes kept and audited;
 // bounds; every role; and never another business's clients, bookings or notes.

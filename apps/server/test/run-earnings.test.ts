@@ -1,4 +1,4 @@
-// The money of a business (issue 16): get_earnings, list_payouts and list_unpaid_clients over HTTP
+// The money of a business: get_earnings, list_payouts and list_unpaid_clients over HTTP
 // and MCP, every role, the bounds of a period, earnings that agree to the cent with the payments
 // table, the operator's payouts (`pnpm cli payout create` / `payout paid`) that never hold the same
 // money twice and take refunds off, and a Tokyo business's earnings in whole yen.

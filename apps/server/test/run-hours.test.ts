@@ -1,4 +1,4 @@
-// When the business works (issue 16): set_working_hours, add_time_off, list_time_off and
+// When the business works: set_working_hours, add_time_off, list_time_off and
 // remove_time_off on the demo partner (Boland Paws) over HTTP and MCP: every role, the confirm
 // step listing the bookings a change would strand, those bookings then flagged (needsMove) on the
 // day plan and the bookings list and unflagged once moved or covered again, hours without stranded

@@ -1,4 +1,4 @@
-// The business acts on its bookings (issue 15): accept_booking, decline_booking, move_booking and
+// The business acts on its bookings: accept_booking, decline_booking, move_booking and
 // cancel_business_booking on the demo partner (Boland Paws) over HTTP and MCP: every role, the
 // confirm step, another business's booking, the refund rules, the slot checks (a taken slot; no
 // 12-hour cut-off for the business), what the client reads on get_booking, a Lisbon business, and

@@ -1,4 +1,4 @@
-// Payment links of a business (issue 15): send_payment_link (a booking's 48-hour pay link, the same
+// Payment links of a business: send_payment_link (a booking's 48-hour pay link, the same
 // link and rule as pay_booking) and create_invoice_link (any amount, a pay link and its QR code),
 // over HTTP and MCP, every role, the confirm step, bounds, a business outside South Africa, and an
 // invoice paid on the sandbox's TEST page in Chromium.

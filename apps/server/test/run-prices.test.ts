@@ -1,4 +1,4 @@
-// A business's prices (issue 16): list_prices and update_prices on the demo partner Boland Paws
+// A business's prices: list_prices and update_prices on the demo partner Boland Paws
 // over HTTP and MCP. The list as the catalogue shows it, in words; the confirm step (old → new in
 // words, nothing changed before it); a change seen at once by list_services and get_quote even
 // with a long-lived offer cache, while bookings already made keep their totals; every role; the

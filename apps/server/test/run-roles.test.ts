@@ -1,4 +1,4 @@
-// Issue 15's table test: every Run operation in the registry × every role (owner, manager, crew, a
+// The roles table test: every Run operation in the registry × every role (owner, manager, crew, a
 // member of another business, a person on no business's staff), over HTTP and MCP. Owners and
 // managers get through; crew only to their day; the other business's member gets 404 for Boland
 // Paws, and 404 for Boland Paws' bookings and clients from inside their own business; a person on

@@ -1,7 +1,7 @@
-// Issue 16: the staff of a business (list_staff, invite_staff_member, change_staff_role,
+// The staff of a business (list_staff, invite_staff_member, change_staff_role,
 // remove_staff_member) and the areas it proposes (propose_service_area), over HTTP and MCP, for
 // every role: owners change the staff, crew see only themselves, the last owner stays, an invited
-// person gets in only by accepting (issue 27), a removed one is out at once; a proposed area is PENDING until the
+// person gets in only by accepting, a removed one is out at once; a proposed area is PENDING until the
 // operator approves it (console list and `pnpm cli area list|approve`).
 import { areasToReview, createApiKey } from '@nogpets/operations';
 import { fixedClock } from '@nogpets/test-utils';

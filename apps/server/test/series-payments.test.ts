@@ -13,7 +13,7 @@ import {
 
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
 
-/** A weekly series booked by card has one pay link for all its weeks; a week may also be paid through its own link (issue 12). */
+/** A weekly series booked by card has one pay link for all its weeks; a week may also be paid through its own link. */
 describe('payments of a weekly series', () => {
   let server: TestServer;
   const clock = fixedClock(NOW);

@@ -1,4 +1,4 @@
-// What the shop tests (issue 17) share: one caller for the five shop operations over HTTP and MCP
+// What the shop tests share: one caller for the five shop operations over HTTP and MCP
 // alike, buyers with an orders:write key, their own bookings for `visit` orders, and paying an
 // order's link as the sandbox's TEST page does.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

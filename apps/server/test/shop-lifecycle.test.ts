@@ -1,4 +1,4 @@
-// What happens to shop orders after they are made (issue 17): an operator cancelling a paid order
+// What happens to shop orders after they are made: an operator cancelling a paid order
 // puts its money on the refund list, and `refund done` marks it returned; a `visit` add-on whose
 // booking is cancelled is released by the worker's rule; a buy refused while the shop was closed
 // can be sent again with the same Idempotency-Key once it opens.

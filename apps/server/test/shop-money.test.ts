@@ -1,4 +1,4 @@
-// Money and stock in the shop (issue 27, item 6), over HTTP and MCP: the courier fee follows the
+// Money and stock in the shop, over HTTP and MCP: the courier fee follows the
 // postal code's province (a stated province that contradicts it is refused, naming both, by
 // quote_order and buy alike); one person holds at most 2 unpaid card orders, also when buying
 // several at once; pay_order makes a fresh link for the person's own unpaid order; and the account

@@ -1,4 +1,4 @@
-// The shop's pages and operator tasks (issue 17), in real Chromium: an order's pay page (its lines,
+// The shop's pages and operator tasks, in real Chromium: an order's pay page (its lines,
 // discount, delivery and total, then the sandbox's pay button), the person's orders on the account
 // page, the console's Shop section (open or close it; mark orders packed and shipped), `pnpm cli
 // shop|order`, and the worker's expire-unpaid-orders closing an order left unpaid for 24 hours; then

@@ -1,4 +1,4 @@
-// A shop order paid through PayFast (issue 17), against the stand-in for PayFast's servers: the
+// A shop order paid through PayFast, against the stand-in for PayFast's servers: the
 // order's pay page posts a signed checkout naming the order and its total; a verified ITN confirms
 // the order once; an ITN for a different amount is owed back and leaves the order waiting.
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';

@@ -1,4 +1,4 @@
-// Buyers racing for the shop's last items (issue 17), over HTTP and MCP at once: exactly as many
+// Buyers racing for the shop's last items, over HTTP and MCP at once: exactly as many
 // orders as there is stock, the rest refused OUT_OF_STOCK with what is left, stock never below 0,
 // an order of several lines taken whole or not at all, and a discount code's uses counted once each.
 //

@@ -1,4 +1,4 @@
-// The shop (issue 17) over HTTP and MCP alike, on the demo catalogue: browse_shop's filters and
+// The shop over HTTP and MCP alike, on the demo catalogue: browse_shop's filters and
 // bounds, quote_order's lines, problems, discount codes and delivery, buy's card and cash orders
 // and every refusal (none of which changes stock, orders or code uses), list_orders and get_order,
 // the shop closed, and an unpaid order closing after 24 hours.

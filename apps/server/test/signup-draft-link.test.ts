@@ -1,4 +1,4 @@
-// Issue 27, items 3 and 4. A no-login draft typed with somebody else's email stays the stranger's:
+// Drafts by the link. A no-login draft typed with somebody else's email stays the stranger's:
 // it is in no account (not in get_signup_status, not on /business/applications, never the default)
 // and names nobody, until a sign-in link mailed from the draft's page is followed; then it joins
 // the account of that address. And one limit on link mails to an address: sign-up, sign-in and the

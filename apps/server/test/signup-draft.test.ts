@@ -50,7 +50,7 @@ describe('prepareBusinessSignup / prepare_business_signup', () => {
     )[0];
 
   /**
-   * A draft as drafts were made before issue 27: attached at once to an account it made (named,
+   * A draft as drafts were made before drafts went by the link: attached at once to an account it made (named,
    * never signed in to). Such rows may still be in a database for up to 30 days; the purge removes them.
    */
   const legacyDraft = async (email: string) => {

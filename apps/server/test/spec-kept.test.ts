@@ -1,4 +1,4 @@
-// Issue 28, item 5: what the spec says, kept. Sitting that starts inside the notice says so (PAST)
+// What the spec says, kept. Sitting that starts inside the notice says so (PAST)
 // and offers the next stays or visits that can be booked; directory listings of businesses on
 // NogPets carry their hours and prices; find_reschedule_times defaults to the next 7 days.
 import { fixedClock } from '@nogpets/test-utils';
@@ -9,7 +9,7 @@ import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer, toolJ
 const NOW = '2026-11-23T17:52:00Z';
 const TODAY = '2026-11-23';
 
-describe('what the spec says, kept (issue 28.5)', () => {
+describe('what the spec says, kept', () => {
   let server: TestServer;
   const clock = fixedClock(NOW);
 

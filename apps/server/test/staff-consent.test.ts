@@ -1,4 +1,4 @@
-// Issue 27, item 1: nobody becomes staff without saying yes. An approval and invite_staff_member
+// Nobody becomes staff without saying yes. An approval and invite_staff_member
 // make invitations only, mailed to the address typed; the invited person, signed in with that
 // address verified, accepts or declines on the mailed page (Chromium) or with accept_invitation /
 // decline_invitation; until then list_staff shows the email as typed, never an account's name.
@@ -22,7 +22,7 @@ const DAY = 86_400_000;
 const PASSWORD = 'a long enough password';
 const screens = process.env.PAGE_SCREENS;
 
-/** The people the application names, each a case of issue 27. */
+/** The people the application names, each a case of staff by consent. */
 const PET_OWNER = 'petra.owner@example.com'; // a signed-up, verified pet owner with a name
 const DRAFTED = 'Drafted.Person@Example.com'; // an account a draft made, never signed in
 const OTHER_MANAGER = 'manager@partner.example'; // Boland Paws' manager (demo data)

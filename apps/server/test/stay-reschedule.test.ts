@@ -5,7 +5,7 @@ import { newPetOwner, startTestServer, type TestServer } from './harness.js';
 const NOW = '2026-11-23T04:00:00Z'; // Monday 06:00 in Johannesburg
 
 /**
- * Moving sitting bookings (issue 12): a stay is one booking for the sitter's whole span and moves
+ * Moving sitting bookings: a stay is one booking for the sitter's whole span and moves
  * whole, every night re-planned on the new dates (bookings and time off across the span, one sitter
  * throughout); a visit is one booking and moves as its own slot. Dates avoid public holidays.
  */

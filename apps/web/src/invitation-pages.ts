@@ -1,4 +1,4 @@
-// The page an invitation mail links to (issue 27): the signed-in person whose verified email it was
+// The page an invitation mail links to: the signed-in person whose verified email it was
 // sent to sees who invites them and as what, and accepts or declines it. Each answer runs the
 // operation an assistant would call (accept_invitation, decline_invitation) as the person.
 import {

@@ -78,7 +78,7 @@ describe('worker', () => {
   it('has closed every connection of its own when its stop returns, so PostgreSQL may stop next', async () => {
     // The server stops PostgreSQL right after the worker: a connection still closing then is ended
     // by PostgreSQL, and pg-boss logs "terminating connection due to administrator command" as an
-    // error (issue 28, item 7). The jobs get a pool of one connection, open before and after.
+    // error. The jobs get a pool of one connection, open before and after.
     const jobSql = createSql(db.url, { max: 1 });
     await jobSql`select 1`;
     const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;

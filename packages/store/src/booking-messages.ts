@@ -1,4 +1,4 @@
-// What a business told the client about a booking (issue 15): the record the client sees, written
+// What a business told the client about a booking: the record the client sees, written
 // in the transaction of the business's change (migration 0024).
 import { newId } from './ids.js';
 import type { Queryable } from './sql.js';

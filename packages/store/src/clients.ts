@@ -1,4 +1,4 @@
-// Clients of a business (issue 15): the people it works for, with or without an account, and the
+// Clients of a business: the people it works for, with or without an account, and the
 // notes it keeps on them and their pets. A booking names its client (bookings.business_client_id),
 // linked by the database when the booking is written for an account (migration 0023).
 import { newId } from './ids.js';
@@ -160,7 +160,7 @@ export interface ClientSummaryRow {
 }
 
 /**
- * The balance rule (issue 15), as SQL conditions on a booking `b`: what a client has not paid yet is
+ * The balance rule, as SQL conditions on a booking `b`: what a client has not paid yet is
  * cash due (CASH_DUE) and card payments awaited (CARD, PENDING) of live and done bookings; cancelled
  * and lapsed ones owe nothing. A client's balance and the list of unpaid clients both read these.
  */

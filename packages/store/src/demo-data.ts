@@ -266,7 +266,7 @@ export async function readShopDemo(): Promise<ShopDemo> {
 }
 
 /**
- * The operator's shop (issue 17): its settings (open on a fresh start; an existing row, opened or
+ * The operator's shop: its settings (open on a fresh start; an existing row, opened or
  * closed since, is left alone), catalogue and discount codes. Additive like the rest: stock sold
  * since stays sold. Rows inserted.
  */
@@ -476,7 +476,7 @@ export function partnerBookings(demo: PartnerDemo, today: string, now: Date): Pa
 }
 
 /**
- * The demo partner, Boland Paws (issue 15): an approved business in Stellenbosch with its lines,
+ * The demo partner, Boland Paws: an approved business in Stellenbosch with its lines,
  * menu, vans, walker and sitter, areas, people (owner, manager, crew on Van 1), clients with
  * accounts, pets, addresses and notes, a directory listing, and a month of bookings around `now`
  * (made once). Additive like the operator's demo. Rows inserted.

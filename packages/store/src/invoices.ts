@@ -1,4 +1,4 @@
-// Invoice links (issue 15): an amount and a description a business asks of a client, paid by card
+// Invoice links: an amount and a description a business asks of a client, paid by card
 // through a pay link. The link is a payment with no bookings that names its invoice (migration 0027).
 import { newId } from './ids.js';
 import type { Queryable } from './sql.js';

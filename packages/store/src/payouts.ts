@@ -1,4 +1,4 @@
-// The money of a business (issue 16): card money settled through the operator's gateway, the
+// The money of a business: card money settled through the operator's gateway, the
 // payouts the operator makes of it (migration 0031), cash bookings done, and what clients owe.
 import { UNPAID_CARD, UNPAID_CASH } from './clients.js';
 import { newId } from './ids.js';

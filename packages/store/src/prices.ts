@@ -1,4 +1,4 @@
-// A business's prices (issue 16): its services with their lines, read and changed for the Run
+// A business's prices: its services with their lines, read and changed for the Run
 // tools list_prices and update_prices. Bookings keep the total they were made at (total_cents):
 // nothing here touches them.
 import type { Queryable } from './sql.js';

@@ -1,4 +1,4 @@
-// Running a business (issue 15): who may run which business (its members), and what its day and
+// Running a business: who may run which business (its members), and what its day and
 // its bookings hold.
 import type { Queryable } from './sql.js';
 import type { BusinessRow, ResourceRow } from './types.js';

@@ -1,4 +1,4 @@
-// The shop (issue 17): the operator's products and their stock, discount codes, orders and their
+// The shop: the operator's products and their stock, discount codes, orders and their
 // lines, and an order's pay link (a payment with no bookings that names its order; migration 0032).
 import { newId } from './ids.js';
 import type { Queryable, Sql, TransactionSql } from './sql.js';

@@ -1,4 +1,4 @@
-// The people of a business as its owner manages them (issue 16): members, pending invitations,
+// The people of a business as its owner manages them: members, pending invitations,
 // role changes and removals; and the service areas a running business proposes to the operator.
 import { newId } from './ids.js';
 import type { RunRole } from './run.js';

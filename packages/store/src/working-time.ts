@@ -1,4 +1,4 @@
-// When a business works (issue 16): its resources' weeks, its time off, and the bookings a change
+// When a business works: its resources' weeks, its time off, and the bookings a change
 // of either left outside working time, flagged for the business to move (migration 0029).
 import { newId } from './ids.js';
 import type { Queryable } from './sql.js';

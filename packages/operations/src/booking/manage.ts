@@ -530,7 +530,7 @@ export async function writeMove(
   const hold = current.holdUntil ? holdUntil(link ?? start, start) : null;
   await updateBooking(q, current.id, { status, start, end, resourceId, holdUntil: hold }, now);
   // Read against the working time as it is under the lock: hours or time off changed since the
-  // target was checked flag the moved booking, as the change would have (issue 27).
+  // target was checked flag the moved booking, as the change would have.
   await flagIfOutsideWorkingTime(
     q,
     target.priced.offer.business,

@@ -184,7 +184,7 @@ export interface StoredArea {
   radiusKm: number | null;
   center: { lat: number; lng: number } | null;
   centerAddress: string | null;
-  /** Where a radius's `centerAddress` was placed when found as a town (stored since issue 28). */
+  /** Where a radius's `centerAddress` was placed when found as a town (stored since places abroad were found by their other names). */
   centerPlacedAt?: string | null;
   postalCode: string | null;
 }

@@ -1,5 +1,5 @@
 /**
- * The card money of a business (issue 16): what the operator's gateway settled for it, its card
+ * The card money of a business: what the operator's gateway settled for it, its card
  * fees and refunds (the ledger get_earnings and list_payouts read), and the operator's payouts of
  * it (`pnpm cli payout create BUSINESS --to DATE`, `pnpm cli payout paid ID --note REF`).
  *

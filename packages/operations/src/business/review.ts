@@ -536,7 +536,7 @@ async function businessFrom(
     status: a.status,
   }));
   const hours = (row.businessHours ?? {}) as Week;
-  // Staff by consent (issue 27): the owner is the only member; everyone the application names is
+  // Staff by consent: the owner is the only member; everyone the application names is
   // invited (mailed once approved) and joins only by accepting. No account is looked up for them.
   const owner = await findUserById(q, row.userId);
   const members: NewBusiness['members'] = [

@@ -22,7 +22,7 @@ export function gazetteerFor(offer: Offer, geo: GeoData): Gazetteer {
   const gazetteer = createGazetteer({
     country: offer.business.country,
     homeTown,
-    // Every kind of area (docs/decisions.md, issue 27): a radius holds the points within it; a suburb
+    // Every kind of area (docs/decisions.md): a radius holds the points within it; a suburb
     // is the place of its own name (its alias: the area's name carries the postal code), also where
     // it has no point; a postal code alone is the places of that code and names no suburb.
     areas: offer.areas.map((a) => ({

@@ -1,5 +1,5 @@
 /**
- * Who may run which business (issue 15): the one rule every Run operation asks. Owners and
+ * Who may run which business: the one rule every Run operation asks. Owners and
  * managers read and change their business; crew read only their own day (their resources); a
  * business the person is not on the staff of does not exist for them.
  */
@@ -79,7 +79,7 @@ function notYours(businessId: string): ServiceError {
 
 /**
  * Decides whether the credential's person may do `need` at `businessId` (default: their only
- * business). Membership comes only from an accepted invitation (issue 27): an invitation waiting
+ * business). Membership comes only from an accepted invitation: an invitation waiting
  * for the person's email is never taken up here, only named in the refusal. Throws 403 (on no staff, or the role does not allow it),
  * 404 (not a member: the same words as a business that does not exist) or 400 (several businesses
  * and none named).

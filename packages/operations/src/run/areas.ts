@@ -1,5 +1,5 @@
 /**
- * proposeServiceArea / propose_service_area (issue 16): a running business proposes more places to
+ * proposeServiceArea / propose_service_area: a running business proposes more places to
  * work, in the sign-up's terms (set_service_area's input and place finding). New areas are PENDING
  * until the operator approves them (console or `pnpm cli area approve`); the business's other areas
  * are unchanged.

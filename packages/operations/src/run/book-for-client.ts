@@ -1,5 +1,5 @@
 /**
- * Booking for a business's clients (issue 15): findBusinessTimes / find_business_times,
+ * Booking for a business's clients: findBusinessTimes / find_business_times,
  * bookForClient / book_for_client and rebookBooking / rebook_booking. The business's own resources,
  * the same slot engine, prices, holds, pay links and placement as the pet owner's find_times and
  * book (packages/operations/src/booking): only who the booking is for, and the notice the business

@@ -1,4 +1,4 @@
-/** listBusinessBookings / list_business_bookings: a business's bookings by date range (issue 15). */
+/** listBusinessBookings / list_business_bookings: a business's bookings by date range. */
 import { listBusinessBookings as listRows, listResources, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../define.js';

@@ -1,6 +1,6 @@
 /**
  * listClients / list_clients, getClient / get_client and addClientNote / add_client_note: the
- * clients of a business, what it knows of them and the notes it keeps (issue 15). A client is a
+ * clients of a business, what it knows of them and the notes it keeps. A client is a
  * client of one business: everything shown comes from that business's own bookings and notes.
  */
 import { formatMoney } from '@nogpets/pricing-tiers';

@@ -1,4 +1,4 @@
-/** getDayPlan / get_day_plan: one day of a business per van, walker or sitter (issue 15). */
+/** getDayPlan / get_day_plan: one day of a business per van, walker or sitter. */
 import { DEFAULT_VAN_BUFFER_MIN, dayKeyOf } from '@nogpets/slot-engine';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { listDayJobs, listResources, listTimeOff, type Queryable } from '@nogpets/store';

@@ -1,6 +1,6 @@
 /**
  * getEarnings / get_earnings, listPayouts / list_payouts and listUnpaidClients /
- * list_unpaid_clients (issue 16): the money of a business, for its owners and managers. Card
+ * list_unpaid_clients: the money of a business, for its owners and managers. Card
  * money is what the operator's gateway settled for it (the payments table, business/payouts.ts'
  * ledger); cash is what its done cash bookings were worth; what clients owe follows the balance
  * rule of get_client (the store's UNPAID_CASH and UNPAID_CARD).

@@ -1,5 +1,5 @@
 /**
- * When the business works (issue 16): setWorkingHours / set_working_hours, addTimeOff /
+ * When the business works: setWorkingHours / set_working_hours, addTimeOff /
  * add_time_off, listTimeOff / list_time_off, removeTimeOff / remove_time_off. Owners and managers
  * change them; a change that leaves live bookings outside working time lists them and needs
  * `confirm: true`, and then flags them for the business to move (shown as `needsMove` on the day

@@ -1,5 +1,5 @@
 /**
- * Staff by consent (issue 27): an invitation to a business's staff is mailed to the address the
+ * Staff by consent: an invitation to a business's staff is mailed to the address the
  * owner typed and waits for that person, signed in with that address verified, to accept or
  * decline it: on the invitation's page (`/invitations/{id}`) or through their assistant
  * (list_my_invitations, accept_invitation, decline_invitation). Nobody is joined by an approval, by

@@ -1,5 +1,5 @@
 /**
- * The business acts on a booking (issue 15): accept, decline, move, cancel. Each is the booking
+ * The business acts on a booking: accept, decline, move, cancel. Each is the booking
  * core's own rule (booking-rules' transitions, the slot checks and locks of reschedule_booking, the
  * refund rules and pay-link voiding of cancel_booking), asked by an owner or a manager, confirmed,
  * audited with the assistant's name, and told to the client in the record the client sees

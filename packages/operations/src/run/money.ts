@@ -1,5 +1,5 @@
 /**
- * sendPaymentLink / send_payment_link and createInvoiceLink / create_invoice_link (issue 15): a
+ * sendPaymentLink / send_payment_link and createInvoiceLink / create_invoice_link: a
  * booking's pay link for the client, and a pay link with a QR code for any amount. Both are card
  * payments through the service's gateway (the sandbox by default, or PayFast), which takes money
  * for businesses in South Africa only.

@@ -1,6 +1,6 @@
 /**
  * listPrices / list_prices and updatePrices / update_prices: a business's services, prices and
- * tiers as its catalogue shows them, and changes to them (issue 16). A change shows in the
+ * tiers as its catalogue shows them, and changes to them. A change shows in the
  * business's catalogue and quotes at once (the offer cache is emptied once it is committed) and
  * never reprices a booking already made: bookings keep the total they were made at.
  */

@@ -1,9 +1,9 @@
 /**
  * listStaff / list_staff, inviteStaffMember / invite_staff_member, changeStaffRole /
- * change_staff_role and removeStaffMember / remove_staff_member (issue 16): the people of a
+ * change_staff_role and removeStaffMember / remove_staff_member: the people of a
  * business. Everyone on the staff sees the list (crew only their own entry); only owners change it.
  * A new person is always invited (one path): the invitation is mailed and waits for them to accept
- * it themselves (run/invitations.ts, issue 27); until then the list shows the email as typed, never
+ * it themselves (run/invitations.ts); until then the list shows the email as typed, never
  * an account's name. The last owner is never removed or demoted.
  */
 import {

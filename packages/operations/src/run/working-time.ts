@@ -1,7 +1,7 @@
 /**
- * Whether a live booking is inside its resource's working time (issue 16): the rule
+ * Whether a live booking is inside its resource's working time: the rule
  * set_working_hours and add_time_off flag bookings by, and the check every booking write makes
- * under the resource's lock so none lands outside a change it raced (issue 27).
+ * under the resource's lock so none lands outside a change it raced.
  */
 import { dayKeyOf, workingIntervals } from '@nogpets/slot-engine';
 import {
@@ -46,7 +46,7 @@ export function outsideHours(b: LiveBookingRow, week: Week, tz: string, name: st
  * A booking just written (made, moved, rebooked) read against the working time as it is now, under
  * its resource's lock (lockResource, which set_working_hours and add_time_off take too): one that
  * had read the hours or time off before a change committed, and is now outside them, is flagged to
- * move exactly as the change would have flagged it had it been there first (issue 27). In the
+ * move exactly as the change would have flagged it had it been there first. In the
  * writer's transaction; none is refused, the person was offered the time.
  */
 export async function flagIfOutsideWorkingTime(
