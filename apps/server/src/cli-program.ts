@@ -1,50 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
-  acceptBooking,
   type ApplicationForReview,
-  applicationsToReview,
-  approveApplication,
   type Booking,
-  CLI_REVIEWER,
   type ClaimForReview,
-  areasToReview,
-  decideArea,
-  grantOperatorAccess,
+  type Deps,
+  type InternalOperation,
   MAX_REVIEW_NOTE,
-  markRefundDone,
   noticeAmount,
-  rejectApplication,
-  revokeOperatorAccess,
-  chargesToRefund,
-  closeLeadWithNote,
-  createApiKey,
-  createPayout,
-  markPayoutDone,
-  moveOrder,
   type Order,
-  ordersToPack,
+  operatorOperations as op,
   type Payout,
-  leadsToFollowUp,
-  paymentProblems,
-  paymentsToRefund,
-  refundsDue,
-  resolvePaymentProblem,
+  runOperation,
   SCOPE_NAMES,
   ServiceError,
-  setShopOpenAs,
-  shopStatus,
-  systemClock,
 } from '@nogpets/operations';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import {
-  ConfigError,
-  findRepoRoot,
-  loadConfig,
-  poolDatabaseUrl,
-  publicBaseUrl,
-  readySchema,
-} from '@nogpets/runtime';
-import { type Database, listMail, openDatabase, type PaymentNoticeRow } from '@nogpets/store';
+import { ConfigError, findRepoRoot, loadConfig, openOperatorDeps } from '@nogpets/runtime';
 import { Command, CommanderError } from 'commander';
 
 /** Where one run of the CLI reads its settings and writes its answers: the process, or a test. */
@@ -54,28 +26,44 @@ export interface CliIo {
   err: (text: string) => void;
 }
 
+/** The CLI is NogPets' operator without an account of its own. */
+const CLI_OPERATOR = { kind: 'operator', userId: null, name: 'operator (CLI)' } as const;
+
+const quiet = { info() {}, warn() {}, error() {} };
+
 /**
- * Operator tasks against the configured database: DATABASE_URL, or the embedded cluster under
- * .data/ (the running one of `pnpm start` if it is up, else started for the command).
+ * Runs one internal operation as the CLI's operator against the configured database: DATABASE_URL,
+ * or the embedded cluster under .data/ (the running one of `pnpm start` if it is up, else started
+ * for the command).
  */
-async function withDatabase<T>(env: CliIo['env'], work: (db: Database) => Promise<T>): Promise<T> {
+async function asOperator<Op extends InternalOperation>(
+  env: CliIo['env'],
+  operation: Op,
+  input: Parameters<Op['handler']>[1],
+): Promise<Awaited<ReturnType<Op['handler']>>> {
   const config = loadConfig(env);
-  const db = await openDatabase({
-    // DB_PREPARE=false holds here too: the CLI may be given the instances' pooler address.
-    databaseUrl: poolDatabaseUrl(config),
+  const opened = await openOperatorDeps(config, {
     dataDir: config.DATA_DIR ?? path.join(findRepoRoot(), '.data'),
-    attach: true,
-    poolMax: 2,
     applicationName: 'nogpets-cli',
   });
   try {
-    // MIGRATE=false (a release step migrates; the CLI may be pointed at a pooler): check, never migrate.
-    const migrating = config.MIGRATE !== false;
-    await readySchema(db.sql, { migrate: migrating, demoData: migrating, now: systemClock.now() });
-    return await work(db);
+    return (await runOperation(operation, operatorCall(opened.deps), input)) as Awaited<
+      ReturnType<Op['handler']>
+    >;
   } finally {
-    await db.close();
+    await opened.close();
   }
+}
+
+function operatorCall(deps: Deps) {
+  return {
+    deps,
+    requestId: randomUUID(),
+    clientName: null,
+    auth: null,
+    log: quiet,
+    principal: CLI_OPERATOR,
+  };
 }
 
 /** Verdicts as the CLI prints them. */
@@ -121,31 +109,21 @@ function buildProgram(io: CliIo): Command {
     .requiredOption('--scopes <scopes>', `comma-separated: ${SCOPE_NAMES.join(', ')}`)
     .option('--name <name>', 'a name to recognise the key by', 'API key')
     .action(async (opts: { email: string; scopes: string; name: string }) => {
-      const created = await withDatabase(io.env, (db) =>
-        createApiKey(db.sql, {
-          email: opts.email,
-          scopes: opts.scopes
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
-          name: opts.name,
-        }),
-      );
+      const created = await asOperator(io.env, op.createApiKey, {
+        email: opts.email,
+        scopes: opts.scopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        name: opts.name,
+      });
       io.err(
         `Created ${created.id} for ${opts.email} with scopes ${created.scopes.join(', ')}. It is shown once:\n`,
       );
       io.out(`${created.key}\n`);
     });
 
-  // Links the CLI's changes mail (staff invitations at approval) point at the service's public address.
-  const depsOf = (db: Database) => ({
-    sql: db.sql,
-    clock: systemClock,
-    payments: { publicUrl: () => publicBaseUrl(loadConfig(io.env)) },
-  });
-
   const line = (b: Booking) => `${b.id}\t${b.status}\t${b.paymentStatus}\t${b.total}\t${b.when}\t${b.what}`;
-  const OPERATOR = 'operator (CLI)';
 
   const booking = program.command('booking').description('Bookings');
   booking
@@ -155,7 +133,7 @@ function buildProgram(io: CliIo): Command {
     )
     .argument('<bookingId>')
     .action(async (id: string) => {
-      const done = await withDatabase(io.env, (db) => acceptBooking(depsOf(db), id, OPERATOR));
+      const done = await asOperator(io.env, op.acceptPendingBooking, { bookingId: id });
       io.out(`${line(done)}\n`);
     });
 
@@ -169,9 +147,7 @@ function buildProgram(io: CliIo): Command {
         'charged again on a paid link, an unknown payment, another amount).',
     )
     .action(async () => {
-      const [bookings, payments, charges] = await withDatabase(io.env, (db) =>
-        Promise.all([refundsDue(depsOf(db)), paymentsToRefund(depsOf(db)), chargesToRefund(depsOf(db))]),
-      );
+      const { bookings, payments, charges } = await asOperator(io.env, op.listRefundsOwed, {});
       const lines = [
         ...bookings.map(line),
         ...payments.map(
@@ -193,9 +169,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<id>', 'a booking id from `refund list`, a payment id or a notification id')
     .option('--note <note>', "the gateway's refund reference or a note")
     .action(async (id: string, opts: { note?: string }) => {
-      const done = await withDatabase(io.env, (db) =>
-        markRefundDone(depsOf(db), id, CLI_REVIEWER, opts.note),
-      );
+      const done = await asOperator(io.env, op.markRefundDone, { id, note: opts.note });
       io.out(`${done.booking ? line(done.booking) : `${done.id}\t${done.status}\t${done.amount}`}\n`);
     });
 
@@ -211,8 +185,8 @@ function buildProgram(io: CliIo): Command {
         'refund it there if money arrived, then `payments resolve`.',
     )
     .action(async () => {
-      const rows = await withDatabase(io.env, (db) => paymentProblems(depsOf(db)));
-      const why = (n: PaymentNoticeRow) =>
+      const rows = await asOperator(io.env, op.listPaymentProblems, {});
+      const why = (n: (typeof rows)[number]) =>
         n.state === 'RECEIVED' ? `not checked${n.error ? `: ${n.error}` : ''}` : (n.outcome ?? '');
       const lines = rows.map(
         (n) =>
@@ -228,9 +202,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<id>', 'a notification id (ntc_…) from `payments problems`')
     .option('--note <note>', 'what was found or done')
     .action(async (id: string, opts: { note?: string }) => {
-      const n = await withDatabase(io.env, (db) =>
-        resolvePaymentProblem(depsOf(db), id, OPERATOR, opts.note),
-      );
+      const n = await asOperator(io.env, op.resolvePaymentNotice, { id, note: opts.note });
       io.out(`${n.id}\t${n.state}\n`);
     });
 
@@ -248,7 +220,7 @@ function buildProgram(io: CliIo): Command {
       const limit = Number(opts.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
         throw new ServiceError('BAD_REQUEST', '--limit: a whole number from 1 to 1000.', {});
-      const leads = await withDatabase(io.env, (db) => leadsToFollowUp(depsOf(db), limit));
+      const leads = await asOperator(io.env, op.listLeads, { limit });
       const where = (p: Record<string, unknown> | null) =>
         p ? [p.suburb, p.town, p.postalCode, p.country].filter(Boolean).join(', ') : '';
       const stamp = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
@@ -269,9 +241,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<id>', 'a lead id from `lead list`')
     .option('--note <note>', 'what was done (called them back, opened the area, ...)')
     .action(async (id: string, opts: { note?: string }) => {
-      const closed = await withDatabase(io.env, (db) =>
-        closeLeadWithNote(depsOf(db), id, OPERATOR, opts.note),
-      );
+      const closed = await asOperator(io.env, op.closeLead, { leadId: id, note: opts.note });
       io.out(`${closed.id}\t${closed.status}\t${closed.note ?? ''}\n`);
     });
 
@@ -283,9 +253,7 @@ function buildProgram(io: CliIo): Command {
     .description('Grant the operator console to the account with this email (created if absent).')
     .requiredOption('--email <email>', "the person's email")
     .action(async (opts: { email: string }) => {
-      const done = await withDatabase(io.env, (db) =>
-        grantOperatorAccess(depsOf(db), opts.email, CLI_REVIEWER),
-      );
+      const done = await asOperator(io.env, op.grantOperatorAccess, { email: opts.email });
       io.out(
         `${done.email} ${done.granted ? 'may now use' : 'could already use'} the operator console (/operator).\n`,
       );
@@ -295,9 +263,7 @@ function buildProgram(io: CliIo): Command {
     .description('Take the operator console away from the account with this email.')
     .requiredOption('--email <email>', "the person's email")
     .action(async (opts: { email: string }) => {
-      const done = await withDatabase(io.env, (db) =>
-        revokeOperatorAccess(depsOf(db), opts.email, CLI_REVIEWER),
-      );
+      const done = await asOperator(io.env, op.revokeOperatorAccess, { email: opts.email });
       io.out(
         `${done.email} ${done.revoked ? 'may no longer use' : 'was not an operator of'} the operator console.\n`,
       );
@@ -328,12 +294,10 @@ function buildProgram(io: CliIo): Command {
       const known = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REJECTED'];
       if (statuses?.some((s) => !known.includes(s)))
         throw new ServiceError('BAD_REQUEST', `--status: any of ${known.join(', ')}.`, {});
-      const rows = await withDatabase(io.env, (db) =>
-        applicationsToReview(depsOf(db), {
-          limit,
-          ...(statuses ? { statuses: statuses as ApplicationForReview['status'][] } : {}),
-        }),
-      );
+      const rows = await asOperator(io.env, op.listApplications, {
+        limit,
+        ...(statuses ? { statuses: statuses as ApplicationForReview['status'][] } : {}),
+      });
       if (opts.json) {
         io.out(`${JSON.stringify(rows, null, 2)}\n`);
         return;
@@ -364,9 +328,10 @@ function buildProgram(io: CliIo): Command {
         'only then does that listing become theirs; without it a new listing is published and the claimed one stays as it was',
     )
     .action(async (id: string, opts: { claimChecked?: boolean }) => {
-      const a = await withDatabase(io.env, (db) =>
-        approveApplication(depsOf(db), id, CLI_REVIEWER, { claimChecked: opts.claimChecked === true }),
-      );
+      const a = await asOperator(io.env, op.approveApplication, {
+        applicationId: id,
+        claimChecked: opts.claimChecked === true,
+      });
       const pending = a.areas.filter((x) => x.status === 'PENDING');
       io.out(
         `${a.applicationId}\tAPPROVED\tbusiness ${a.businessId}\tlisting ${a.listingId}${a.claimed ? ' (claimed)' : ' (new)'}\n` +
@@ -388,9 +353,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<applicationId>')
     .requiredOption('--note <text>', `why, for the applicant (1 to ${MAX_REVIEW_NOTE} characters)`)
     .action(async (id: string, opts: { note: string }) => {
-      const a = await withDatabase(io.env, (db) =>
-        rejectApplication(depsOf(db), id, CLI_REVIEWER, opts.note),
-      );
+      const a = await asOperator(io.env, op.rejectApplication, { applicationId: id, note: opts.note });
       io.out(`${a.applicationId}\t${a.status}\t${a.reviewNote ?? ''}\n`);
     });
 
@@ -403,7 +366,7 @@ function buildProgram(io: CliIo): Command {
       'PENDING areas waiting for a decision: area id, name, postal code, application (or -), business.',
     )
     .action(async () => {
-      const rows = await withDatabase(io.env, (db) => areasToReview(depsOf(db)));
+      const rows = await asOperator(io.env, op.listProposedAreas, {});
       io.out(
         rows.length
           ? `${rows
@@ -428,7 +391,7 @@ function buildProgram(io: CliIo): Command {
       )
       .argument('<areaId>')
       .action(async (id: string) => {
-        const a = await withDatabase(io.env, (db) => decideArea(depsOf(db), id, decision, CLI_REVIEWER));
+        const a = await asOperator(io.env, op.decideArea, { areaId: id, decision });
         io.out(`${a.areaId}\t${a.status}\t${a.name}\t${a.applicationId ?? '-'}\t${a.businessId ?? ''}\n`);
       });
   }
@@ -451,7 +414,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<businessId>')
     .requiredOption('--to <date>', 'the last local date, YYYY-MM-DD')
     .action(async (businessId: string, opts: { to: string }) => {
-      const p = await withDatabase(io.env, (db) => createPayout(depsOf(db), businessId, opts.to, OPERATOR));
+      const p = await asOperator(io.env, op.createPayout, { businessId, through: opts.to });
       io.out(`${payoutLine(p)}\n`);
     });
   payout
@@ -460,7 +423,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<payoutId>')
     .requiredOption('--note <ref>', 'the bank reference of the transfer (1 to 200 characters)')
     .action(async (id: string, opts: { note: string }) => {
-      const p = await withDatabase(io.env, (db) => markPayoutDone(depsOf(db), id, opts.note, OPERATOR));
+      const p = await asOperator(io.env, op.markPayoutPaid, { payoutId: id, note: opts.note });
       io.out(`${payoutLine(p)}\n`);
     });
 
@@ -482,7 +445,7 @@ function buildProgram(io: CliIo): Command {
           : 'Close the shop: browse_shop, quote_order and buy answer 409 SHOP_OFF; orders already made go on.',
       )
       .action(async () => {
-        const done = await withDatabase(io.env, (db) => setShopOpenAs(depsOf(db), open, CLI_REVIEWER));
+        const done = await asOperator(io.env, op.setShopOpen, { open });
         const state = done.open ? 'open' : 'closed';
         io.out(done.changed ? `The shop is now ${state}.\n` : `The shop was already ${state}.\n`);
       });
@@ -491,7 +454,7 @@ function buildProgram(io: CliIo): Command {
     .command('status')
     .description('Whether the shop is open, and when that last changed (UTC).')
     .action(async () => {
-      const s = await withDatabase(io.env, (db) => shopStatus(depsOf(db)));
+      const s = await asOperator(io.env, op.shopStatus, {});
       io.out(
         s.exists
           ? `The shop is ${s.open ? 'open' : 'closed'}${s.changedAt ? ` (since ${stampUtc(s.changedAt)})` : ''}.\n`
@@ -509,7 +472,7 @@ function buildProgram(io: CliIo): Command {
         'total, delivery method, status, payment status, lines, and where it goes.',
     )
     .action(async () => {
-      const rows = await withDatabase(io.env, (db) => ordersToPack(depsOf(db)));
+      const rows = await asOperator(io.env, op.listOrdersToPack, {});
       io.out(
         rows.length
           ? `${rows
@@ -526,7 +489,7 @@ function buildProgram(io: CliIo): Command {
     .description('Mark a CONFIRMED order packed (PACKED).')
     .argument('<orderId>')
     .action(async (id: string) => {
-      const o = await withDatabase(io.env, (db) => moveOrder(depsOf(db), id, 'PACK', CLI_REVIEWER));
+      const o = await asOperator(io.env, op.moveOrder, { orderId: id, move: 'PACK' });
       io.out(`${orderLine(o)}\n`);
     });
   order
@@ -537,9 +500,11 @@ function buildProgram(io: CliIo): Command {
     .argument('<orderId>')
     .option('--tracking <ref>', "the courier's tracking reference (the person sees it)")
     .action(async (id: string, opts: { tracking?: string }) => {
-      const o = await withDatabase(io.env, (db) =>
-        moveOrder(depsOf(db), id, 'SHIP', CLI_REVIEWER, { tracking: opts.tracking }),
-      );
+      const o = await asOperator(io.env, op.moveOrder, {
+        orderId: id,
+        move: 'SHIP',
+        tracking: opts.tracking,
+      });
       io.out(`${orderLine(o)}\n`);
     });
   order
@@ -547,7 +512,7 @@ function buildProgram(io: CliIo): Command {
     .description('Mark a SHIPPED order delivered (DELIVERED).')
     .argument('<orderId>')
     .action(async (id: string) => {
-      const o = await withDatabase(io.env, (db) => moveOrder(depsOf(db), id, 'DELIVER', CLI_REVIEWER));
+      const o = await asOperator(io.env, op.moveOrder, { orderId: id, move: 'DELIVER' });
       io.out(`${orderLine(o)}\n`);
     });
   order
@@ -558,9 +523,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<orderId>')
     .option('--note <text>', 'why (kept in the audit log)')
     .action(async (id: string, opts: { note?: string }) => {
-      const o = await withDatabase(io.env, (db) =>
-        moveOrder(depsOf(db), id, 'CANCEL', CLI_REVIEWER, { note: opts.note }),
-      );
+      const o = await asOperator(io.env, op.moveOrder, { orderId: id, move: 'CANCEL', note: opts.note });
       io.out(`${orderLine(o)}\n`);
     });
   order
@@ -569,9 +532,7 @@ function buildProgram(io: CliIo): Command {
     .argument('<orderId>')
     .option('--note <text>', "the gateway's refund reference or a note")
     .action(async (id: string, opts: { note?: string }) => {
-      const o = await withDatabase(io.env, (db) =>
-        moveOrder(depsOf(db), id, 'REFUNDED', CLI_REVIEWER, { note: opts.note }),
-      );
+      const o = await asOperator(io.env, op.moveOrder, { orderId: id, move: 'REFUNDED', note: opts.note });
       io.out(`${orderLine(o)}\n`);
     });
 
@@ -586,7 +547,7 @@ function buildProgram(io: CliIo): Command {
     .option('--limit <n>', 'how many (1 to 100)', '10')
     .action(async (opts: { to?: string; limit: string }) => {
       const limit = Math.min(100, Math.max(1, Number.parseInt(opts.limit, 10) || 10));
-      const rows = await withDatabase(io.env, (db) => listMail(db.sql, limit, opts.to));
+      const rows = await asOperator(io.env, op.listMail, { limit, to: opts.to });
       if (!rows.length) {
         io.out('No mail.\n');
         return;

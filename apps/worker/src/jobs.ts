@@ -1,28 +1,46 @@
+import { randomUUID } from 'node:crypto';
 import {
-  completeBookings,
-  deliverPendingMail,
   type Deps,
-  expireHolds,
-  expireOrders,
-  releaseStrandedVisitOrders,
-  extendSeries,
-  recheckNotices,
+  type InternalOperation,
+  type Logger,
+  type OperationContext,
+  jobOperations as op,
+  runOperation,
 } from '@nogpets/operations';
-import {
-  purgeDonePaymentNotices,
-  purgeEmailLinks,
-  purgeLinkMailRequests,
-  purgeExpiredDrafts,
-  purgeIdempotencyKeys,
-  purgeRateLimits,
-  type Sql,
-} from '@nogpets/store';
 
 export interface JobContext {
-  sql: Sql;
+  sql: Deps['sql'];
   now: () => Date;
   /** What the service's rules need (catalogue, payments, clock); absent for jobs that only touch tables. */
   deps?: Deps | undefined;
+  /** Where the operations' own log lines go; quiet when absent. */
+  log?: Logger | undefined;
+}
+
+const quiet: Logger = { info() {}, warn() {}, error() {} };
+
+/**
+ * Runs the job's internal operation through runOperation as the `system` principal named after the
+ * job. Jobs that only keep tables run on the job's own pool and clock (`tableOnly`): with the
+ * service's other dependencies when given, else without them (their operations use none).
+ */
+function runAs<Op extends InternalOperation>(
+  job: string,
+  operation: Op,
+  ctx: JobContext,
+  tableOnly: boolean,
+): Promise<Awaited<ReturnType<Op['handler']>>> {
+  const clock = { now: ctx.now };
+  const deps: Deps = tableOnly ? ({ ...ctx.deps, sql: ctx.sql, clock } as Deps) : ctx.deps!;
+  const call: OperationContext = {
+    deps,
+    requestId: randomUUID(),
+    clientName: null,
+    auth: null,
+    log: ctx.log ?? quiet,
+    principal: { kind: 'system', job },
+  };
+  return runOperation(operation, call, {}) as Promise<Awaited<ReturnType<Op['handler']>>>;
 }
 
 /** A timed rule of the service. Each one is idempotent: running it twice, or on two workers, is safe. */
@@ -46,9 +64,7 @@ export const purgeExpiredRateLimits: JobDefinition = {
   name: 'purge-expired-rate-limits',
   cron: '*/10 * * * *',
   expireInSeconds: EXPIRE.hourly,
-  async run({ sql, now }) {
-    return { deleted: await purgeRateLimits(sql, new Date(now().getTime() - 60 * 60 * 1000)) };
-  },
+  run: (ctx) => runAs('purge-expired-rate-limits', op.purgeExpiredRateLimits, ctx, true),
 };
 
 /** Unpaid card bookings whose hold lapsed free their time (docs/decisions.md, "Holds"). */
@@ -56,9 +72,9 @@ export const expireUnpaidHolds: JobDefinition = {
   name: 'expire-unpaid-holds',
   cron: '* * * * *',
   expireInSeconds: EXPIRE.everyMinute,
-  async run({ deps }) {
-    if (!deps) return { skipped: 'no deps' };
-    const expired = await expireHolds(deps);
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    const { expired } = await runAs('expire-unpaid-holds', op.expireUnpaidHolds, ctx, false);
     return { expired: expired.length };
   },
 };
@@ -72,10 +88,9 @@ export const expireUnpaidOrders: JobDefinition = {
   name: 'expire-unpaid-orders',
   cron: '* * * * *',
   expireInSeconds: EXPIRE.everyMinute,
-  async run({ deps }) {
-    if (!deps) return { skipped: 'no deps' };
-    const expired = await expireOrders(deps);
-    const released = await releaseStrandedVisitOrders(deps);
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    const { expired, released } = await runAs('expire-unpaid-orders', op.expireUnpaidOrders, ctx, false);
     return { expired: expired.length, released: released.length };
   },
 };
@@ -85,9 +100,10 @@ export const completeFinishedBookings: JobDefinition = {
   name: 'complete-finished-bookings',
   cron: '*/5 * * * *',
   expireInSeconds: EXPIRE.hourly,
-  async run({ deps }) {
-    if (!deps) return { skipped: 'no deps' };
-    return { done: (await completeBookings(deps)).length };
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    const { done } = await runAs('complete-finished-bookings', op.completeFinishedBookings, ctx, false);
+    return { done: done.length };
   },
 };
 
@@ -96,9 +112,9 @@ export const keepSeriesBooked: JobDefinition = {
   name: 'keep-series-booked',
   cron: '17 * * * *',
   expireInSeconds: EXPIRE.hourly,
-  async run({ deps }) {
-    if (!deps) return { skipped: 'no deps' };
-    return { booked: await extendSeries(deps) };
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    return runAs('keep-series-booked', op.keepSeriesBooked, ctx, false);
   },
 };
 
@@ -107,9 +123,7 @@ export const purgeOldIdempotencyKeys: JobDefinition = {
   name: 'purge-idempotency-keys',
   cron: '41 3 * * *',
   expireInSeconds: EXPIRE.daily,
-  async run({ sql, now }) {
-    return { deleted: await purgeIdempotencyKeys(sql, new Date(now().getTime() - 24 * 3600_000)) };
-  },
+  run: (ctx) => runAs('purge-idempotency-keys', op.purgeOldIdempotencyKeys, ctx, true),
 };
 
 /** Mail a request could not deliver at once (SMTP down, a crash) is tried again while its link lives. */
@@ -117,9 +131,9 @@ export const deliverMail: JobDefinition = {
   name: 'deliver-mail',
   cron: '* * * * *',
   expireInSeconds: EXPIRE.everyMinute,
-  async run({ deps }) {
-    if (!deps) return { skipped: 'no deps' };
-    return { sent: await deliverPendingMail(deps) };
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    return runAs('deliver-mail', op.deliverMail, ctx, false);
   },
 };
 
@@ -128,10 +142,7 @@ export const purgeOldEmailLinks: JobDefinition = {
   name: 'purge-email-links',
   cron: '23 * * * *',
   expireInSeconds: EXPIRE.hourly,
-  async run({ sql, now }) {
-    const dayAgo = new Date(now().getTime() - 24 * 3600_000);
-    return { deleted: await purgeEmailLinks(sql, dayAgo), counts: await purgeLinkMailRequests(sql, dayAgo) };
-  },
+  run: (ctx) => runAs('purge-email-links', op.purgeEmailLinks, ctx, true),
 };
 
 /** Payment notices kept but not checked to the end (a stop after answering, a failed check, PayFast unreachable) are checked again. */
@@ -139,9 +150,9 @@ export const recheckPaymentNotices: JobDefinition = {
   name: 'recheck-payment-notices',
   cron: '* * * * *',
   expireInSeconds: EXPIRE.everyMinute,
-  async run({ deps }) {
-    if (!deps) return { skipped: 'no deps' };
-    return recheckNotices(deps);
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    return runAs('recheck-payment-notices', op.recheckPaymentNotices, ctx, false);
   },
 };
 
@@ -153,9 +164,7 @@ export const purgeDoneNotices: JobDefinition = {
   name: 'purge-payment-notices',
   cron: '47 3 * * *',
   expireInSeconds: EXPIRE.daily,
-  async run({ sql, now }) {
-    return { deleted: await purgeDonePaymentNotices(sql, new Date(now().getTime() - 90 * 24 * 3600_000)) };
-  },
+  run: (ctx) => runAs('purge-payment-notices', op.purgeDoneNotices, ctx, true),
 };
 
 /**
@@ -166,9 +175,7 @@ export const purgeSignupDrafts: JobDefinition = {
   name: 'purge-signup-drafts',
   cron: '29 * * * *',
   expireInSeconds: EXPIRE.hourly,
-  async run({ sql, now }) {
-    return purgeExpiredDrafts(sql, now());
-  },
+  run: (ctx) => runAs('purge-signup-drafts', op.purgeSignupDrafts, ctx, true),
 };
 
 export const jobs: readonly JobDefinition[] = [

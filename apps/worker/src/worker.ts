@@ -1,9 +1,8 @@
 import type { EventEmitter } from 'node:events';
 import type { Deps } from '@nogpets/operations';
 import { type Runtime, watchConnections } from '@nogpets/runtime';
-import type { Sql } from '@nogpets/store';
 import PgBoss from 'pg-boss';
-import { type JobDefinition, jobs as allJobs } from './jobs.js';
+import { jobs as allJobs, type JobDefinition } from './jobs.js';
 
 export interface WorkerLogger {
   info(obj: object, msg?: string): void;
@@ -12,7 +11,7 @@ export interface WorkerLogger {
 
 export interface WorkerOptions {
   databaseUrl: string;
-  sql: Sql;
+  sql: Deps['sql'];
   logger: WorkerLogger;
   now?: () => Date;
   jobs?: readonly JobDefinition[];
@@ -72,10 +71,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     await setupLock`select pg_advisory_unlock(736411904)`.catch(() => {});
     setupLock.release();
   }
+  const log = {
+    info: (obj: object, msg?: string) => options.logger.info(obj, msg),
+    warn: (obj: object, msg?: string) => options.logger.info(obj, msg),
+    error: (obj: object, msg?: string) => options.logger.error(obj, msg),
+  };
   for (const job of jobs) {
     await boss.work(job.name, { pollingIntervalSeconds: 2 }, async (batch) => {
       for (const item of batch) {
-        const result = await job.run({ sql: options.sql, now, deps: options.deps });
+        const result = await job.run({ sql: options.sql, now, deps: options.deps, log });
         options.logger.info({ job: job.name, jobId: item.id, ...result }, 'job done');
       }
     });

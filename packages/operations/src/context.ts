@@ -47,7 +47,15 @@ export interface Payments {
   publicUrl(): string;
 }
 
-/** One call of one operation, from HTTP or MCP. */
+/**
+ * Who runs a call when it is not a person: a scheduled job of the worker, or NogPets' operator
+ * (the console names the signed-in operator; the CLI has no account: `userId` null).
+ */
+export type Principal =
+  | { kind: 'system'; job: string }
+  | { kind: 'operator'; userId: string | null; name: string };
+
+/** One call of one operation: from HTTP or MCP (a person's credential or none), or NogPets' own (a principal). */
 export interface OperationContext {
   deps: Deps;
   requestId: string;
@@ -56,6 +64,8 @@ export interface OperationContext {
   /** Who the Bearer credential speaks for; null without one. */
   auth: AuthContext | null;
   log: Logger;
+  /** NogPets' own caller (a job, the operator) for internal operations; absent for people. */
+  principal?: Principal | undefined;
   /** The `Idempotency-Key` the caller sent with a change, if any. */
   idempotencyKey?: string | undefined;
   /** The client's network address as the door saw it (per-caller limits); absent outside HTTP. */

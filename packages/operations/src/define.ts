@@ -62,6 +62,44 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(
   return op;
 }
 
+/** Who besides a person may run an operation: NogPets' own, never through HTTP or MCP. */
+export type PrincipalKind = 'system' | 'operator';
+
+/**
+ * An operation NogPets runs itself: a scheduled job (`system`) or the operator's console and CLI
+ * (`operator`). Run through the same `runOperation` (input checked, output and events checked under
+ * CHECK_OUTPUTS), but it has no method, path or tool name, so no door serves it: it cannot be put
+ * in the registry the API, MCP and OpenAPI document are derived from.
+ */
+export interface InternalOperation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  operationId: string;
+  internal: true;
+  title: string;
+  description: string;
+  /** The principal kinds that may run it; a person's credential never may. */
+  auth: { principal: readonly PrincipalKind[] };
+  input: I;
+  output: O;
+  /** As for public operations: the domain events a successful call may write. */
+  events?: readonly EventType[];
+  handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+export function defineInternalOperation<I extends z.ZodObject, O extends z.ZodType>(
+  op: Omit<InternalOperation<I, O>, 'internal'>,
+): InternalOperation<I, O> {
+  return { ...op, internal: true };
+}
+
+/** Any operation runOperation runs: a public one (a door serves it) or an internal one. */
+export type AnyOperation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> =
+  | Operation<I, O>
+  | InternalOperation<I, O>;
+
+export function isInternal(op: AnyOperation | Operation): op is InternalOperation {
+  return (op as Partial<InternalOperation>).internal === true;
+}
+
 /** Annotations for a public read: read-only and idempotent (spec general rule 9). */
 export const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true,

@@ -16,16 +16,23 @@ export {
   type MailMessage,
   type MailTransport,
   type OperationContext,
+  type Principal,
   systemClock,
 } from './context.js';
 export {
+  type AnyOperation,
+  defineInternalOperation,
   defineOperation,
   type ErrorResponse,
   type HttpMethod,
+  type InternalOperation,
+  isInternal,
   type Operation,
+  type PrincipalKind,
   READ_ONLY,
   type ToolAnnotations,
 } from './define.js';
+export { internalOperations, jobOperations, operatorOperations } from './internal/index.js';
 export {
   DATABASE_RETRY_AFTER_SECONDS,
   type ErrorBody,

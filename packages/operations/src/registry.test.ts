@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isInternal } from './define.js';
+import { internalOperations } from './internal/index.js';
 import { operations } from './registry.js';
 
 describe('the operation registry', () => {
@@ -7,6 +9,12 @@ describe('the operation registry', () => {
     expect(unique(operations.map((o) => o.operationId))).toBe(true);
     expect(unique(operations.map((o) => o.toolName))).toBe(true);
     expect(unique(operations.map((o) => `${o.method} ${o.path}`))).toBe(true);
+  });
+
+  it('holds no internal operation: what NogPets runs itself is served by no door', () => {
+    expect(operations.filter((o) => isInternal(o)).map((o) => o.operationId)).toEqual([]);
+    const ids = new Set(operations.map((o) => o.operationId));
+    expect(internalOperations.filter((o) => ids.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
   });
 
   it('names tools in snake_case and routes under /v1', () => {

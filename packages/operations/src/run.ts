@@ -10,7 +10,7 @@ import stringify from 'safe-stable-stringify';
 import type { z } from 'zod';
 import { insufficientScope } from './auth.js';
 import type { OperationContext } from './context.js';
-import type { Operation } from './define.js';
+import { type AnyOperation, isInternal, type Operation } from './define.js';
 import { type ErrorCode, ServiceError } from './errors.js';
 import { offersThrough } from './offer-cache.js';
 import { IDEMPOTENCY_KEY } from './schemas.js';
@@ -59,7 +59,10 @@ export function unstorableTextError(problem: TextProblem): ServiceError {
 }
 
 /** Validates raw input against the operation's schema: a 400 BAD_REQUEST naming each bad field. */
-export function parseInput<I extends z.ZodObject>(op: Operation<I>, raw: unknown): z.output<I> {
+export function parseInput<I extends z.ZodObject>(
+  op: Pick<AnyOperation<I>, 'input'>,
+  raw: unknown,
+): z.output<I> {
   // Before the schema: text that cannot be stored is refused wherever it is, even in a field the
   // schema would drop or a key it would refuse, so no refusal echoes it and nothing stores it.
   const unstorable = findUnstorableText(raw);
@@ -73,11 +76,13 @@ export function parseInput<I extends z.ZodObject>(op: Operation<I>, raw: unknown
 
 /** The single path every call takes, whatever door it came through. */
 export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
-  op: Operation<I, O>,
+  op: AnyOperation<I, O>,
   ctx: OperationContext,
   raw: unknown,
 ): Promise<z.input<O>> {
-  if (op.auth !== 'public') {
+  if (isInternal(op)) {
+    checkPrincipal(op.operationId, op.auth.principal, ctx);
+  } else if (op.auth !== 'public') {
     const scope = op.auth.scope;
     if (!ctx.auth) {
       throw new ServiceError(
@@ -94,14 +99,14 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
   const input = parseInput(op, raw);
   const call: OperationContext = { ...ctx, operationId: op.operationId, callId: randomUUID() };
   if (!ctx.deps.checkOutputs) {
-    return call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
+    return !isInternal(op) && call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
       ? idempotent(op, call, input)
       : op.handler(call, input);
   }
   let answer: z.input<O>;
   try {
     answer =
-      call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
+      !isInternal(op) && call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
         ? await idempotent(op, call, input)
         : await op.handler(call, input);
   } catch (err) {
@@ -114,10 +119,29 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
 }
 
 /**
+ * An internal operation runs only for the principal kinds it names: never for a person's credential
+ * (even with a principal beside it), never without a principal.
+ */
+function checkPrincipal(operationId: string, kinds: readonly string[], ctx: OperationContext): void {
+  const kind = ctx.principal?.kind;
+  if (ctx.auth || !kind || !kinds.includes(kind)) {
+    throw new ServiceError(
+      'FORBIDDEN',
+      `${operationId} is run by NogPets itself (${kinds.join(' or ')}), not by ${ctx.auth ? 'a person' : (kind ?? 'an unnamed caller')}.`,
+      { principal: [...kinds] },
+    );
+  }
+}
+
+/**
  * Under CHECK_OUTPUTS (tests): the events the call wrote are the operation's own (`events`), and a
  * refused or failed call wrote none.
  */
-async function checkEvents(op: Operation, ctx: OperationContext, failure: unknown): Promise<void> {
+async function checkEvents(
+  op: Pick<AnyOperation, 'operationId' | 'events'>,
+  ctx: OperationContext,
+  failure: unknown,
+): Promise<void> {
   let written: string[];
   try {
     written = await eventTypesOfCall(ctx.deps.sql, ctx.callId!);
@@ -134,7 +158,10 @@ async function checkEvents(op: Operation, ctx: OperationContext, failure: unknow
 }
 
 /** An answer that does not match what the operation declares (and the OpenAPI document shows) is a bug. */
-export function checkOutput<O extends z.ZodType>(op: Operation<z.ZodObject, O>, answer: unknown): void {
+export function checkOutput<O extends z.ZodType>(
+  op: Pick<AnyOperation<z.ZodObject, O>, 'operationId' | 'output'>,
+  answer: unknown,
+): void {
   const result = op.output.safeParse(answer);
   if (result.success) return;
   const where = result.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`).join('; ');

@@ -26,12 +26,14 @@ export {
   rateLimitPool,
 } from './rate-limit.js';
 export {
+  openOperatorDeps,
   poolDatabaseUrl,
   preparesStatements,
   publicBaseUrl,
   readySchema,
   type Runtime,
   type RuntimeOptions,
+  serviceDeps,
   startRuntime,
 } from './runtime.js';
 export {

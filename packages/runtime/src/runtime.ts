@@ -21,8 +21,8 @@ import {
   settingOrCreate,
 } from '@nogpets/store';
 import type { Config } from './env.js';
-import { createMailTransport } from './mail.js';
 import type { Logger } from './logger.js';
+import { createMailTransport } from './mail.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 
@@ -80,18 +80,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   logger.info({ database: db.kind }, 'database ready');
   let publicUrl = publicBaseUrl(config);
-  const deps: Deps = {
-    sql: db.sql,
+  const deps = serviceDeps(config, db, {
+    publicUrl: () => publicUrl,
     clock: options.clock ?? systemClock,
-    offers: createOfferCache(db.sql, { ttlMs: config.OFFER_CACHE_TTL_MS }),
-    geo: loadGeoData,
-    payments: { gateway: paymentGateway(config, db), publicUrl: () => publicUrl },
     mail: createMailTransport(
       config.SMTP_URL,
       config.MAIL_FROM ?? `NogPets <no-reply@${new URL(publicUrl).hostname}>`,
     ),
-    checkOutputs: config.CHECK_OUTPUTS,
-  };
+  });
   const rateLimiter = createRateLimiter({
     databaseUrl: db.url,
     prepare: preparesStatements(config),
@@ -128,6 +124,56 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       return closed;
     },
   };
+}
+
+/** What the service's operations use, on an open database: one recipe for instances and the CLI. */
+export function serviceDeps(
+  config: Config,
+  db: Database,
+  options: { publicUrl: () => string; clock: Clock; mail: Deps['mail'] },
+): Deps {
+  return {
+    sql: db.sql,
+    clock: options.clock,
+    offers: createOfferCache(db.sql, { ttlMs: config.OFFER_CACHE_TTL_MS }),
+    geo: loadGeoData,
+    payments: { gateway: paymentGateway(config, db), publicUrl: options.publicUrl },
+    mail: options.mail,
+    checkOutputs: config.CHECK_OUTPUTS,
+  };
+}
+
+/**
+ * The configured database and the service's dependencies on it, for the operator's CLI: attached
+ * to the running embedded cluster of `pnpm start` if it is up (else started for the command), a
+ * small pool, the schema made ready as an instance would (checked, never migrated, under
+ * MIGRATE=false). Mail is not sent from here: it waits in the outbox for the worker, as it did.
+ */
+export async function openOperatorDeps(
+  config: Config,
+  options: { dataDir: string; applicationName: string },
+): Promise<{ deps: Deps; close(): Promise<void> }> {
+  const db = await openDatabase({
+    // DB_PREPARE=false holds here too: the CLI may be given the instances' pooler address.
+    databaseUrl: poolDatabaseUrl(config),
+    dataDir: options.dataDir,
+    attach: true,
+    poolMax: 2,
+    applicationName: options.applicationName,
+  });
+  try {
+    const migrating = config.MIGRATE !== false;
+    await readySchema(db.sql, { migrate: migrating, demoData: migrating, now: systemClock.now() });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const deps = serviceDeps(config, db, {
+    publicUrl: () => publicBaseUrl(config),
+    clock: systemClock,
+    mail: null,
+  });
+  return { deps, close: () => db.close() };
 }
 
 /**

@@ -28,12 +28,12 @@ export interface EventSource {
   at: Date;
 }
 
-/** The source of events written by an operation's call: its person (or none), its assistant, its id. */
+/** The source of events written by an operation's call: its person or principal, its assistant, its id. */
 export function sourceOf(ctx: OperationContext, kind?: ActorKind): EventSource {
   return {
     actor: {
-      kind: kind ?? (ctx.auth ? 'person' : 'system'),
-      userId: ctx.auth?.userId ?? null,
+      kind: kind ?? (ctx.auth ? 'person' : (ctx.principal?.kind ?? 'system')),
+      userId: ctx.auth?.userId ?? (ctx.principal?.kind === 'operator' ? ctx.principal.userId : null),
       clientName: ctx.auth?.clientName ?? ctx.clientName,
     },
     operation: ctx.operationId ?? null,

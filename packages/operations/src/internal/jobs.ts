@@ -1,0 +1,175 @@
+/**
+ * The worker's timed rules as internal operations, each run by a `system` principal (the job).
+ * Each wraps the function that does the work; the worker calls them through runOperation.
+ */
+import {
+  purgeDonePaymentNotices,
+  purgeEmailLinks as purgeEmailLinkRows,
+  purgeExpiredDrafts,
+  purgeIdempotencyKeys,
+  purgeLinkMailRequests,
+  purgeRateLimits,
+} from '@nogpets/store';
+import { deliverPendingMail } from '../account/email-sign-in.js';
+import { completeBookings, expireHolds, extendSeries } from '../booking/timed-rules.js';
+import { defineInternalOperation } from '../define.js';
+import { recheckNotices } from '../payments/notices.js';
+import { expireOrders, releaseStrandedVisitOrders } from '../shop/operator.js';
+import { NO_INPUT, typed } from './typed.js';
+
+const SYSTEM = { principal: ['system'] } as const;
+const HOUR = 3600_000;
+const ago = (now: Date, ms: number) => new Date(now.getTime() - ms);
+
+export const purgeExpiredRateLimits = defineInternalOperation({
+  operationId: 'purgeExpiredRateLimits',
+  title: 'Purge expired rate-limit counters',
+  description: 'Removes rate-limit counters an hour past their window.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ deleted: number }>(),
+  events: [],
+  async handler(ctx) {
+    return { deleted: await purgeRateLimits(ctx.deps.sql, ago(ctx.deps.clock.now(), HOUR)) };
+  },
+});
+
+export const expireUnpaidHolds = defineInternalOperation({
+  operationId: 'expireUnpaidHolds',
+  title: 'Expire unpaid holds',
+  description: 'Unpaid card bookings whose hold lapsed free their time; answers their ids.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ expired: string[] }>(),
+  events: ['booking.cancelled'],
+  async handler(ctx) {
+    return { expired: await expireHolds(ctx.deps) };
+  },
+});
+
+export const expireUnpaidOrders = defineInternalOperation({
+  operationId: 'expireUnpaidOrders',
+  title: 'Expire unpaid orders',
+  description:
+    'Closes card orders unpaid 24 hours after they were made, and visit add-ons whose booking was cancelled or lapsed.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ expired: string[]; released: string[] }>(),
+  events: ['order.cancelled'],
+  async handler(ctx) {
+    const expired = await expireOrders(ctx.deps);
+    const released = await releaseStrandedVisitOrders(ctx.deps);
+    return { expired, released };
+  },
+});
+
+export const completeFinishedBookings = defineInternalOperation({
+  operationId: 'completeFinishedBookings',
+  title: 'Complete finished bookings',
+  description: 'Bookings whose time is over become DONE; answers their ids.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ done: string[] }>(),
+  events: [],
+  async handler(ctx) {
+    return { done: await completeBookings(ctx.deps) };
+  },
+});
+
+export const keepSeriesBooked = defineInternalOperation({
+  operationId: 'keepSeriesBooked',
+  title: 'Keep series booked ahead',
+  description: 'Books weekly series four weeks ahead; answers how many bookings it made.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ booked: number }>(),
+  events: ['booking.created'],
+  async handler(ctx) {
+    return { booked: await extendSeries(ctx.deps) };
+  },
+});
+
+export const purgeOldIdempotencyKeys = defineInternalOperation({
+  operationId: 'purgeOldIdempotencyKeys',
+  title: 'Purge old idempotency keys',
+  description: 'Removes idempotency keys older than a day.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ deleted: number }>(),
+  events: [],
+  async handler(ctx) {
+    return { deleted: await purgeIdempotencyKeys(ctx.deps.sql, ago(ctx.deps.clock.now(), 24 * HOUR)) };
+  },
+});
+
+export const deliverMail = defineInternalOperation({
+  operationId: 'deliverMail',
+  title: 'Deliver pending mail',
+  description: 'Sends mail a request could not deliver at once, while its link lives.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ sent: number }>(),
+  events: [],
+  async handler(ctx) {
+    return { sent: await deliverPendingMail(ctx.deps) };
+  },
+});
+
+export const purgeEmailLinks = defineInternalOperation({
+  operationId: 'purgeEmailLinks',
+  title: 'Purge old sign-in links',
+  description: 'Removes sign-in links a day past their time, and link-mail counts older than a day.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ deleted: number; counts: number }>(),
+  events: [],
+  async handler(ctx) {
+    const dayAgo = ago(ctx.deps.clock.now(), 24 * HOUR);
+    return {
+      deleted: await purgeEmailLinkRows(ctx.deps.sql, dayAgo),
+      counts: await purgeLinkMailRequests(ctx.deps.sql, dayAgo),
+    };
+  },
+});
+
+export const recheckPaymentNotices = defineInternalOperation({
+  operationId: 'recheckPaymentNotices',
+  title: 'Recheck payment notices',
+  description: 'Checks again payment notices kept but not checked to the end.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ rechecked: number; failed: number }>(),
+  events: ['booking.paid', 'order.paid', 'booking.refund_due'],
+  async handler(ctx) {
+    return recheckNotices(ctx.deps);
+  },
+});
+
+export const purgeDoneNotices = defineInternalOperation({
+  operationId: 'purgeDoneNotices',
+  title: 'Purge done payment notices',
+  description: 'Removes payment notices with nothing left to do after 90 days.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ deleted: number }>(),
+  events: [],
+  async handler(ctx) {
+    return {
+      deleted: await purgeDonePaymentNotices(ctx.deps.sql, ago(ctx.deps.clock.now(), 90 * 24 * HOUR)),
+    };
+  },
+});
+
+export const purgeSignupDrafts = defineInternalOperation({
+  operationId: 'purgeSignupDrafts',
+  title: 'Purge expired sign-up drafts',
+  description:
+    'Removes no-login sign-up drafts after 30 days, with their DRAFT application and the account made for nothing else.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ drafts: number; applications: number; accounts: number }>(),
+  events: [],
+  async handler(ctx) {
+    return purgeExpiredDrafts(ctx.deps.sql, ctx.deps.clock.now());
+  },
+});
