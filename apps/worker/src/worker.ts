@@ -48,7 +48,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   boss.on('error', (err) => options.logger.error({ err }, 'job queue error'));
   // pg-boss ends its pool without waiting for the connections to close, and the server stops
   // PostgreSQL next: its pool is opened here (as its start would) so every connection is watched,
-  // and the stop returns once they are closed (docs/decisions.md, "Issue 28.7").
+  // and the stop returns once they are closed (docs/decisions.md, "a clean stop, a true README").
   const connectionsClosed = await watchBossConnections(boss);
   // Workers starting together on a fresh database deadlock in pg-boss's queue creation; one at a
   // time sets up, under a session advisory lock.
