@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createGazetteer, resolveText, type Town } from '../packages/coverage-geo/src/index.js';
-import { loadGeoData } from '../packages/operations/src/geo/world-data.js';
+import { loadGeoData } from '../packages/operations/src/places/world-data.js';
 import { markdownTable } from './lib.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);

@@ -8,7 +8,7 @@ export {
   POSTAL_CODE,
   WhereShape,
   whereRule,
-} from './coverage/check-coverage.js';
+} from './places/check-coverage.js';
 export {
   type Clock,
   type Deps,
@@ -18,7 +18,7 @@ export {
   type OperationContext,
   type Principal,
   systemClock,
-} from './context.js';
+} from './core/context.js';
 export {
   type AnyOperation,
   defineInternalOperation,
@@ -31,7 +31,7 @@ export {
   type PrincipalKind,
   READ_ONLY,
   type ToolAnnotations,
-} from './define.js';
+} from './core/define.js';
 export { internalOperations, jobOperations, operatorOperations } from './internal/index.js';
 export {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -40,23 +40,35 @@ export {
   ServiceError,
   STATUS_OF,
   toServiceError,
-} from './errors.js';
+} from './core/errors.js';
 export {
   CONFIRM_KINDS,
   type ConfirmKind,
   type ConfirmParts,
   type ConfirmPartsOut,
   confirmSummary,
-} from './confirm.js';
-export { type GeoData, loadGeoData } from './geo/world-data.js';
-export { createOfferCache, type OfferCache } from './offer-cache.js';
+} from './core/confirm.js';
+export { type GeoData, loadGeoData } from './places/world-data.js';
+export { createOfferCache, type OfferCache } from './catalogue/offer-cache.js';
 export { operations } from './registry.js';
-export { type FieldProblem, fieldProblems, parseInput, runOperation, unstorableTextError } from './run.js';
-export { cutText, findUnstorableText, type TextProblem, toStorableText, unstorableReason } from './text.js';
-export { ErrorBodySchema, ErrorCodeSchema, IdempotencyKeyHeaderSchema } from './schemas.js';
-export { findTimes, TimesAnswerSchema } from './booking/find-times.js';
-export { getQuote } from './booking/get-quote.js';
-export { QuoteSchema } from './booking/quote-request.js';
+export {
+  type FieldProblem,
+  fieldProblems,
+  parseInput,
+  runOperation,
+  unstorableTextError,
+} from './core/run-operation.js';
+export {
+  cutText,
+  findUnstorableText,
+  type TextProblem,
+  toStorableText,
+  unstorableReason,
+} from './core/text.js';
+export { ErrorBodySchema, ErrorCodeSchema, IdempotencyKeyHeaderSchema } from './core/schemas.js';
+export { findTimes, TimesAnswerSchema } from './schedule/find-times.js';
+export { getQuote } from './catalogue/get-quote.js';
+export { QuoteSchema } from './catalogue/quote-request.js';
 export { addAddress, listAddresses } from './account/addresses.js';
 export { myProfile } from './account/my-profile.js';
 export { addPet, listPets } from './account/pets.js';
@@ -72,16 +84,16 @@ export {
   SCOPE_NAMES,
   SCOPES,
   type Scope,
-} from './auth.js';
-export { actorName, statedClientName } from './context.js';
-export { book, BookRequestSchema, BookResultSchema } from './booking/book.js';
+} from './core/auth.js';
+export { actorName, statedClientName } from './core/context.js';
+export { book, BookRequestSchema, BookResultSchema } from './bookings/book.js';
 export {
   type Booking,
   BookingSchema,
   paymentWords,
   statusWords,
   toBooking,
-} from './booking/booking-model.js';
+} from './bookings/booking-model.js';
 export {
   ACCOUNT_PAGE,
   accountPageContext,
@@ -91,8 +103,8 @@ export {
   personTimeZone,
   UPCOMING_SHOWN,
   removeSaved,
-} from './account/own-account.js';
-export { dayText, momentText } from './booking/local-time.js';
+} from './identity/own-account.js';
+export { dayText, momentText } from './schedule/local-time.js';
 export {
   cancelBooking,
   getBooking,
@@ -100,8 +112,8 @@ export {
   payBooking,
   rescheduleBooking,
   rescheduleTimes,
-} from './booking/manage.js';
-export { completeBookings, expireHolds, extendSeries } from './booking/timed-rules.js';
+} from './bookings/manage.js';
+export { completeBookings, expireHolds, extendSeries } from './bookings/timed-rules.js';
 export {
   acceptBooking,
   closeLeadWithNote,
@@ -110,15 +122,15 @@ export {
   markRefunded,
   paymentsToRefund,
   refundsDue,
-} from './booking/operator.js';
-export type { Payments } from './context.js';
+} from './bookings/operator.js';
+export type { Payments } from './core/context.js';
 export {
   type Checkout,
   type CheckoutRequest,
   formPairs,
   type PaymentGateway,
   type VerifiedNotification,
-} from './payments/gateway.js';
+} from './money/gateway.js';
 export {
   checkoutSignature,
   createPayFastGateway,
@@ -130,14 +142,14 @@ export {
   payfastSettingProblems,
   payfastText,
   phpUrlencode,
-} from './payments/payfast.js';
-export { createSandboxGateway } from './payments/sandbox.js';
+} from './money/payfast.js';
+export { createSandboxGateway } from './money/sandbox.js';
 export {
   type NoticeState,
   type SettleOutcome,
   type Settlement,
   settleNotification,
-} from './payments/settle.js';
+} from './money/settle.js';
 export {
   chargesToRefund,
   checkNotification,
@@ -146,7 +158,7 @@ export {
   receiveNotification,
   recheckNotices,
   resolvePaymentProblem,
-} from './payments/notices.js';
+} from './money/notices.js';
 export {
   deliverMail,
   deliverPendingMail,
@@ -158,8 +170,8 @@ export {
   sendSignInLink,
   type SignInLinkReason,
   takeLinkMailAllowance,
-} from './account/email-sign-in.js';
-export { type PageHeader, pageHeaderOf } from './account/page-header.js';
+} from './identity/email-sign-in.js';
+export { type PageHeader, pageHeaderOf } from './identity/page-header.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
 export {
   endWebSession,
@@ -170,17 +182,17 @@ export {
   signInWithPassword,
   startWebSession,
   type WebSession,
-} from './account/web-sessions.js';
+} from './identity/web-sessions.js';
 export {
   keepUpstreamLogin,
   signInWithUpstreamIdentity,
   takeUpstreamLogin,
   UPSTREAM_LOGIN_MINUTES,
   type VerifiedIdentity,
-} from './account/upstream-sign-in.js';
-export { createAccountApiKey, listApiKeys, revokeApiKey } from './account/api-keys.js';
-export type { NewApiKey } from './auth.js';
-export { listAssistantConnections, removeConnection } from './account/connections.js';
+} from './identity/upstream-sign-in.js';
+export { createAccountApiKey, listApiKeys, revokeApiKey } from './identity/api-keys.js';
+export type { NewApiKey } from './core/auth.js';
+export { listAssistantConnections, removeConnection } from './identity/connections.js';
 export {
   clientFromMetadataDocument,
   type FetchedClientDocument,
@@ -188,7 +200,7 @@ export {
   type OAuthClientMetadata,
   type OAuthClientRegistration,
   registerOAuthClient,
-} from './oauth/clients.js';
+} from './identity/oauth-clients.js';
 export {
   answerAuthorizationRequest,
   type AuthorizationAnswer,
@@ -198,7 +210,7 @@ export {
   findAuthorizationRequest,
   REQUEST_MINUTES,
   requestAuthorization,
-} from './oauth/authorization-requests.js';
+} from './identity/oauth-authorization-requests.js';
 export {
   ACCESS_TOKEN_SECONDS,
   exchangeAuthorizationCode,
@@ -206,15 +218,15 @@ export {
   type IssuedTokens,
   REFRESH_TOKEN_DAYS,
   revokeOAuthToken,
-} from './oauth/tokens.js';
-export type { OAuthErrorCode } from './oauth/refusal.js';
-export { findPayLink, type PayLink, type PayLinkState } from './payments/pay-link.js';
+} from './identity/oauth-tokens.js';
+export type { OAuthErrorCode } from './identity/oauth-refusal.js';
+export { findPayLink, type PayLink, type PayLinkState } from './money/pay-link.js';
 export {
   DIRECTORY_CATEGORIES,
   DirectoryCategorySchema,
   findPetBusinesses,
 } from './directory/find-pet-businesses.js';
-export { getSignupStatus, startBusinessSignup, timezoneChoices } from './business/signup.js';
+export { getSignupStatus, startBusinessSignup, timezoneChoices } from './onboarding/signup.js';
 export {
   DRAFT_DAYS,
   draftApplication,
@@ -224,18 +236,18 @@ export {
   keepDraft,
   parseSaidPrice,
   prepareBusinessSignup,
-} from './business/draft.js';
-export { addBusinessServices } from './business/services.js';
-export { setServiceArea } from './business/area.js';
-export { addResources } from './business/resources.js';
-export { setOperatingHours } from './business/hours.js';
-export { weekWords } from './business/week.js';
+} from './onboarding/draft.js';
+export { addBusinessServices } from './onboarding/step-services.js';
+export { setServiceArea } from './onboarding/step-area.js';
+export { addResources } from './onboarding/step-resources.js';
+export { setOperatingHours } from './onboarding/step-hours.js';
+export { weekWords } from './schedule/week.js';
 /** The days of a week, Monday first (the slot engine's list): the pages' forms use it too. */
 export { DAY_KEYS } from '@nogpets/slot-engine';
-export { inviteStaff } from './business/staff.js';
-export { connectGateway } from './business/gateway.js';
-export { submitBusinessForReview, summaryOf } from './business/submit.js';
-export { type Application, ApplicationSchema } from './business/application-model.js';
+export { inviteStaff } from './onboarding/step-staff.js';
+export { connectGateway } from './money/connect-gateway.js';
+export { submitBusinessForReview, summaryOf } from './onboarding/submit.js';
+export { type Application, ApplicationSchema } from './onboarding/application-model.js';
 export {
   type ApplicationForReview,
   type Approval,
@@ -258,14 +270,19 @@ export {
   rejectApplication,
   type Reviewer,
   revokeOperatorAccess,
-} from './business/review.js';
-export { getDayPlan } from './run/day-plan.js';
-export { listBusinessBookings } from './run/bookings.js';
-export { acceptBusinessBooking, cancelBusinessBooking, declineBooking, moveBooking } from './run/manage.js';
-export { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
-export { createInvoiceLink, sendPaymentLink } from './run/money.js';
-export { proposeServiceArea } from './run/areas.js';
-export { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './run/staff.js';
+} from './onboarding/review.js';
+export { getDayPlan } from './bookings/day-plan.js';
+export { listBusinessBookings } from './bookings/business-bookings.js';
+export {
+  acceptBusinessBooking,
+  cancelBusinessBooking,
+  declineBooking,
+  moveBooking,
+} from './bookings/business-actions.js';
+export { bookForClient, findBusinessTimes, rebookBooking } from './bookings/book-for-client.js';
+export { createInvoiceLink, sendPaymentLink } from './money/payment-links.js';
+export { proposeServiceArea } from './places/propose-area.js';
+export { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './staff/staff.js';
 export {
   acceptInvitation,
   declineInvitation,
@@ -275,11 +292,11 @@ export {
   leaveBusiness,
   listMyInvitations,
   offeredRole,
-} from './run/invitations.js';
-export { addClientNote, getClient, listClients } from './run/clients.js';
-export { listPrices, updatePrices } from './run/prices.js';
-export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './run/hours.js';
-export { getEarnings, listPayouts, listUnpaidClients } from './run/earnings.js';
+} from './staff/invitations.js';
+export { addClientNote, getClient, listClients } from './clients/clients.js';
+export { listPrices, updatePrices } from './catalogue/business-prices.js';
+export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './schedule/working-hours.js';
+export { getEarnings, listPayouts, listUnpaidClients } from './money/earnings.js';
 export {
   cardEntries,
   createPayout,
@@ -287,8 +304,8 @@ export {
   markPayoutDone,
   type Payout,
   payoutPlan,
-} from './business/payouts.js';
-export { type RunAccess, type RunNeed, runAccess } from './run/access.js';
+} from './money/payouts.js';
+export { type RunAccess, type RunNeed, runAccess } from './staff/access.js';
 export { browseShop, deliveryOptions } from './shop/browse-shop.js';
 export { quoteOrder } from './shop/quote-order.js';
 export { buy } from './shop/buy.js';

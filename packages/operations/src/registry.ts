@@ -1,11 +1,11 @@
 import { listServices } from './catalogue/list-services.js';
-import { checkCoverage } from './coverage/check-coverage.js';
+import { checkCoverage } from './places/check-coverage.js';
 import { addAddress, listAddresses } from './account/addresses.js';
 import { myProfile } from './account/my-profile.js';
 import { addPet, listPets } from './account/pets.js';
-import { findTimes } from './booking/find-times.js';
-import { getQuote } from './booking/get-quote.js';
-import { book } from './booking/book.js';
+import { findTimes } from './schedule/find-times.js';
+import { getQuote } from './catalogue/get-quote.js';
+import { book } from './bookings/book.js';
 import {
   cancelBooking,
   getBooking,
@@ -13,35 +13,45 @@ import {
   payBooking,
   rescheduleBooking,
   rescheduleTimes,
-} from './booking/manage.js';
-import type { Operation } from './define.js';
+} from './bookings/manage.js';
+import type { Operation } from './core/define.js';
 import { findPetBusinesses } from './directory/find-pet-businesses.js';
 import { browseShop } from './shop/browse-shop.js';
 import { quoteOrder } from './shop/quote-order.js';
 import { buy } from './shop/buy.js';
 import { getOrder, listOrders } from './shop/orders.js';
 import { payOrder } from './shop/pay-order.js';
-import { getSignupStatus, startBusinessSignup } from './business/signup.js';
-import { prepareBusinessSignup } from './business/draft.js';
-import { setServiceArea } from './business/area.js';
-import { connectGateway } from './business/gateway.js';
-import { setOperatingHours } from './business/hours.js';
-import { addResources } from './business/resources.js';
-import { addBusinessServices } from './business/services.js';
-import { inviteStaff } from './business/staff.js';
-import { submitBusinessForReview } from './business/submit.js';
-import { getDayPlan } from './run/day-plan.js';
-import { listBusinessBookings } from './run/bookings.js';
-import { acceptBusinessBooking, cancelBusinessBooking, declineBooking, moveBooking } from './run/manage.js';
-import { bookForClient, findBusinessTimes, rebookBooking } from './run/book-for-client.js';
-import { createInvoiceLink, sendPaymentLink } from './run/money.js';
-import { proposeServiceArea } from './run/areas.js';
-import { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './run/staff.js';
-import { acceptInvitation, declineInvitation, leaveBusiness, listMyInvitations } from './run/invitations.js';
-import { addClientNote, getClient, listClients } from './run/clients.js';
-import { listPrices, updatePrices } from './run/prices.js';
-import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './run/hours.js';
-import { getEarnings, listPayouts, listUnpaidClients } from './run/earnings.js';
+import { getSignupStatus, startBusinessSignup } from './onboarding/signup.js';
+import { prepareBusinessSignup } from './onboarding/draft.js';
+import { setServiceArea } from './onboarding/step-area.js';
+import { connectGateway } from './money/connect-gateway.js';
+import { setOperatingHours } from './onboarding/step-hours.js';
+import { addResources } from './onboarding/step-resources.js';
+import { addBusinessServices } from './onboarding/step-services.js';
+import { inviteStaff } from './onboarding/step-staff.js';
+import { submitBusinessForReview } from './onboarding/submit.js';
+import { getDayPlan } from './bookings/day-plan.js';
+import { listBusinessBookings } from './bookings/business-bookings.js';
+import {
+  acceptBusinessBooking,
+  cancelBusinessBooking,
+  declineBooking,
+  moveBooking,
+} from './bookings/business-actions.js';
+import { bookForClient, findBusinessTimes, rebookBooking } from './bookings/book-for-client.js';
+import { createInvoiceLink, sendPaymentLink } from './money/payment-links.js';
+import { proposeServiceArea } from './places/propose-area.js';
+import { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './staff/staff.js';
+import {
+  acceptInvitation,
+  declineInvitation,
+  leaveBusiness,
+  listMyInvitations,
+} from './staff/invitations.js';
+import { addClientNote, getClient, listClients } from './clients/clients.js';
+import { listPrices, updatePrices } from './catalogue/business-prices.js';
+import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './schedule/working-hours.js';
+import { getEarnings, listPayouts, listUnpaidClients } from './money/earnings.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [

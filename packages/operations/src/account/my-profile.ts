@@ -1,7 +1,7 @@
 import { countOwned, findUserById } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../define.js';
-import { ServiceError } from '../errors.js';
+import { defineOperation, READ_ONLY } from '../core/define.js';
+import { ServiceError } from '../core/errors.js';
 
 export const ProfileSchema = z
   .object({

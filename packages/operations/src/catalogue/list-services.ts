@@ -1,9 +1,9 @@
 import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
-import { READ_ONLY, defineOperation } from '../define.js';
-import { TierShape } from '../business/service-model.js';
-import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from '../offer-cache.js';
-import { LineIdSchema, PetTypeSchema } from '../schemas.js';
+import { READ_ONLY, defineOperation } from '../core/define.js';
+import { TierShape } from './service-model.js';
+import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from './offer-cache.js';
+import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
 import { priceRange } from '@nogpets/pricing-tiers';
 
 const TierSchema = z.object(TierShape).meta({

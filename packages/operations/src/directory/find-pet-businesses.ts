@@ -9,11 +9,11 @@ import {
   type PublishedFacts,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { rangeWords } from '../business/service-model.js';
-import { weekWords } from '../business/week.js';
-import { defineOperation, READ_ONLY } from '../define.js';
-import { ServiceError } from '../errors.js';
-import { BOOKABLE_COUNTRY } from '../offer-cache.js';
+import { rangeWords } from '../catalogue/service-model.js';
+import { weekWords } from '../schedule/week.js';
+import { defineOperation, READ_ONLY } from '../core/define.js';
+import { ServiceError } from '../core/errors.js';
+import { BOOKABLE_COUNTRY } from '../catalogue/offer-cache.js';
 import { TOWN_SLUG } from './town-slug.js';
 
 /**

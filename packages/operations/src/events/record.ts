@@ -10,7 +10,7 @@ import {
   orderEventRows,
   type Queryable,
 } from '@nogpets/store';
-import type { OperationContext } from '../context.js';
+import type { OperationContext } from '../core/context.js';
 import {
   type ActorKind,
   type BookingFacts,

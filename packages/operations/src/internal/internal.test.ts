@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AuthContext } from '../auth.js';
-import type { OperationContext, Principal } from '../context.js';
-import { defineInternalOperation, isInternal } from '../define.js';
-import { ServiceError } from '../errors.js';
+import type { AuthContext } from '../core/auth.js';
+import type { OperationContext, Principal } from '../core/context.js';
+import { defineInternalOperation, isInternal } from '../core/define.js';
+import { ServiceError } from '../core/errors.js';
 import { operations } from '../registry.js';
-import { runOperation } from '../run.js';
+import { runOperation } from '../core/run-operation.js';
 import { internalOperations } from './index.js';
 
 /** An internal operation for the operator that answers who ran it. */

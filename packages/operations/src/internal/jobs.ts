@@ -10,10 +10,10 @@ import {
   purgeLinkMailRequests,
   purgeRateLimits,
 } from '@nogpets/store';
-import { deliverPendingMail } from '../account/email-sign-in.js';
-import { completeBookings, expireHolds, extendSeries } from '../booking/timed-rules.js';
-import { defineInternalOperation } from '../define.js';
-import { recheckNotices } from '../payments/notices.js';
+import { deliverPendingMail } from '../identity/email-sign-in.js';
+import { completeBookings, expireHolds, extendSeries } from '../bookings/timed-rules.js';
+import { defineInternalOperation } from '../core/define.js';
+import { recheckNotices } from '../money/notices.js';
 import { expireOrders, releaseStrandedVisitOrders } from '../shop/operator.js';
 import { NO_INPUT, typed } from './typed.js';
 

@@ -5,15 +5,15 @@
  */
 import { listMail as listMailRows } from '@nogpets/store';
 import { z } from 'zod';
-import { createApiKey as makeApiKey } from '../auth.js';
+import { createApiKey as makeApiKey } from '../core/auth.js';
 import {
   acceptBooking,
   closeLeadWithNote,
   leadsToFollowUp,
   paymentsToRefund,
   refundsDue,
-} from '../booking/operator.js';
-import { createPayout as makePayout, markPayoutDone } from '../business/payouts.js';
+} from '../bookings/operator.js';
+import { createPayout as makePayout, markPayoutDone } from '../money/payouts.js';
 import {
   applicationsToReview,
   approveApplication as approve,
@@ -23,9 +23,9 @@ import {
   markRefundDone as markRefund,
   rejectApplication as reject,
   revokeOperatorAccess as revoke,
-} from '../business/review.js';
-import { defineInternalOperation } from '../define.js';
-import { chargesToRefund, paymentProblems, resolvePaymentProblem } from '../payments/notices.js';
+} from '../onboarding/review.js';
+import { defineInternalOperation } from '../core/define.js';
+import { chargesToRefund, paymentProblems, resolvePaymentProblem } from '../money/notices.js';
 import { moveOrder as move, ordersToPack, shopStatus as readShop, setShopOpenAs } from '../shop/operator.js';
 import { NO_INPUT, operatorOf, typed } from './typed.js';
 

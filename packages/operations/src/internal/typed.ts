@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { OperationContext } from '../context.js';
-import { ServiceError } from '../errors.js';
+import type { OperationContext } from '../core/context.js';
+import { ServiceError } from '../core/errors.js';
 
 /**
  * The output of an internal operation is what the function it wraps returns, typed by that

@@ -8,12 +8,12 @@ import {
   type Queryable,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../audit.js';
-import { hashSecret, newSecret } from '../auth.js';
-import { momentText } from '../booking/local-time.js';
-import { payUrlOf } from '../booking/place.js';
-import { defineOperation } from '../define.js';
-import { ServiceError } from '../errors.js';
+import { auditChange } from '../core/audit.js';
+import { hashSecret, newSecret } from '../core/auth.js';
+import { momentText } from '../schedule/local-time.js';
+import { payUrlOf } from '../bookings/place.js';
+import { defineOperation } from '../core/define.js';
+import { ServiceError } from '../core/errors.js';
 import { findShop } from './shop-model.js';
 
 export const payOrder = defineOperation({

@@ -16,9 +16,9 @@ import {
   type ShopSettingsRow,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { whenText } from '../booking/local-time.js';
-import { ServiceError } from '../errors.js';
-import { singleLine } from '../schemas.js';
+import { whenText } from '../schedule/local-time.js';
+import { ServiceError } from '../core/errors.js';
+import { singleLine } from '../core/schemas.js';
 
 export const PRODUCT_CATEGORIES = ['FOOD', 'TOYS', 'BEDS', 'ACCESSORIES', 'CARE'] as const;
 export const SHOP_PET_TYPES = ['DOG', 'CAT'] as const;

@@ -1,0 +1,237 @@
+/**
+ * The confirm step of every operation that asks for `confirm: true`: one function writes the
+ * summary the person agrees to, from the same parts each time (what, the local day and time, the
+ * place, the pets, the amount and what happens to the money), and the 409 CONFIRM_REQUIRED carries
+ * those parts in `details.parts` beside the sentence. Each step declares its kind; the kind says
+ * which parts it must carry and which do not apply (those are `null`, on purpose), so a summary
+ * cannot leave out the time of a booking or the amount of an invoice.
+ */
+import { formatMoney } from '@nogpets/pricing-tiers';
+import type { BookingRow } from '@nogpets/store';
+import type { BookingDetails } from '../bookings/booking-model.js';
+import { localDate, localTime, whenText } from '../schedule/local-time.js';
+import { ServiceError } from './errors.js';
+
+/** A span of time, told in the local day and time of `timeZone`. */
+export interface ConfirmWhen {
+  start: Date;
+  end: Date;
+  timeZone: string;
+  /** Said after the span, e.g. "and 3 more weeks". */
+  more?: string;
+}
+
+export interface ConfirmAmount {
+  cents: number;
+  currency: string;
+}
+
+interface PartTypes {
+  when: ConfirmWhen;
+  place: string;
+  pets: string[];
+  amount: ConfirmAmount;
+  /** What happens to the money, read after the amount: "in cash to the crew on the day". */
+  money: string;
+}
+type PartName = keyof PartTypes;
+
+/** Which parts each kind of confirm step carries; every other part does not apply to it. */
+export const CONFIRM_KINDS = {
+  /** A booking made, moved, accepted, declined, cancelled or asked to be paid. */
+  booking: ['when', 'place', 'pets', 'amount', 'money'],
+  /** A shop order paid in cash at a booking's visit. */
+  visitOrder: ['when', 'place', 'amount', 'money'],
+  /** A pay link for an amount the business asks of a client. */
+  invoice: ['amount', 'money'],
+  /**
+   * New prices: each service's old → new amount is in `what` (several prices, each with its tiers,
+   * are no one amount), and `money` says what they mean for bookings made and to come.
+   */
+  prices: ['money'],
+  /** Working hours: a week, not a day; the bookings it strands are listed with their times. */
+  hours: [],
+  /** Time off, added or removed: its local days and times. */
+  timeOff: ['when'],
+  /** Where a business works or is. */
+  area: ['place'],
+  /** The application as a whole: where the business is and how it is paid. */
+  application: ['place', 'money'],
+  /** Who works for the business: no day, place, pets or money. */
+  staff: [],
+} as const satisfies Record<string, readonly PartName[]>;
+export type ConfirmKind = keyof typeof CONFIRM_KINDS;
+
+/** The parts of a step of kind `K`: those it carries, and `null` for those that do not apply. */
+export type ConfirmParts<K extends ConfirmKind> = {
+  kind: K;
+  /** The change, as a sentence's start: "Book dog walking", "Cancel the booking". */
+  what: string;
+  /** Said after the parts: lists, consequences. */
+  after?: string;
+} & {
+  [P in PartName]: P extends (typeof CONFIRM_KINDS)[K][number] ? PartTypes[P] : null;
+};
+
+type AnyParts = { [K in ConfirmKind]: ConfirmParts<K> }[ConfirmKind];
+
+/** The parts as `details.parts` carries them: days and times in words, the amount formatted. */
+export interface ConfirmPartsOut {
+  kind: ConfirmKind;
+  what: string;
+  when: {
+    date: string;
+    time: string;
+    endDate: string;
+    endTime: string;
+    timeZone: string;
+    text: string;
+  } | null;
+  place: string | null;
+  pets: string[] | null;
+  amount: { cents: number; currency: string; text: string } | null;
+  money: string | null;
+}
+
+const joinAnd = (xs: string[]) =>
+  xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The sentence to show the person, and the parts it was made of. */
+export function confirmSummary(parts: AnyParts): { summary: string; parts: ConfirmPartsOut } {
+  const when = parts.when
+    ? `${whenText(parts.when.start, parts.when.end, parts.when.timeZone)}${parts.when.more ? ` ${parts.when.more}` : ''}`
+    : '';
+  const amount = parts.amount ? formatMoney(parts.amount.cents, parts.amount.currency) : '';
+  let summary = parts.what;
+  if (parts.pets?.length) summary += ` for ${joinAnd(parts.pets)}`;
+  if (parts.place) summary += ` at ${parts.place}`;
+  if (when) summary += `, ${when}`;
+  summary += '.';
+  if (amount) summary += ` ${amount}${parts.money ? ` ${parts.money}` : ''}.`;
+  else if (parts.money) summary += ` ${capital(parts.money)}.`;
+  // A list set out on lines of its own starts with a line break.
+  if (parts.after) summary += parts.after.startsWith('\n') ? parts.after : ` ${parts.after}`;
+  return {
+    summary,
+    parts: {
+      kind: parts.kind,
+      what: parts.what,
+      when: parts.when
+        ? {
+            date: localDate(parts.when.start, parts.when.timeZone),
+            time: localTime(parts.when.start, parts.when.timeZone),
+            endDate: localDate(parts.when.end, parts.when.timeZone),
+            endTime: localTime(parts.when.end, parts.when.timeZone),
+            timeZone: parts.when.timeZone,
+            text: when,
+          }
+        : null,
+      place: parts.place,
+      pets: parts.pets,
+      amount: parts.amount ? { ...parts.amount, text: amount } : null,
+      money: parts.money,
+    },
+  };
+}
+
+/**
+ * The confirm step: nothing when the person agreed (`confirm` true), else 409 CONFIRM_REQUIRED
+ * with `details.summary` (the sentence), `details.parts` and the step's own `details`.
+ */
+export function confirmStep(
+  confirm: boolean | undefined,
+  parts: AnyParts,
+  options: { message?: string; details?: Record<string, unknown> } = {},
+): void {
+  if (confirm === true) return;
+  throw confirmRequired(parts, options);
+}
+
+/** The 409 CONFIRM_REQUIRED of a step, for steps that decide on their own when to ask. */
+export function confirmRequired(
+  parts: AnyParts,
+  options: { message?: string; details?: Record<string, unknown> } = {},
+): ServiceError {
+  const { summary, parts: out } = confirmSummary(parts);
+  const message =
+    options.message ??
+    'This needs the person to agree: show them the summary and, once they agree, send the same request with confirm: true.';
+  return new ServiceError('CONFIRM_REQUIRED', message, {
+    ...options.details,
+    summary,
+    parts: out,
+    message: 'Show the person this summary; send the same request with confirm: true once they agree.',
+  });
+}
+
+/** A booking's day and time, place, pets and amount, as its confirm steps tell them. */
+export function bookingParts(
+  rows: BookingRow[],
+  business: { timezone: string; currency: string; name: string },
+): { when: ConfirmWhen; place: string; pets: string[]; amount: ConfirmAmount } {
+  const row = rows[0]!;
+  const d = row.details as unknown as Partial<BookingDetails>;
+  const timeZone = d.timeZone ?? business.timezone;
+  const more = rows.length - 1;
+  return {
+    when: {
+      start: row.start,
+      end: row.end,
+      timeZone,
+      ...(more > 0 ? { more: `and ${more} later booking${more === 1 ? '' : 's'}` } : {}),
+    },
+    place: d.address || business.name,
+    pets: (d.pets ?? []).map((p) => p.name).filter(Boolean),
+    amount: { cents: rows.reduce((s, r) => s + r.totalCents, 0), currency: d.currency ?? business.currency },
+  };
+}
+
+/** What happens to a booking's money when it stays as it is (accepted, moved). */
+export function bookingMoney(rows: Pick<BookingRow, 'paymentMethod' | 'paymentStatus'>[]): string {
+  const row = rows[0]!;
+  if (row.paymentStatus === 'PAID') return 'paid by card, unchanged';
+  if (row.paymentMethod === 'CASH') return 'in cash to the crew on the day, unchanged';
+  return 'by card, still unpaid: the client pays through the pay link';
+}
+
+/** What happens to the money of bookings being cancelled (booking-rules' CANCEL: paid is refunded). */
+export function cancelMoney(
+  rows: Pick<BookingRow, 'paymentMethod' | 'paymentStatus' | 'totalCents'>[],
+  currency: string,
+): string {
+  const paid = rows.filter((r) => r.paymentStatus === 'PAID').reduce((s, r) => s + r.totalCents, 0);
+  if (paid > 0) {
+    const all = rows.every((r) => r.paymentStatus === 'PAID');
+    return all
+      ? 'paid by card is refunded to the card in 5 to 7 working days'
+      : `in all; ${formatMoney(paid, currency)} paid by card is refunded to the card in 5 to 7 working days, the rest is not owed`;
+  }
+  return rows[0]!.paymentMethod === 'CASH'
+    ? 'in cash is no longer due: nothing is charged'
+    : 'by card is not owed: nothing was charged, and its pay link stops working';
+}
+
+/**
+ * The confirm step of a change to who works for a business: none of the day, place, pets or
+ * money parts apply, so the sentence is the change itself.
+ */
+export function confirmStaffChange(
+  confirm: boolean | undefined,
+  sentence: string,
+  details: Record<string, unknown>,
+): void {
+  confirmStep(
+    confirm,
+    {
+      kind: 'staff',
+      what: sentence.replace(/\.$/, ''),
+      when: null,
+      place: null,
+      pets: null,
+      amount: null,
+      money: null,
+    },
+    { details },
+  );
+}

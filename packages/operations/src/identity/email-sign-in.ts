@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import {
+  appendAudit,
+  claimAccountByEmail,
+  findDraft,
+  findEmailLink,
+  findUserByEmail,
+  insertEmailLink,
+  insertMail,
+  lockAndCountLinkMails,
+  markMailFailed,
+  markMailSent,
+  type Queryable,
+  recordLinkMail,
+  type Sql,
+  takeUnsentMail,
+  type UserRow,
+  useEmailLink,
+} from '@nogpets/store';
+import { hashSecret } from '../core/auth.js';
+import { attachDraftByLink } from '../onboarding/draft.js';
+import type { Clock, Logger, MailMessage, MailTransport } from '../core/context.js';
+import { ServiceError } from '../core/errors.js';
+
+/** How long a sign-in link may be followed (docs/security.md): short, and single use. */
+export const SIGN_IN_LINK_MINUTES = 30;
+/** Mail younger than this is still worth delivering; an older one's link has long expired. */
+const DELIVERY_WINDOW_MS = SIGN_IN_LINK_MINUTES * 60_000;
+export const SIGN_IN_LINK_PATH = '/signin/email';
+
+export interface MailDeps {
+  sql: Sql;
+  clock: Clock;
+  /** Absent without SMTP_URL: mail then stays in the outbox (`pnpm cli mail list`). */
+  mail?: MailTransport | null | undefined;
+  log?: Pick<Logger, 'warn'>;
+}
+
+export type SignInLinkReason = 'signup' | 'signin';
+
+/**
+ * Mails a stranger can have sent to one address in an hour, all kinds together: sign-up and sign-in
+ * links, a sign-up draft's link and staff invitations (docs/security.md).
+ */
+export const LINK_MAILS_PER_HOUR = 5;
+const LINK_MAIL_WINDOW_SECONDS = 3600;
+
+/**
+ * Takes one of an address's link mails for this hour, inside the transaction that writes the mail
+ * (the count is locked per address until it ends), or throws 429 `RateLimited` with Retry-After
+ * details and takes nothing. Counted whether or not a mail then goes out (a sign-in link for an
+ * address without an account sends none), so the refusal says nothing about who has an account.
+ * The one limit of every mail to an address that someone other than its owner can ask for.
+ */
+export async function takeLinkMailAllowance(q: Queryable, email: string, now: Date): Promise<void> {
+  const since = new Date(now.getTime() - LINK_MAIL_WINDOW_SECONDS * 1000);
+  const { count, oldest } = await lockAndCountLinkMails(q, email, since);
+  if (count >= LINK_MAILS_PER_HOUR) {
+    const retryAfterSeconds = Math.max(
+      1,
+      Math.ceil((oldest!.getTime() + LINK_MAIL_WINDOW_SECONDS * 1000 - now.getTime()) / 1000),
+    );
+    throw new ServiceError(
+      'RateLimited',
+      `This address has had the most mails we send one address in an hour (${LINK_MAILS_PER_HOUR}), whoever asked for them. If an earlier mail came, use its link; else try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
+      { limit: LINK_MAILS_PER_HOUR, windowSeconds: LINK_MAIL_WINDOW_SECONDS, retryAfterSeconds },
+    );
+  }
+  await recordLinkMail(q, email, now);
+}
+
+export interface SignInLinkRequest {
+  email: string;
+  reason: SignInLinkReason;
+  /** Base URL the link is made on. */
+  publicUrl: string;
+  /** Where to go once signed in (a path on this site). */
+  next: string;
+  /** From a sign-up form: the name of the account, if the link makes one. */
+  name?: string;
+  /** Mailed from a sign-up draft's page: following the link attaches that draft to the account. */
+  draft?: { id: string; name: string };
+}
+
+/**
+ * Mails a one-time sign-in link to an address, saying what it will do: finish a new account, or
+ * sign in to the one that exists (which a sign-up never changes by itself). Nothing is mailed for a
+ * sign-in link asked for an address without an account. The answer is the same either way, so the
+ * caller cannot tell who has an account. No password travels with the request: it is chosen by
+ * whoever opens the link, so a stranger cannot plant one on someone else's address. At most
+ * LINK_MAILS_PER_HOUR an hour to one address (takeLinkMailAllowance): past it, 429 `RateLimited`.
+ */
+export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest): Promise<void> {
+  const now = deps.clock.now();
+  const mailId = await deps.sql.begin(async (tx) => {
+    await takeLinkMailAllowance(tx as unknown as Queryable, request.email, now);
+    const user = await findUserByEmail(tx, request.email);
+    if (!user && request.reason === 'signin') return null;
+    // The mail greets by the name given: the sign-up form's, else the contact the draft names. Only
+    // the sign-up form's names an account the link makes (a draft's words never do: docs/decisions.md).
+    const given =
+      request.name ||
+      (request.draft ? await draftContactName(tx as unknown as Queryable, request.draft.id, now) : '');
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000);
+    await insertEmailLink(
+      tx,
+      hashSecret(token),
+      {
+        email: request.email,
+        name: request.name ?? '',
+        next: request.next,
+        expiresAt,
+        draftId: request.draft?.id ?? null,
+      },
+      now,
+    );
+    const link = `${request.publicUrl}${SIGN_IN_LINK_PATH}?token=${token}`;
+    return insertMail(tx, signInMail(request, link, user, given), now);
+  });
+  // Delivery does not hold up the answer (its time would tell who has an account); a failure is
+  // retried by the worker.
+  if (mailId)
+    void deliverMail(deps, mailId).catch((err: unknown) =>
+      deps.log?.warn({ err, mailId }, 'mail delivery failed'),
+    );
+}
+
+/** The contact named in a draft (its `contactName`), or '' when it named none or is gone. */
+async function draftContactName(q: Queryable, draftId: string, now: Date): Promise<string> {
+  const d = await findDraft(q, draftId, now);
+  const named = d?.data?.contactName;
+  return typeof named === 'string' ? named.trim() : '';
+}
+
+/**
+ * The greeting: when the address has an account, its own name or none (an account made by a
+ * draft's link may be nameless, and a stranger's words never reach its holder); without an
+ * account, the name given with the request (the sign-up form's, or the draft's contact).
+ */
+export function greeting(account: { name: string | null } | null | undefined, given: string): string {
+  const name = (account ? (account.name ?? '') : given).trim().replace(/[\r\n]+/g, ' ');
+  return name ? `Hello ${name},` : 'Hello,';
+}
+
+/** The words of the mail: what happened, what the link does, and what to do if it was not you. */
+function signInMail(
+  request: SignInLinkRequest,
+  link: string,
+  user: (UserRow & { passwordHash: string | null }) | null,
+  name: string,
+): { to: string; subject: string; body: string } {
+  const hello = greeting(user, name);
+  const minutes = `${SIGN_IN_LINK_MINUTES} minutes`;
+  const notYou = 'If it was not you, ignore this mail: nothing changes unless the link is opened.';
+  const password = 'On the page it opens you can also choose a password.';
+  if (request.draft) {
+    const account = user
+      ? 'It signs you in to your NogPets account'
+      : 'It confirms the address and makes your NogPets account (there is none for it yet)';
+    return {
+      to: request.email,
+      subject: `Your NogPets application for ${request.draft.name}`,
+      body: `${hello}\n\nSomeone, we hope you, asked to finish a NogPets business application for "${request.draft.name}" with this address. Open this link within ${minutes} to keep the application in your account and finish it (it works once):\n\n${link}\n\n${account}. ${password}\n\nIf it was not you, ignore this mail: the application is not added to any account unless the link is opened.\n`,
+    };
+  }
+  if (!user) {
+    return {
+      to: request.email,
+      subject: 'Confirm your email to finish your NogPets account',
+      body: `${hello}\n\nSomeone, we hope you, asked to create a NogPets account for this address. Open this link within ${minutes} to confirm the address and sign in (it works once):\n\n${link}\n\n${password}\n\n${notYou}\n`,
+    };
+  }
+  if (request.reason === 'signup') {
+    const extra = user.passwordHash
+      ? 'Your password is unchanged. If you have forgotten it, choose a new one on the page the link opens.'
+      : 'Your account has no password yet; you can choose one on the page the link opens.';
+    return {
+      to: request.email,
+      subject: 'You already have a NogPets account',
+      body: `${hello}\n\nSomeone asked to create a NogPets account for this address, but it already has one, so nothing was created or changed. If it was you, open this link within ${minutes} to sign in (it works once):\n\n${link}\n\n${extra}\n\n${notYou}\n`,
+    };
+  }
+  return {
+    to: request.email,
+    subject: 'Your NogPets sign-in link',
+    body: `${hello}\n\nOpen this link within ${minutes} to sign in to NogPets (it works once):\n\n${link}\n\n${password}\n\n${notYou}\n`,
+  };
+}
+
+/** The address a link would sign in to, while it may still be followed; it is not used up. */
+export async function peekSignInLink(
+  deps: Pick<MailDeps, 'sql' | 'clock'>,
+  token: string,
+): Promise<{ email: string } | null> {
+  const link = await findEmailLink(deps.sql, hashSecret(token), deps.clock.now());
+  return link ? { email: link.email } : null;
+}
+
+/**
+ * Follows a link (once): the address is proven, so the account with it is signed in to (made if
+ * absent, with the sign-up's name; an existing account's name is never changed) and, when the person
+ * chose one on the link's page, given that password. A link mailed from a sign-up draft's page
+ * attaches that draft to the account, in the same transaction. Null when the link is unknown, used
+ * or expired.
+ */
+export async function followSignInLink(
+  deps: Pick<MailDeps, 'sql' | 'clock'>,
+  token: string,
+  passwordHash: string | null = null,
+): Promise<{ user: UserRow; next: string; created: boolean } | null> {
+  const now = deps.clock.now();
+  return deps.sql.begin(async (tx) => {
+    const link = await useEmailLink(tx, hashSecret(token), now);
+    if (!link) return null;
+    const { user, created } = await claimAccountByEmail(tx, link.email, { name: link.name, passwordHash });
+    const audit = { userId: user.id, clientId: null, clientName: null, target: user.id };
+    await appendAudit(tx, { ...audit, action: created ? 'account.signup' : 'account.email_sign_in' }, now);
+    if (passwordHash) await appendAudit(tx, { ...audit, action: 'account.password_set' }, now);
+    if (link.draftId) await attachDraftByLink(tx as unknown as Queryable, link.draftId, user, now);
+    return { user, next: link.next, created };
+  }) as Promise<{ user: UserRow; next: string; created: boolean } | null>;
+}
+
+/** Sends one queued mail now, if a transport is configured; a failure leaves it for the worker. */
+export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> {
+  const transport = deps.mail;
+  if (!transport) return false;
+  return deliverBatch(deps, transport, (tx) => takeUnsentMail(tx, new Date(0), 1, id)).then((n) => n > 0);
+}
+
+/** The worker's pass over the outbox: recent mail not yet delivered (a failed try, or a crash). */
+export async function deliverPendingMail(deps: MailDeps): Promise<number> {
+  const transport = deps.mail;
+  if (!transport) return 0;
+  const since = new Date(deps.clock.now().getTime() - DELIVERY_WINDOW_MS);
+  return deliverBatch(deps, transport, (tx) => takeUnsentMail(tx, since, 20));
+}
+
+/** Each mail is locked while it is sent, so two instances or the worker never deliver it twice. */
+async function deliverBatch(
+  deps: MailDeps,
+  transport: MailTransport,
+  take: (tx: Queryable) => ReturnType<typeof takeUnsentMail>,
+): Promise<number> {
+  return deps.sql.begin(async (tx) => {
+    let sent = 0;
+    for (const mail of await take(tx)) {
+      try {
+        await transport.send({ to: mail.to, subject: mail.subject, text: mail.body ?? '' });
+        await markMailSent(tx, mail.id, deps.clock.now());
+        sent += 1;
+      } catch (err) {
+        deps.log?.warn({ err, mailId: mail.id }, 'mail not delivered; the worker tries again');
+        await markMailFailed(tx, mail.id, (err as Error).message ?? String(err));
+      }
+    }
+    return sent;
+  }) as Promise<number>;
+}
