@@ -4,7 +4,7 @@
 // and books again; the operator accepts from the CLI. Each event names its booking, business and
 // person, who acted and the facts as committed; a refused call or a retry with the same
 // Idempotency-Key writes none.
-import { createApiKey, expireHolds, extendSeries } from '@nogpets/operations';
+import { createApiKey, extendSeries, jobOperations, runOperation } from '@nogpets/operations';
 import { type DomainEventRow, listEvents } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -409,19 +409,49 @@ describe('booking events', () => {
       });
   });
 
-  it('a lapsed hold writes no event; money arriving after it is owed back (refund_due, not paid)', async () => {
+  it('a lapsed hold writes booking.expired (by the system, through its job); money arriving after it is owed back (refund_due, not paid)', async () => {
     const { id } = await bookCard('2026-12-08');
     const at = await mark();
     const saved = clock.now();
     clock.set(new Date(saved.getTime() + 48 * HOUR + 1000));
+    let expiredIds: string[] = [];
     try {
-      expect(await expireHolds(server.service.runtime.deps)).toContain(id);
+      // The worker's way: the job's internal operation, whose events the events check holds to its list.
+      const ran = await runOperation(
+        jobOperations.expireUnpaidHolds,
+        {
+          deps: server.service.runtime.deps,
+          requestId: 'expire-test',
+          clientName: null,
+          auth: null,
+          log: { info() {}, warn() {}, error() {} },
+          principal: { kind: 'system', job: 'expire-unpaid-holds' },
+        },
+        {},
+      );
+      expect(ran.expired).toContain(id);
+      expiredIds = ran.expired;
     } finally {
       clock.set(saved);
     }
-    expect(await since(at)).toEqual([]);
+    // Every hold that lapsed by then expires (earlier tests' too): one booking.expired each, nothing else.
+    const lapsed = await since(at);
+    expect(new Set(lapsed.map((e) => e.type))).toEqual(new Set(['booking.expired']));
+    expect(lapsed.map((e) => e.subjectId).sort()).toEqual([...expiredIds].sort());
+    const [expired, ...others] = lapsed.filter((e) => e.subjectId === id);
+    expect(others).toEqual([]);
+    expect(expired).toMatchObject({
+      type: 'booking.expired',
+      subjectId: id,
+      personId: person.userId,
+      actor: { kind: 'system', userId: null },
+      operation: 'expire-unpaid-holds',
+      data: { booking: { bookingId: id, status: 'EXPIRED', paymentStatus: 'VOID' } },
+    });
+    expect(expired!.callId).toEqual(expect.any(String));
+    const afterExpiry = await mark();
     expect(await payInSandbox(server, id)).toBe(200);
-    const [late, ...none] = await since(at);
+    const [late, ...none] = await since(afterExpiry);
     expect(none).toEqual([]);
     expect(late).toMatchObject({
       type: 'booking.refund_due',

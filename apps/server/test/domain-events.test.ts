@@ -491,6 +491,12 @@ describe('domain events of orders, applications, invitations, payouts, prices an
       });
       expect(set.events[0]!.data.resourceIds).toHaveLength(2);
       expect(set.events[0]!.data.summary).toMatch(/^Set the hours of every resource of Events Grooming to /);
+      // The same week again changes nothing anyone would be told about: answered, no event.
+      await writesNothing(async () =>
+        expect((await server.post('/v1/business/hours', { businessId, week }, as(ownerKey))).status).toBe(
+          200,
+        ),
+      );
       // A week that is not valid: refused, nothing written.
       await writesNothing(async () =>
         expect(

@@ -447,11 +447,13 @@ export const moveBooking = defineOperation({
         });
         const toldClient = `${biz.name} moved your booking from ${from} to ${to}${input.reason ? `: “${input.reason}”` : ''}. It is confirmed at the new time.${stillToPay(moved, biz)}`;
         await tellClient(ctx, q, biz, [row.id], 'MOVED', toldClient, input.reason ?? null);
-        await recordBookingEvents(q, sourceOf(ctx, 'staff'), 'booking.moved', [row.id], {
-          from: movedFrom(row),
-          by: 'business',
-          message: input.reason ?? null,
-        });
+        // A "move" to where it already is tells nobody anything new.
+        if (start.getTime() !== row.start.getTime() || target.resourceId !== row.resourceId)
+          await recordBookingEvents(q, sourceOf(ctx, 'staff'), 'booking.moved', [row.id], {
+            from: movedFrom(row),
+            by: 'business',
+            message: input.reason ?? null,
+          });
         return {
           booking: await jobOf(q, biz, row.id),
           message: `Moved the booking to ${to}${resourceNote}; it is confirmed and the client is told.`,

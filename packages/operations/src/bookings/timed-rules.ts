@@ -17,6 +17,7 @@ import type { Scope } from '../core/auth.js';
 import { SCOPE_NAMES } from '../core/auth.js';
 import type { Deps, OperationContext } from '../core/context.js';
 import { systemSource } from '../events/record.js';
+import { recordBookingEvents } from './events.js';
 import { stateOf } from './booking-model.js';
 import { localDate } from '../schedule/local-time.js';
 import { placeBookings } from './place.js';
@@ -36,6 +37,8 @@ async function workerMove(
     action: string;
     eligible(row: BookingRow, now: Date): boolean;
     details(row: BookingRow): Record<string, unknown>;
+    /** The event the move writes, if people are told of it (a lapsed hold), and the job it names. */
+    event?: { type: 'booking.expired'; job: string };
   },
 ): Promise<string[]> {
   const now = deps.clock.now();
@@ -65,6 +68,8 @@ async function workerMove(
         },
         now,
       );
+      if (rule.event)
+        await recordBookingEvents(q, systemSource(rule.event.job, now), rule.event.type, [id], {});
       moved.push(id);
     });
   }
@@ -78,6 +83,7 @@ export async function expireHolds(deps: Deps): Promise<string[]> {
     action: 'booking.expire',
     eligible: (row, now) => row.holdUntil !== null && row.holdUntil <= now,
     details: (row) => ({ holdUntil: row.holdUntil?.toISOString() }),
+    event: { type: 'booking.expired', job: 'expire-unpaid-holds' },
   });
 }
 
@@ -141,64 +147,68 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
         log: { info() {}, warn() {}, error() {} },
       };
       try {
-        const priced = await priceRequest(
-          ctx,
-          // The series' own business (a partner's walks are priced and placed with the partner).
-          { businessId: series.businessId, category: t.category, addressId: t.addressId, pets: t.pets },
-          'book',
-          { implied: true },
-        );
-        const card = t.paymentMethod === 'CARD';
-        const total = priced.quote.subtotalCents + (card ? priced.quote.cardFeeCents : 0);
-        // Only weeks after what is booked, and never the first walk again.
-        const after = new Date(Math.max(series.bookedUntil.getTime(), Date.parse(t.start)));
-        const { placements, skipped } = await seriesPlacements(
-          ctx,
-          priced,
-          { start: new Date(t.start), resourceId: t.resourceId },
-          repeat.repeat,
-          after,
-          horizon,
-          total,
-        );
-        const prior = await firstSeriesBooking(q, series.id);
-        // The first week's pets and address, with this week's own quote: a week not yet made is a
-        // new booking at the price of the day (update_prices says so), and its quote says what it costs.
-        const details = { ...(prior?.details ?? {}), quote: priced.quote };
-        const placed = await placeBookings(
-          ctx,
-          q,
-          placements,
-          {
-            priced,
-            details: details as never,
-            paymentMethod: t.paymentMethod,
-            paymentStatus: card ? 'PENDING' : 'CASH_DUE',
-            addressId: t.addressId,
-            seriesId: series.id,
-            notes: t.notes,
-            // The person's own weeks, booked by the worker for them.
-            created: { source: systemSource('keep-series-booked', now), by: 'client' },
-          },
-          true,
-        );
-        // Nobody is there to hand a link to: each new card week waits for payment until its start
-        // (canPay; pay_booking makes its link), then lapses like any unpaid hold.
-        if (card && placed.rows.length)
-          await holdUntilStart(
-            q,
-            placed.rows.map((r) => r.id),
+        // One savepoint for the series' weeks and their events: a failure part way leaves none of
+        // them (the series still moves on below), never weeks without their booking.created.
+        await tx.savepoint(async () => {
+          const priced = await priceRequest(
+            ctx,
+            // The series' own business (a partner's walks are priced and placed with the partner).
+            { businessId: series.businessId, category: t.category, addressId: t.addressId, pets: t.pets },
+            'book',
+            { implied: true },
           );
-        booked += placed.rows.length;
-        const fully = [
-          ...skipped,
-          ...placed.taken.map((p) => ({
-            date: localDate(p.start, priced.offer.business.timezone),
-            reason: 'FULLY_BOOKED',
-            message: 'fully booked',
-          })),
-        ];
-        await fullyBookedLead({ ...ctx, deps }, priced, fully);
+          const card = t.paymentMethod === 'CARD';
+          const total = priced.quote.subtotalCents + (card ? priced.quote.cardFeeCents : 0);
+          // Only weeks after what is booked, and never the first walk again.
+          const after = new Date(Math.max(series.bookedUntil.getTime(), Date.parse(t.start)));
+          const { placements, skipped } = await seriesPlacements(
+            ctx,
+            priced,
+            { start: new Date(t.start), resourceId: t.resourceId },
+            repeat.repeat,
+            after,
+            horizon,
+            total,
+          );
+          const prior = await firstSeriesBooking(q, series.id);
+          // The first week's pets and address, with this week's own quote: a week not yet made is a
+          // new booking at the price of the day (update_prices says so), and its quote says what it costs.
+          const details = { ...(prior?.details ?? {}), quote: priced.quote };
+          const placed = await placeBookings(
+            ctx,
+            q,
+            placements,
+            {
+              priced,
+              details: details as never,
+              paymentMethod: t.paymentMethod,
+              paymentStatus: card ? 'PENDING' : 'CASH_DUE',
+              addressId: t.addressId,
+              seriesId: series.id,
+              notes: t.notes,
+              // The person's own weeks, booked by the worker for them.
+              created: { source: systemSource('keep-series-booked', now), by: 'client' },
+            },
+            true,
+          );
+          // Nobody is there to hand a link to: each new card week waits for payment until its start
+          // (canPay; pay_booking makes its link), then lapses like any unpaid hold.
+          if (card && placed.rows.length)
+            await holdUntilStart(
+              q,
+              placed.rows.map((r) => r.id),
+            );
+          booked += placed.rows.length;
+          const fully = [
+            ...skipped,
+            ...placed.taken.map((p) => ({
+              date: localDate(p.start, priced.offer.business.timezone),
+              reason: 'FULLY_BOOKED',
+              message: 'fully booked',
+            })),
+          ];
+          await fullyBookedLead({ ...ctx, deps }, priced, fully);
+        });
       } catch (err) {
         // A series whose address or pets are gone, or no longer covered, is left for the operator.
         log?.({ seriesId: series.id, err: (err as Error).message });

@@ -8,6 +8,7 @@ import {
 } from '@nogpets/store';
 import stringify from 'safe-stable-stringify';
 import type { z } from 'zod';
+import { withinCall } from './call-scope.js';
 import { insufficientScope } from './auth.js';
 import type { OperationContext } from './context.js';
 import { type AnyOperation, isInternal, type Operation } from './define.js';
@@ -99,14 +100,16 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
   const input = parseInput(op, raw);
   const call: OperationContext = { ...ctx, operationId: op.operationId, callId: randomUUID() };
   if (!ctx.deps.checkOutputs) {
-    return !isInternal(op) && call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
+    if (isInternal(op)) return withinCall(call.callId!, () => op.handler(call, input));
+    return call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
       ? idempotent(op, call, input)
       : op.handler(call, input);
   }
   let answer: z.input<O>;
   try {
-    answer =
-      !isInternal(op) && call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
+    answer = isInternal(op)
+      ? await withinCall(call.callId!, () => op.handler(call, input))
+      : call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
         ? await idempotent(op, call, input)
         : await op.handler(call, input);
   } catch (err) {

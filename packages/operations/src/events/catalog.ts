@@ -129,6 +129,12 @@ export const EVENT_CATALOG = {
       }),
     }),
   }),
+  'booking.expired': event({
+    version: 1,
+    subject: 'booking',
+    description: 'A card booking was not paid in time: its hold lapsed and the time is free again.',
+    data: z.object({ booking: BookingFactsSchema }),
+  }),
   'booking.refund_due': event({
     version: 1,
     subject: 'booking',

@@ -66,6 +66,7 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     by: 'business',
     message: null,
   },
+  'booking.expired': { booking: { ...booking, status: 'EXPIRED', paymentStatus: 'VOID' } },
   'booking.cancelled': {
     booking: { ...booking, status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' },
     by: 'client',

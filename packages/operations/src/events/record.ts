@@ -3,6 +3,7 @@
  * when its change committed. The data is checked against the catalog's shape; a mismatch is a bug
  * (thrown, so the change rolls back), never a half-described event.
  */
+import { currentCallId } from '../core/call-scope.js';
 import {
   appendEvents,
   type BookingEventRow,
@@ -100,7 +101,7 @@ export async function recordEvents(q: Queryable, source: EventSource, events: Ne
         data: parsed.data as Record<string, unknown>,
         operation: source.operation,
         requestId: source.requestId,
-        callId: source.callId,
+        callId: source.callId ?? currentCallId(),
       };
     }),
   );

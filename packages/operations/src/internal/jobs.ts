@@ -41,7 +41,7 @@ export const expireUnpaidHolds = defineInternalOperation({
   auth: SYSTEM,
   input: NO_INPUT,
   output: typed<{ expired: string[] }>(),
-  events: ['booking.cancelled'],
+  events: ['booking.expired'],
   async handler(ctx) {
     return { expired: await expireHolds(ctx.deps) };
   },

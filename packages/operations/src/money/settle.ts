@@ -313,6 +313,10 @@ async function apply(
     },
     now,
   );
+  // Each booking paid twice: its share is owed back to the person.
+  await recordBookingEvents(q, settled(now), 'booking.refund_due', twice, (f) => ({
+    refund: { ...f.total },
+  }));
   await audit('payment.refund_due', owed.id, payment.userId, {
     gatewayRef: verified.gatewayRef,
     partOf: payment.id,

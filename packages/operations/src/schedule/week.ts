@@ -92,3 +92,15 @@ export function weekWords(week: Week | null | undefined): string {
   );
   return days.length ? days.join('; ') : 'no working time';
 }
+
+/** Whether two weeks have the same working ranges on every day (order of ranges aside). */
+export function sameWeek(a: Week, b: Week): boolean {
+  const key = (w: Week) =>
+    DAY_KEYS.map((d) =>
+      (w[d] ?? [])
+        .map((r) => `${r.start}-${r.end}`)
+        .sort()
+        .join(','),
+    ).join('|');
+  return key(a) === key(b);
+}

@@ -29,7 +29,7 @@ import { auditChange } from '../core/audit.js';
 import { DAY_MS, localDate, localTime, whenText } from './local-time.js';
 import { checkDateBounds, DATE } from './time-schemas.js';
 import { badRequest } from '../onboarding/application-model.js';
-import { type Week, WeekSchema, weekWords } from './week.js';
+import { sameWeek, type Week, WeekSchema, weekWords } from './week.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { type ConfirmParts, confirmRequired, confirmStep } from '../core/confirm.js';
 import { ServiceError } from '../core/errors.js';
@@ -274,17 +274,20 @@ export const setWorkingHours = defineOperation({
         week: weekWords(week),
         toMove: stranded.map((s) => s.row.id),
       });
-      await recordEvent(q, sourceOf(ctx, 'staff'), {
-        type: 'hours.changed',
-        businessId: biz.id,
-        personId: null,
-        subjectId: biz.id,
-        data: {
-          resourceIds: ids,
-          summary: `${change} (${biz.timezone} time).`,
-          bookingsToMove: stranded.map((s) => s.row.id),
-        },
-      });
+      // Hours set to what they were already change nothing anyone would be told about.
+      const changed = chosen.filter((r) => !sameWeek(r.week as Week, week)).map((r) => r.id);
+      if (changed.length)
+        await recordEvent(q, sourceOf(ctx, 'staff'), {
+          type: 'hours.changed',
+          businessId: biz.id,
+          personId: null,
+          subjectId: biz.id,
+          data: {
+            resourceIds: changed,
+            summary: `${change} (${biz.timezone} time).`,
+            bookingsToMove: stranded.map((s) => s.row.id),
+          },
+        });
       const jobs = await toJobs(
         q,
         biz.id,

@@ -341,13 +341,15 @@ export const acceptInvitation = defineOperation({
         role: v.role,
         alreadyMember: !!already,
       });
-      await recordEvent(q, sourceOf(ctx, 'person'), {
-        type: 'invitation.accepted',
-        businessId: v.businessId,
-        personId: userId,
-        subjectId: v.id,
-        data: { invitationId: v.id, businessName: v.businessName, role: v.role, userId },
-      });
+      // Someone already on the staff keeps their role: the invitation closes, nobody joined.
+      if (!already)
+        await recordEvent(q, sourceOf(ctx, 'person'), {
+          type: 'invitation.accepted',
+          businessId: v.businessId,
+          personId: userId,
+          subjectId: v.id,
+          data: { invitationId: v.id, businessName: v.businessName, role: v.role, userId },
+        });
       return {
         invitationId: v.id,
         businessId: v.businessId,
