@@ -26,7 +26,7 @@ import {
   UPCOMING_SHOWN,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { AddressRow as Address, PetRow as Pet, UserRow } from '@nogpets/store';
+import type { AddressRow as Address, PetRow as Pet, UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { page } from './layout.js';

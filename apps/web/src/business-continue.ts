@@ -31,7 +31,7 @@ import {
   timezoneChoices,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { UserRow } from '@nogpets/store';
+import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';

@@ -9,7 +9,7 @@ import {
   stillNeeded,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { UserRow } from '@nogpets/store';
+import type { UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { page } from './layout.js';

@@ -3,7 +3,7 @@
 // assistant makes it, then finished on the draft's page), developers read /docs or connect to /mcp.
 import { type FieldProblem, prepareBusinessSignup, runOperation, ServiceError } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { UserRow } from '@nogpets/store';
+import type { UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { type HeaderNav, page } from './layout.js';

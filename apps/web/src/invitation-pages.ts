@@ -11,7 +11,7 @@ import {
   ServiceError,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { UserRow } from '@nogpets/store';
+import type { UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { page } from './layout.js';

@@ -30,7 +30,7 @@ import {
   shopStatus,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { LeadRow, UserRow } from '@nogpets/store';
+import type { LeadRow, UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
 import { page } from './layout.js';

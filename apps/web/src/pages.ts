@@ -29,7 +29,7 @@ import {
   type WebSession,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { UserRow } from '@nogpets/store';
+import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';

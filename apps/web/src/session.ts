@@ -2,7 +2,7 @@
 // and which of the header's links they get (pageHeaderOf).
 import { findWebSessionUser, type PageHeader, pageHeaderOf } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
-import type { UserRow } from '@nogpets/store';
+import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie } from 'cookie';
 import type { Request } from 'express';
 import type { FormTokens } from './forms.js';

@@ -325,3 +325,6 @@ export {
 // What stands between an application and its review (one rule, for pages too).
 export { stillNeeded } from '@nogpets/onboarding-checklist';
 export * from './events/index.js';
+// The rows pages show as they are (a person, their pets and addresses, a lead): types only, so
+// apps name them without reaching into the store.
+export type { AddressRow, LeadRow, PetRow, UserRow } from '@nogpets/store';
