@@ -46,7 +46,13 @@ import { sourceOf } from '../events/record.js';
 import { BUSINESS_ERRORS, bookableOffer, offersThrough } from '../catalogue/offer-cache.js';
 import { transactionAsPool } from '../core/run-operation.js';
 import { CoatSchema, PetTypeSchema, ServiceIdsSchema, WeightKgSchema } from '../core/schemas.js';
-import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import {
+  type InBusiness,
+  inBusiness,
+  RUN_ACCESS_ERRORS,
+  type RunAccess,
+  RunBusinessIdShape,
+} from '../staff/access.js';
 import { JobSchema, toJobs } from './jobs.js';
 
 /** The notice a business booking asks when the business waives the public one: none, but never in the past. */
@@ -105,18 +111,20 @@ function inTx(ctx: OperationContext, tx: Queryable): OperationContext {
 }
 
 /**
- * Who may use a booking tool of the business (runAccess), then whether its booking tools work at
- * all: a business outside South Africa answers 409 NOT_AVAILABLE_IN_COUNTRY, as the public ones.
+ * A booking tool of the business: who may use it (inBusiness), then whether its booking tools work at
+ * all (a business outside South Africa answers 409 NOT_AVAILABLE_IN_COUNTRY, as the public ones),
+ * then `body` in the same transaction.
  */
-async function bookingAccess(
+function inBookingBusiness<T>(
   ctx: OperationContext,
-  q: Queryable,
   businessId: string | undefined,
   need: 'read' | 'change',
-): Promise<RunAccess> {
-  const access = await runAccess(ctx, q, businessId, need);
-  await bookableOffer(inTx(ctx, q).deps, access.business.id);
-  return access;
+  body: (run: InBusiness) => Promise<T>,
+): Promise<T> {
+  return inBusiness(ctx, businessId, need, async (run) => {
+    await bookableOffer(inTx(ctx, run.q).deps, run.access.business.id);
+    return body(run);
+  });
 }
 
 /** A client of this business by id, or 404 (another business's client is not shown to exist). */
@@ -304,9 +312,7 @@ export const findBusinessTimes = defineOperation({
   ],
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await bookingAccess(ctx, q, input.businessId, 'read');
+    return inBookingBusiness(ctx, input.businessId, 'read', async ({ q, access }) => {
       const c = inTx(ctx, q);
       const client = input.clientId ? await clientOf(q, access, input.clientId) : null;
       const { priced } = await priceForClient(c, access, client, input.pets);
@@ -682,9 +688,7 @@ export const bookForClient = defineOperation({
   errors: PLACE_ERRORS,
   annotations: CHANGE,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await bookingAccess(ctx, q, input.businessId, 'change');
+    return inBookingBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const client =
         'clientId' in input.client
           ? await clientOf(q, access, input.client.clientId)
@@ -775,9 +779,7 @@ export const rebookBooking = defineOperation({
   errors: PLACE_ERRORS,
   annotations: CHANGE,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await bookingAccess(ctx, q, input.businessId, 'change');
+    return inBookingBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const row = await findBooking(q, input.bookingId);
       const notFound = new ServiceError(
         'NOT_FOUND',

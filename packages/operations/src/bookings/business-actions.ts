@@ -30,7 +30,7 @@ import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { sourceOf } from '../events/record.js';
 import { bookableOffer } from '../catalogue/offer-cache.js';
-import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/access.js';
 import { type Job, JobSchema, toJobs } from './jobs.js';
 
 const CHANGES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
@@ -214,9 +214,7 @@ export const acceptBusinessBooking = defineOperation({
   annotations: CHANGES,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx): Promise<Result> => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access }): Promise<Result> => {
       const biz = access.business;
       const row = await businessBooking(q, access, input.bookingId);
       if (row.status === 'ACCEPTED')
@@ -294,9 +292,7 @@ export const declineBooking = defineOperation({
   events: ['booking.declined', 'booking.refund_due'],
   annotations: CHANGES,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx): Promise<Result> => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access }): Promise<Result> => {
       const biz = access.business;
       const row = await businessBooking(q, access, input.bookingId);
       if (row.status === 'ACCEPTED')
@@ -409,58 +405,52 @@ export const moveBooking = defineOperation({
     const start = new Date(input.start);
     // Who asks and whether the booking can move, then the slot (read like reschedule_booking's,
     // outside the writing transaction), then the move under the booking's and the resource's locks.
-    const before = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    const before = await inBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const row = await businessBooking(q, access, input.bookingId);
       await bookableOffer(ctx.deps, access.business.id);
       movable(row, access.business, now);
       return row;
     });
     const target = await moveTarget(ctx, before, start, input.resourceId, input.ignoreNotice ? 0 : undefined);
-    return ctx.deps.sql
-      .begin(async (tx): Promise<Result> => {
-        const q = tx as unknown as Queryable;
-        const access = await runAccess(ctx, q, input.businessId, 'change');
-        const biz = access.business;
-        const row = await businessBooking(q, access, input.bookingId);
-        movable(row, biz, now);
-        const from = when(row, biz);
-        const to = when(target, biz);
-        // The resource by the name the business gave it ("Van 2"), not its id.
-        const resourceNote =
-          target.resourceId !== row.resourceId
-            ? ` on ${(await listResources(q, biz.id)).find((r) => r.id === target.resourceId)?.name ?? target.resourceId}`
-            : '';
-        needConfirm(input.confirm, row, biz, {
-          what: `Move ${await clientOf(q, biz, row)}'s booking (now ${from}) to the new time${resourceNote}`,
-          at: target,
-          after: `It is confirmed at the new time and the client is told${input.reason ? `: “${input.reason}”` : ''}.`,
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access }): Promise<Result> => {
+      const biz = access.business;
+      const row = await businessBooking(q, access, input.bookingId);
+      movable(row, biz, now);
+      const from = when(row, biz);
+      const to = when(target, biz);
+      // The resource by the name the business gave it ("Van 2"), not its id.
+      const resourceNote =
+        target.resourceId !== row.resourceId
+          ? ` on ${(await listResources(q, biz.id)).find((r) => r.id === target.resourceId)?.name ?? target.resourceId}`
+          : '';
+      needConfirm(input.confirm, row, biz, {
+        what: `Move ${await clientOf(q, biz, row)}'s booking (now ${from}) to the new time${resourceNote}`,
+        at: target,
+        after: `It is confirmed at the new time and the client is told${input.reason ? `: “${input.reason}”` : ''}.`,
+      });
+      const moved = await writeMove(q, row, target, 'ACCEPTED', now, 'find_business_times');
+      await auditChange(ctx, q, 'business.booking.move', row.id, {
+        businessId: biz.id,
+        from: row.start.toISOString(),
+        to: start.toISOString(),
+        resourceId: target.resourceId,
+        ...(input.reason ? { reason: input.reason } : {}),
+      });
+      const toldClient = `${biz.name} moved your booking from ${from} to ${to}${input.reason ? `: “${input.reason}”` : ''}. It is confirmed at the new time.${stillToPay(moved, biz)}`;
+      await tellClient(ctx, q, biz, [row.id], 'MOVED', toldClient, input.reason ?? null);
+      // A "move" to where it already is tells nobody anything new.
+      if (start.getTime() !== row.start.getTime() || target.resourceId !== row.resourceId)
+        await recordBookingEvents(q, sourceOf(ctx, 'staff'), 'booking.moved', [row.id], {
+          from: movedFrom(row),
+          by: 'business',
+          message: input.reason ?? null,
         });
-        const moved = await writeMove(q, row, target, 'ACCEPTED', now, 'find_business_times');
-        await auditChange(ctx, q, 'business.booking.move', row.id, {
-          businessId: biz.id,
-          from: row.start.toISOString(),
-          to: start.toISOString(),
-          resourceId: target.resourceId,
-          ...(input.reason ? { reason: input.reason } : {}),
-        });
-        const toldClient = `${biz.name} moved your booking from ${from} to ${to}${input.reason ? `: “${input.reason}”` : ''}. It is confirmed at the new time.${stillToPay(moved, biz)}`;
-        await tellClient(ctx, q, biz, [row.id], 'MOVED', toldClient, input.reason ?? null);
-        // A "move" to where it already is tells nobody anything new.
-        if (start.getTime() !== row.start.getTime() || target.resourceId !== row.resourceId)
-          await recordBookingEvents(q, sourceOf(ctx, 'staff'), 'booking.moved', [row.id], {
-            from: movedFrom(row),
-            by: 'business',
-            message: input.reason ?? null,
-          });
-        return {
-          booking: await jobOf(q, biz, row.id),
-          message: `Moved the booking to ${to}${resourceNote}; it is confirmed and the client is told.`,
-          toldClient,
-        };
-      })
-      .catch(slotTakenOnConflict(input.start, 'find_business_times'));
+      return {
+        booking: await jobOf(q, biz, row.id),
+        message: `Moved the booking to ${to}${resourceNote}; it is confirmed and the client is told.`,
+        toldClient,
+      };
+    }).catch(slotTakenOnConflict(input.start, 'find_business_times'));
   },
 });
 
@@ -531,9 +521,7 @@ export const cancelBusinessBooking = defineOperation({
   events: ['booking.cancelled', 'booking.refund_due'],
   annotations: CHANGES,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx): Promise<Result> => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access }): Promise<Result> => {
       const biz = access.business;
       const row = await businessBooking(q, access, input.bookingId);
       const client = await clientOf(q, biz, row);

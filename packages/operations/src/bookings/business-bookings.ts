@@ -1,12 +1,12 @@
 /** listBusinessBookings / list_business_bookings: a business's bookings by date range. */
-import { listBusinessBookings as listRows, listResources, type Queryable } from '@nogpets/store';
+import { listBusinessBookings as listRows, listResources } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { addDays, DAY_MS, localDate, localDaysWindow } from '../schedule/local-time.js';
 import { BookingStatusSchema } from './booking-model.js';
 import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 import { keysetCursor } from '../core/cursor.js';
 import { JobSchema, resourceRefused, toJobs } from './jobs.js';
 
@@ -64,9 +64,7 @@ export const listBusinessBookings = defineOperation({
   annotations: READ_ONLY,
   async handler(ctx, input) {
     const after = cursor.after(input.cursor);
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access }) => {
       const biz = access.business;
       const tz = biz.timezone;
       checkDateBounds('records', localDate(ctx.deps.clock.now(), tz), tz, { from: input.from, to: input.to });

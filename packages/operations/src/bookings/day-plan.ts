@@ -1,12 +1,12 @@
 /** getDayPlan / get_day_plan: one day of a business per van, walker or sitter. */
 import { DEFAULT_VAN_BUFFER_MIN, dayKeyOf } from '@nogpets/slot-engine';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import { listDayJobs, listResources, listTimeOff, type Queryable } from '@nogpets/store';
+import { listDayJobs, listResources, listTimeOff } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { localDate, localDaysWindow } from '../schedule/local-time.js';
 import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 import { JobSchema, minutesBetween, resourceRefused, toJobs } from './jobs.js';
 
 /** The instants a day plan covers: its local date in the business's zone, as slot-engine counts it. */
@@ -88,9 +88,7 @@ export const getDayPlan = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'day');
+    return inBusiness(ctx, input.businessId, 'day', async ({ q, access }) => {
       const biz = access.business;
       const tz = biz.timezone;
       const date = input.date ?? localDate(ctx.deps.clock.now(), tz);

@@ -11,7 +11,6 @@ import {
   listPriceServices,
   lockPriceServices,
   type PriceServiceRow,
-  type Queryable,
   setServicePrice,
   type TierRow,
 } from '@nogpets/store';
@@ -31,7 +30,7 @@ import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
 import { CoatSchema, LineIdSchema, PetTypeSchema } from '../core/schemas.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 
 /** Services one update_prices call may change. */
 export const MAX_PRICE_CHANGES = 100;
@@ -280,9 +279,7 @@ export const listPrices = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const { business } = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access: { business } }) => {
       const rows = await listPriceServices(q, business.id);
       const lines: z.infer<typeof PriceListSchema>['lines'] = [];
       for (const row of rows) {
@@ -397,9 +394,7 @@ export const updatePrices = defineOperation({
   annotations: UPDATE_ANNOTATIONS,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    const answer = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const { business } = await runAccess(ctx, q, input.businessId, 'change');
+    const answer = await inBusiness(ctx, input.businessId, 'change', async ({ q, access: { business } }) => {
       const currency = business.currency;
       const ids = [...new Set(input.changes.map((c) => c.serviceId))];
       const rows = new Map((await lockPriceServices(q, business.id, ids)).map((r) => [r.id, r]));

@@ -27,7 +27,7 @@ import { auditChange } from '../core/audit.js';
 import { whenText } from '../schedule/local-time.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 import { keysetCursor } from '../core/cursor.js';
 import { JobSchema, toJobs } from '../bookings/jobs.js';
 
@@ -268,9 +268,7 @@ export const listClients = defineOperation({
   annotations: READ_ONLY,
   async handler(ctx, input) {
     const after = cursor.after(input.cursor);
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const { business } = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access: { business } }) => {
       const rows = await searchClients(q, business.id, { q: input.q, after, limit: input.limit + 1 });
       const page = rows.slice(0, input.limit);
       const summaries = await clientSummaries(
@@ -329,9 +327,7 @@ export const getClient = defineOperation({
   ].sort((a, b) => a.status - b.status),
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const { business } = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access: { business } }) => {
       const client = await clientOf(q, business, input.clientId);
       const now = ctx.deps.clock.now();
       const [summaries, pets, addresses, ids] = await Promise.all([
@@ -425,9 +421,7 @@ export const addClientNote = defineOperation({
   events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const { business } = await runAccess(ctx, q, input.businessId, 'change');
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access: { business } }) => {
       const client = await clientOf(q, business, input.clientId);
       const pets = await listClientPets(q, business.id, client.id);
       const petNames = new Map(pets.flatMap((p) => (p.petId ? [[p.petId, p.name] as const] : [])));

@@ -15,7 +15,6 @@ import {
   listResources,
   listUnpaidItems,
   payoutTotals,
-  type Queryable,
   type UnpaidItemRow,
 } from '@nogpets/store';
 import { z } from 'zod';
@@ -24,7 +23,7 @@ import { ServiceError } from '../core/errors.js';
 import { DAY_MS, localDate, localDaysWindow, momentText } from '../schedule/local-time.js';
 import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
 import { cardEntries, payoutPlan, toPayout } from './payouts.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 import { keysetCursor } from '../core/cursor.js';
 
 /** The instants earnings count: the local dates `from` to `to` in the business's zone, as slot-engine counts them. */
@@ -162,9 +161,7 @@ export const getEarnings = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access }) => {
       const biz = access.business;
       const tz = biz.timezone;
       const today = localDate(ctx.deps.clock.now(), tz);
@@ -339,9 +336,7 @@ export const listPayouts = defineOperation({
   annotations: READ_ONLY,
   async handler(ctx, input) {
     const after = payoutCursor.after(input.cursor);
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access }) => {
       const biz = access.business;
       const money = (c: number) => formatMoney(c, biz.currency);
       const rows = await listPayoutRows(q, biz.id, { limit: input.limit + 1, after });
@@ -458,9 +453,7 @@ export const listUnpaidClients = defineOperation({
   annotations: READ_ONLY,
   async handler(ctx, input) {
     const after = unpaidCursor.after(input.cursor);
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access }) => {
       const biz = access.business;
       const tz = biz.timezone;
       const now = ctx.deps.clock.now();

@@ -29,7 +29,7 @@ import { freshPayLink, payableBooking } from '../bookings/manage.js';
 import { toBooking } from '../bookings/booking-model.js';
 import { payUrlOf } from '../bookings/place.js';
 import { DATE } from '../schedule/time-schemas.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 
 /** How long an invoice's pay link works: 30 days. */
 export const INVOICE_LINK_DAYS = 30;
@@ -140,9 +140,7 @@ export const sendPaymentLink = defineOperation({
   events: [],
   annotations: MONEY_ANNOTATIONS,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const biz = access.business;
       await cardMoneyHere(ctx, biz);
       // pay_booking's rule and link: NOTHING_TO_PAY comes before asking for confirmation.
@@ -283,9 +281,7 @@ export const createInvoiceLink = defineOperation({
   annotations: MONEY_ANNOTATIONS,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const biz = access.business;
       await cardMoneyHere(ctx, biz);
       const unit = 10 ** minorUnits(biz.currency);

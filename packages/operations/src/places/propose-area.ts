@@ -5,7 +5,7 @@
  * are unchanged.
  */
 import { normalizePlaceText } from '@nogpets/coverage-geo';
-import { type BusinessAreaRow, insertProposedAreas, listBusinessAreas, type Queryable } from '@nogpets/store';
+import { type BusinessAreaRow, insertProposedAreas, listBusinessAreas } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { areaOverlaps, postalKey, type StoredArea } from '../onboarding/application.js';
@@ -19,7 +19,7 @@ import {
 } from '../onboarding/step-area.js';
 import { confirmStep } from '../core/confirm.js';
 import { defineOperation } from '../core/define.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 
 const AreaStatusSchema = z.enum(['PENDING', 'APPROVED', 'REJECTED']);
 
@@ -146,9 +146,7 @@ export const proposeServiceArea = defineOperation({
   events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    return inBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const problems = areaInputProblems(input);
       if (problems.length) throw badRequest(problems);
       const business = access.business;

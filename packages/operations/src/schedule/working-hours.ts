@@ -34,7 +34,7 @@ import { defineOperation, READ_ONLY } from '../core/define.js';
 import { type ConfirmParts, confirmRequired, confirmStep } from '../core/confirm.js';
 import { ServiceError } from '../core/errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
-import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/access.js';
 import { JobSchema, resourceRefused, toJobs } from '../bookings/jobs.js';
 import { outsideHours } from './working-time.js';
 
@@ -230,9 +230,7 @@ export const setWorkingHours = defineOperation({
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
     const week = input.week as Week;
-    const out = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    const out = await inBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const biz = access.business;
       const all = await listResources(q, biz.id);
       const chosen = input.resourceIds ? input.resourceIds.map((id) => resourceOf(access, all, id)) : all;
@@ -455,9 +453,7 @@ export const addTimeOff = defineOperation({
   annotations: CHANGES,
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    const out = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    const out = await inBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const biz = access.business;
       const tz = biz.timezone;
       const all = await listResources(q, biz.id);
@@ -601,9 +597,7 @@ export const listTimeOff = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'read');
+    return inBusiness(ctx, input.businessId, 'read', async ({ q, access }) => {
       const biz = access.business;
       const tz = biz.timezone;
       const all = await listResources(q, biz.id);
@@ -673,9 +667,7 @@ export const removeTimeOff = defineOperation({
   events: ['hours.changed'],
   annotations: CHANGES,
   async handler(ctx, input) {
-    const out = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'change');
+    const out = await inBusiness(ctx, input.businessId, 'change', async ({ q, access }) => {
       const biz = access.business;
       const entry = await findTimeOff(q, biz.id, input.timeOffId, { forUpdate: true });
       if (!entry)

@@ -142,3 +142,28 @@ export async function runAccess(
   const resourceIds = onlyResources ?? (await listResources(q, membership.business.id)).map((r) => r.id);
   return { business: membership.business, role: membership.role, resourceIds, onlyResources };
 }
+
+/** What the body of a Run operation is handed: the call's transaction, and who may do what there. */
+export interface InBusiness {
+  q: Queryable;
+  access: RunAccess;
+}
+
+/**
+ * The one opening of a Run operation: in one transaction (`ctx.deps.sql.begin`), whether the
+ * credential's person may do `need` at `businessId` (runAccess), then `body` with that same
+ * transaction and access. A refusal or any other throw rolls the transaction back and passes on
+ * unchanged. Checks of the input that come before access stay before the call.
+ */
+export async function inBusiness<T>(
+  ctx: OperationContext,
+  businessId: string | undefined,
+  need: RunNeed,
+  body: (run: InBusiness) => Promise<T>,
+): Promise<T> {
+  return (await ctx.deps.sql.begin(async (tx) => {
+    const q: Queryable = tx;
+    const access = await runAccess(ctx, q, businessId, need);
+    return body({ q, access });
+  })) as T;
+}

@@ -32,7 +32,7 @@ import { defineOperation, READ_ONLY } from '../core/define.js';
 import { confirmStaffChange } from '../core/confirm.js';
 import { ServiceError } from '../core/errors.js';
 import { type EventSource, recordEvent, sourceOf } from '../events/index.js';
-import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from './access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from './access.js';
 
 /** An invitation waits this long after it was (last) sent. */
 export const INVITATION_DAYS = 14;
@@ -455,9 +455,7 @@ export const leaveBusiness = defineOperation({
   events: [],
   annotations: { ...CHANGE, destructiveHint: true },
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'day');
+    return inBusiness(ctx, input.businessId, 'day', async ({ q, access }) => {
       const business = access.business;
       const userId = ctx.auth!.userId;
       // Two owners leaving (or removing each other) at once are serialised here: one always stays.

@@ -34,7 +34,7 @@ import { defineOperation, READ_ONLY } from '../core/define.js';
 import { confirmStaffChange } from '../core/confirm.js';
 import { ServiceError } from '../core/errors.js';
 import { sourceOf } from '../events/index.js';
-import { RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape, runAccess } from './access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from './access.js';
 import { INVITATION_DAYS, invitationExpiry, mailInvitation, ROLE_WORDS } from './invitations.js';
 
 /** How many invitations may wait at one business. */
@@ -277,9 +277,7 @@ export const listStaff = defineOperation({
   errors: RUN_ACCESS_ERRORS,
   annotations: READ_ONLY,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'day');
+    return inBusiness(ctx, input.businessId, 'day', async ({ q, access }) => {
       const me = ctx.auth!.userId;
       const names = await resourceNames(q, access.business.id);
       const crew = access.role === 'crew';
@@ -331,9 +329,7 @@ export const inviteStaffMember = defineOperation({
   events: ['invitation.sent'],
   annotations: STAFF_ANNOTATIONS,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'staff');
+    return inBusiness(ctx, input.businessId, 'staff', async ({ q, access }) => {
       const business = access.business;
       // Still an owner, and one invitation at a time per business (the same email twice at once is one).
       await lockOwnersAsOwner(q, access, ctx.auth!.userId);
@@ -472,9 +468,7 @@ export const changeStaffRole = defineOperation({
   events: [],
   annotations: STAFF_ANNOTATIONS,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'staff');
+    return inBusiness(ctx, input.businessId, 'staff', async ({ q, access }) => {
       const business = access.business;
       checkResources(input.resourceIds, access);
       const names = await resourceNames(q, business.id);
@@ -561,9 +555,7 @@ export const removeStaffMember = defineOperation({
   events: [],
   annotations: STAFF_ANNOTATIONS,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const access = await runAccess(ctx, q, input.businessId, 'staff');
+    return inBusiness(ctx, input.businessId, 'staff', async ({ q, access }) => {
       const business = access.business;
       const names = await resourceNames(q, business.id);
       const me = ctx.auth!.userId;
