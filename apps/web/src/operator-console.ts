@@ -1,33 +1,24 @@
 // The operator console (/operator), for operator accounts only (`pnpm cli operator add`):
 // applications to review with their checklist in words (approve, or reject with a note), proposed
 // service areas to approve, leads to follow up, refunds owed, and the shop (open or closed, orders
-// to pack and ship). Every change is one operator
-// function of @nogpets/operations, the same the CLI calls, audited with the operator's name.
+// to pack and ship). Every read and change is one of @nogpets/operations' operator operations, the
+// same the CLI runs, run by an operator principal naming the signed-in operator (their account and
+// name), so what they do is audited and its events carry their account and the call's id.
 import {
   type ApplicationForReview,
-  applicationsToReview,
-  applicationToReview,
-  approveApplication,
-  areasToReview,
   type ClaimForReview,
-  closeLeadWithNote,
   consoleReviewer,
-  decideArea,
+  type InternalOperation,
   isOperator,
-  leadsToFollowUp,
   MAX_REVIEW_NOTE,
-  markRefundDone,
   momentText,
-  moveOrder,
+  type OperationContext,
   type Order,
-  ordersToPack,
+  operatorOperations as op,
   personTimeZone,
   type RefundOwed,
-  refundsOwed,
-  rejectApplication,
+  runOperation,
   ServiceError,
-  setShopOpenAs,
-  shopStatus,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { LeadRow, UserRow } from '@nogpets/operations';
@@ -215,7 +206,7 @@ function applicationsSection(
 }
 
 function areasSection(
-  areas: Awaited<ReturnType<typeof areasToReview>>,
+  areas: Awaited<ReturnType<typeof op.listProposedAreas.handler>>,
   csrf: string,
   notice?: Notice,
 ): string {
@@ -352,6 +343,27 @@ export interface OperatorConsoleDeps {
 export function operatorRoutes(router: Router, { runtime, requireSession }: OperatorConsoleDeps): void {
   const deps = runtime.deps;
 
+  /** A call of this request by the signed-in operator: their account, and the name audits show. */
+  const operatorCall = (req: Request, s: Session): OperationContext => {
+    const { name, userId } = consoleReviewer(s.user);
+    return {
+      deps,
+      requestId: String(req.id ?? ''),
+      clientName: null,
+      auth: null,
+      log: req.log ?? runtime.logger,
+      principal: { kind: 'operator', userId, name },
+    };
+  };
+
+  /** Runs one operator operation in that call; a refusal is its ServiceError, as the function said it. */
+  const run = async <Op extends InternalOperation>(
+    operation: Op,
+    ctx: OperationContext,
+    input: Parameters<Op['handler']>[1],
+  ): Promise<Awaited<ReturnType<Op['handler']>>> =>
+    (await runOperation(operation, ctx, input)) as Awaited<ReturnType<Op['handler']>>;
+
   /** The signed-in operator, or null once answered (sign in, or 403 for anyone else). */
   async function requireOperator(req: Request, res: Response): Promise<Session | null> {
     const s = await requireSession(req, res);
@@ -370,15 +382,21 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
     return null;
   }
 
-  async function showConsole(res: Response, s: Session, notice?: Notice, status = 200): Promise<void> {
+  async function showConsole(
+    ctx: OperationContext,
+    res: Response,
+    s: Session,
+    notice?: Notice,
+    status = 200,
+  ): Promise<void> {
     const [waitingApps, otherApps, areas, leads, refunds, shop, orders, timeZone] = await Promise.all([
-      applicationsToReview(deps, { statuses: ['SUBMITTED'], limit: WAITING_SHOWN }),
-      applicationsToReview(deps, { statuses: ['DRAFT', 'APPROVED', 'REJECTED'], limit: OTHERS_SHOWN }),
-      areasToReview(deps),
-      leadsToFollowUp(deps, LEADS_SHOWN),
-      refundsOwed(deps),
-      shopStatus(deps),
-      ordersToPack(deps, ORDERS_SHOWN),
+      run(op.listApplications, ctx, { statuses: ['SUBMITTED'], limit: WAITING_SHOWN }),
+      run(op.listApplications, ctx, { statuses: ['DRAFT', 'APPROVED', 'REJECTED'], limit: OTHERS_SHOWN }),
+      run(op.listProposedAreas, ctx, {}),
+      run(op.listLeads, ctx, { limit: LEADS_SHOWN }),
+      run(op.listAllRefundsOwed, ctx, {}),
+      run(op.shopStatus, ctx, {}),
+      run(op.listOrdersToPack, ctx, { limit: ORDERS_SHOWN }),
       personTimeZone(deps),
     ]);
     const apps = [...waitingApps, ...otherApps];
@@ -406,7 +424,7 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
   router.get('/operator', async (req, res, next) => {
     try {
       const s = await requireOperator(req, res);
-      if (s) await showConsole(res, s);
+      if (s) await showConsole(operatorCall(req, s), res, s);
     } catch (err) {
       next(err);
     }
@@ -414,21 +432,22 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
 
   /** One form's change as the signed-in operator; a refusal is said in its section, with its status. */
   const act =
-    (section: Notice['section'], run: (req: Request, s: Session) => Promise<string>) =>
+    (section: Notice['section'], change: (req: Request, ctx: OperationContext) => Promise<string>) =>
     async (req: Request, res: Response, next: (err?: unknown) => void) => {
       try {
         const s = await requireOperator(req, res);
         if (!s) return;
+        const ctx = operatorCall(req, s);
         let notice: Notice;
         let status = 200;
         try {
-          notice = { section, text: await run(req, s) };
+          notice = { section, text: await change(req, ctx) };
         } catch (err) {
           if (!(err instanceof ServiceError) || err.status >= 500) throw err;
           notice = { section, text: err.message, error: true };
           status = err.status;
         }
-        await showConsole(res, s, notice, status);
+        await showConsole(ctx, res, s, notice, status);
       } catch (err) {
         next(err);
       }
@@ -446,9 +465,11 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
       }
       const s = await requireOperator(req, res);
       if (!s) return;
-      const a = await applicationToReview(deps, String(req.params.id));
+      const ctx = operatorCall(req, s);
+      const a = await run(op.getApplicationForReview, ctx, { applicationId: String(req.params.id) });
       if (a?.status !== 'SUBMITTED') {
         await showConsole(
+          ctx,
           res,
           s,
           {
@@ -470,8 +491,9 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
 
   router.post(
     '/operator/applications/:id/approve',
-    act('applications', async (req, s) => {
-      const a = await approveApplication(deps, String(req.params.id), consoleReviewer(s.user), {
+    act('applications', async (req, ctx) => {
+      const a = await run(op.approveApplication, ctx, {
+        applicationId: String(req.params.id),
         claimChecked: textField(req, 'claimChecked') === 'yes',
       });
       const pending = a.areas.filter((x) => x.status === 'PENDING').length;
@@ -489,13 +511,11 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
 
   router.post(
     '/operator/applications/:id/reject',
-    act('applications', async (req, s) => {
-      const a = await rejectApplication(
-        deps,
-        String(req.params.id),
-        consoleReviewer(s.user),
-        textField(req, 'reviewNote'),
-      );
+    act('applications', async (req, ctx) => {
+      const a = await run(op.rejectApplication, ctx, {
+        applicationId: String(req.params.id),
+        note: textField(req, 'reviewNote'),
+      });
       return `Rejected ${a.name}; the applicant sees your note.`;
     }),
   );
@@ -506,8 +526,8 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
   ] as const) {
     router.post(
       `/operator/areas/:id/${verb}`,
-      act('areas', async (req, s) => {
-        const a = await decideArea(deps, String(req.params.id), decision, consoleReviewer(s.user));
+      act('areas', async (req, ctx) => {
+        const a = await run(op.decideArea, ctx, { areaId: String(req.params.id), decision });
         return `${a.name}: ${a.status.toLowerCase()}.`;
       }),
     );
@@ -515,35 +535,30 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
 
   router.post(
     '/operator/leads/:id/done',
-    act('leads', async (req, s) => {
-      const lead = await closeLeadWithNote(
-        deps,
-        String(req.params.id),
-        consoleReviewer(s.user).name,
-        textField(req, 'note'),
-      );
+    act('leads', async (req, ctx) => {
+      const lead = await run(op.closeLead, ctx, {
+        leadId: String(req.params.id),
+        note: textField(req, 'note'),
+      });
       return `Lead ${lead.id} is closed.`;
     }),
   );
 
   router.post(
     '/operator/refunds/:id/done',
-    act('refunds', async (req, s) => {
-      const r = await markRefundDone(
-        deps,
-        String(req.params.id),
-        consoleReviewer(s.user),
-        textField(req, 'note'),
-      );
+    act('refunds', async (req, ctx) => {
+      const r = await run(op.markRefundDone, ctx, {
+        id: String(req.params.id),
+        note: textField(req, 'note'),
+      });
       return `${r.id} is marked refunded.`;
     }),
   );
 
   router.post(
     '/operator/shop',
-    act('shop', async (req, s) => {
-      const open = textField(req, 'open') === 'yes';
-      const done = await setShopOpenAs(deps, open, consoleReviewer(s.user));
+    act('shop', async (req, ctx) => {
+      const done = await run(op.setShopOpen, ctx, { open: textField(req, 'open') === 'yes' });
       const state = done.open ? 'open' : 'closed';
       return done.changed ? `The shop is now ${state}.` : `The shop was already ${state}.`;
     }),
@@ -551,18 +566,18 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
 
   router.post(
     '/operator/orders/:id/pack',
-    act('shop', async (req, s) => {
-      const o = await moveOrder(deps, String(req.params.id), 'PACK', consoleReviewer(s.user));
+    act('shop', async (req, ctx) => {
+      const o = await run(op.moveOrder, ctx, { orderId: String(req.params.id), move: 'PACK' });
       return `${o.orderId} is packed.`;
     }),
   );
 
   router.post(
     '/operator/orders/:id/ship',
-    act('shop', async (req, s) => {
+    act('shop', async (req, ctx) => {
       // An empty box is no reference; a reference is kept as typed, on one line.
       const tracking = textField(req, 'tracking')?.replace(/\s+/g, ' ').trim().slice(0, 100) || undefined;
-      const o = await moveOrder(deps, String(req.params.id), 'SHIP', consoleReviewer(s.user), { tracking });
+      const o = await run(op.moveOrder, ctx, { orderId: String(req.params.id), move: 'SHIP', tracking });
       return `${o.orderId} is shipped${o.tracking ? ` (tracking ${o.tracking})` : ''}.`;
     }),
   );

@@ -114,15 +114,7 @@ export {
   rescheduleTimes,
 } from './bookings/manage.js';
 export { completeBookings, expireHolds, extendSeries } from './bookings/timed-rules.js';
-export {
-  acceptBooking,
-  closeLeadWithNote,
-  leadsToFollowUp,
-  markPaymentRefunded,
-  markRefunded,
-  paymentsToRefund,
-  refundsDue,
-} from './bookings/operator.js';
+export { leadsToFollowUp } from './bookings/operator.js';
 export type { Payments } from './core/context.js';
 export {
   type Checkout,
@@ -150,15 +142,7 @@ export {
   type Settlement,
   settleNotification,
 } from './money/settle.js';
-export {
-  chargesToRefund,
-  checkNotification,
-  markNoticeRefunded,
-  paymentProblems,
-  receiveNotification,
-  recheckNotices,
-  resolvePaymentProblem,
-} from './money/notices.js';
+export { checkNotification, receiveNotification, recheckNotices } from './money/notices.js';
 export {
   deliverMail,
   deliverPendingMail,
@@ -252,8 +236,6 @@ export {
   type ApplicationForReview,
   type Approval,
   type ApproveOptions,
-  applicationsToReview,
-  applicationToReview,
   type ClaimForReview,
   approveApplication,
   areasToReview,
@@ -263,13 +245,10 @@ export {
   grantOperatorAccess,
   isOperator,
   MAX_REVIEW_NOTE,
-  markRefundDone,
   noticeAmount,
   type RefundOwed,
-  refundsOwed,
   rejectApplication,
   type Reviewer,
-  revokeOperatorAccess,
 } from './onboarding/review.js';
 export { getDayPlan } from './bookings/day-plan.js';
 export { listBusinessBookings } from './bookings/business-bookings.js';
@@ -297,14 +276,7 @@ export { addClientNote, getClient, listClients } from './clients/clients.js';
 export { listPrices, updatePrices } from './catalogue/business-prices.js';
 export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './schedule/working-hours.js';
 export { getEarnings, listPayouts, listUnpaidClients } from './money/earnings.js';
-export {
-  cardEntries,
-  createPayout,
-  MAX_PAYOUT_NOTE,
-  markPayoutDone,
-  type Payout,
-  payoutPlan,
-} from './money/payouts.js';
+export { cardEntries, MAX_PAYOUT_NOTE, type Payout, payoutPlan } from './money/payouts.js';
 export { type RunAccess, type RunNeed, runAccess } from './staff/access.js';
 export { browseShop, deliveryOptions } from './shop/browse-shop.js';
 export { quoteOrder } from './shop/quote-order.js';
@@ -317,10 +289,8 @@ export {
   moveOrder,
   type OperatorActor,
   ORDER_PAYMENT_GRACE_MS,
-  ordersToPack,
   releaseStrandedVisitOrders,
   setShopOpenAs,
-  shopStatus,
 } from './shop/operator.js';
 // What stands between an application and its review (one rule, for pages too).
 export { stillNeeded } from '@nogpets/onboarding-checklist';

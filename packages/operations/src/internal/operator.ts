@@ -1,7 +1,8 @@
 /**
- * NogPets' operator's tasks (the CLI now, the console next) as internal operations, each run by an
- * `operator` principal that names the operator. Each wraps the function that does the work; the
- * operator's name and account (none for the CLI) go where those functions record who acted.
+ * NogPets' operator's tasks (the CLI's commands and the operator console's pages) as internal
+ * operations, each run by an `operator` principal that names the operator. Each wraps the function
+ * that does the work; the operator's name and account (none for the CLI) go where those functions
+ * record who acted.
  */
 import { listMail as listMailRows } from '@nogpets/store';
 import { z } from 'zod';
@@ -16,11 +17,13 @@ import {
 import { createPayout as makePayout, markPayoutDone } from '../money/payouts.js';
 import {
   applicationsToReview,
+  applicationToReview,
   approveApplication as approve,
   areasToReview,
   decideArea as decide,
   grantOperatorAccess as grant,
   markRefundDone as markRefund,
+  refundsOwed,
   rejectApplication as reject,
   revokeOperatorAccess as revoke,
 } from '../onboarding/review.js';
@@ -84,6 +87,19 @@ export const listRefundsOwed = defineInternalOperation({
       chargesToRefund(ctx.deps),
     ]);
     return { bookings, payments, charges };
+  },
+});
+
+export const listAllRefundsOwed = defineInternalOperation({
+  operationId: 'listAllRefundsOwed',
+  title: 'Refunds owed, in one list',
+  description:
+    'Every refund still owed in one list, each with its amount and what it is in words: cancelled paid bookings, payments made twice, stray charges.',
+  auth: OPERATOR,
+  input: NO_INPUT,
+  output: typed<Result<typeof refundsOwed>>(),
+  async handler(ctx) {
+    return refundsOwed(ctx.deps);
   },
 });
 
@@ -195,6 +211,19 @@ export const listApplications = defineInternalOperation({
   },
 });
 
+export const getApplicationForReview = defineInternalOperation({
+  operationId: 'getApplicationForReview',
+  title: 'One application to review',
+  description:
+    'One application as the operator reads it, with its checklist and claim; null when there is none.',
+  auth: OPERATOR,
+  input: z.object({ applicationId: ID }).strict(),
+  output: typed<Result<typeof applicationToReview>>(),
+  async handler(ctx, input) {
+    return applicationToReview(ctx.deps, input.applicationId);
+  },
+});
+
 export const approveApplication = defineInternalOperation({
   operationId: 'approveApplication',
   title: 'Approve an application',
@@ -303,12 +332,12 @@ export const shopStatus = defineInternalOperation({
 export const listOrdersToPack = defineInternalOperation({
   operationId: 'listOrdersToPack',
   title: 'Orders to pack',
-  description: 'Orders to pack and ship, oldest first.',
+  description: 'Orders to pack and ship, oldest first (200 unless a limit is given).',
   auth: OPERATOR,
-  input: NO_INPUT,
+  input: z.object({ limit: z.int().min(1).max(1000).optional() }).strict(),
   output: typed<Result<typeof ordersToPack>>(),
-  async handler(ctx) {
-    return ordersToPack(ctx.deps);
+  async handler(ctx, input) {
+    return ordersToPack(ctx.deps, input.limit);
   },
 });
 
