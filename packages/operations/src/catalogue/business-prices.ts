@@ -29,7 +29,7 @@ import { confirmStep } from '../core/confirm.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
-import { CoatSchema, LineIdSchema, PetTypeSchema } from '../core/schemas.js';
+import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 
 /** Services one update_prices call may change. */

@@ -19,7 +19,7 @@ import {
 } from '@nogpets/store';
 import { hashSecret } from '../core/auth.js';
 import { attachDraftByLink } from '../onboarding/draft.js';
-import type { Clock, Logger, MailMessage, MailTransport } from '../core/context.js';
+import type { Clock, Logger, MailTransport } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 
 /** How long a sign-in link may be followed (docs/security.md): short, and single use. */

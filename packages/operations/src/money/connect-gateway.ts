@@ -1,11 +1,11 @@
 // connectGateway: a South African business's PayFast merchant id, so card payments reach it. Only
 // the id: never the merchant key or the passphrase (the strict input refuses those fields).
-import { type Queryable, updateApplicationParts } from '@nogpets/store';
+import { updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
-import { applicationAnswer, ownDraft } from '../onboarding/application.js';
+import { applicationAnswer, inOwnDraft } from '../onboarding/application.js';
 import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from '../onboarding/application-model.js';
 
 /** Whether PayFast pays a business in this country: South Africa only. */
@@ -65,9 +65,7 @@ export const connectGateway = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await ownDraft(ctx, q, input.applicationId);
+    return inOwnDraft(ctx, input.applicationId, async ({ q, row }) => {
       if (!payFastServes(row.country)) {
         throw new ServiceError(
           'NOT_AVAILABLE_IN_COUNTRY',

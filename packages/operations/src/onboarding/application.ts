@@ -305,6 +305,21 @@ function listAreas(names: string[]): string {
  * The person's own application, locked for the change, while it is still a DRAFT: another
  * person's or a missing one is 404 (the same words), one sent for review 409 NOT_ACTIVE.
  */
+/**
+ * The opening every sign-up step shares: one transaction, the person's own draft locked in it
+ * (404 for anyone else's, 409 once submitted), then the step's body with both.
+ */
+export function inOwnDraft<T>(
+  ctx: OperationContext,
+  applicationId: string,
+  body: (draft: { q: Queryable; row: ApplicationRow }) => Promise<T>,
+): Promise<T> {
+  return ctx.deps.sql.begin(async (tx) => {
+    const q: Queryable = tx;
+    return body({ q, row: await ownDraft(ctx, q, applicationId) });
+  }) as Promise<T>;
+}
+
 export async function ownDraft(ctx: OperationContext, q: Queryable, id: string): Promise<ApplicationRow> {
   const row = await findOwnApplication(q, ctx.auth!.userId, id, { forUpdate: true });
   if (!row) throw notFound(id);

@@ -1,14 +1,14 @@
 // setServiceArea: where the business works, proposed to the operator (PENDING until approved): a
 // radius around an address or a point, suburbs with their postal codes, and/or postal codes.
 import { normalizePlaceText, resolveText } from '@nogpets/coverage-geo';
-import { type AreaKind, newId, type Queryable, updateApplicationParts } from '@nogpets/store';
+import { type AreaKind, newId, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import type { OperationContext } from '../core/context.js';
 import { gazetteerFor } from '../places/gazetteer.js';
 import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
-import { applicationAnswer, ownDraft, postalKey, type StoredArea } from './application.js';
+import { applicationAnswer, inOwnDraft, postalKey, type StoredArea } from './application.js';
 import { ApplicationIdSchema, ApplicationSchema, badRequest, STEP_ERRORS } from './application-model.js';
 
 export const MAX_SUBURBS = 50;
@@ -279,9 +279,7 @@ export const setServiceArea = defineOperation({
     const problems = areaInputProblems(input);
     if (problems.length) throw badRequest(problems);
 
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await ownDraft(ctx, q, input.applicationId);
+    return inOwnDraft(ctx, input.applicationId, async ({ q, row }) => {
       const area = await areasFrom(ctx, input, row.country);
       const updated = await updateApplicationParts(q, row.id, { area }, now);
       await auditChange(ctx, q, 'application.area', row.id, { areas: area.map((a) => a.name) });

@@ -1,10 +1,10 @@
 // setOperatingHours: the business's working week (local wall-clock times in its time zone), for
 // every resource or for some. The week's schema and words are in week.ts.
-import { type Queryable, updateApplicationParts } from '@nogpets/store';
+import { updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { defineOperation } from '../core/define.js';
-import { applicationAnswer, ownDraft } from './application.js';
+import { applicationAnswer, inOwnDraft } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
@@ -59,9 +59,7 @@ export const setOperatingHours = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await ownDraft(ctx, q, input.applicationId);
+    return inOwnDraft(ctx, input.applicationId, async ({ q, row }) => {
       const resources = row.resources as StoredResource[];
       const week = input.week as Week;
       let parts: Parameters<typeof updateApplicationParts>[2];

@@ -1,10 +1,10 @@
 // addResources: the vans (or salon tables), walkers and sitters who do the work, each with its own
 // week or the business hours, its slot step and travel buffer.
-import { newId, type Queryable, updateApplicationParts } from '@nogpets/store';
+import { newId, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { defineOperation } from '../core/define.js';
-import { applicationAnswer, ownDraft, placeByIdOrName } from './application.js';
+import { applicationAnswer, inOwnDraft, placeByIdOrName } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
@@ -90,9 +90,7 @@ export const addResources = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await ownDraft(ctx, q, input.applicationId);
+    return inOwnDraft(ctx, input.applicationId, async ({ q, row }) => {
       const given = input.resources ?? [];
       const removeIds = input.removeIds ?? [];
       const before = row.resources as StoredResource[];

@@ -1,12 +1,12 @@
 // addBusinessServices: the business's menu, typed in or copied from the operator's own (useTemplate):
 // in rand for a South African business (optionally moved by a percentage), unpriced elsewhere.
 import { adjustPrice } from '@nogpets/pricing-tiers';
-import { newId, operatorMenu, type Queryable, updateApplicationParts } from '@nogpets/store';
+import { newId, operatorMenu, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { defineOperation } from '../core/define.js';
 import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
-import { applicationAnswer, ownDraft, placeByIdOrName, sameName } from './application.js';
+import { applicationAnswer, inOwnDraft, placeByIdOrName, sameName } from './application.js';
 import { ApplicationIdSchema, ApplicationSchema, badRequest, STEP_ERRORS } from './application-model.js';
 import { checkListSize, listStep } from './list-step.js';
 import {
@@ -143,9 +143,7 @@ export const addBusinessServices = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await ownDraft(ctx, q, input.applicationId);
+    return inOwnDraft(ctx, input.applicationId, async ({ q, row }) => {
       const given = input.services ?? [];
       const removeIds = input.removeIds ?? [];
       const before = row.services as StoredService[];

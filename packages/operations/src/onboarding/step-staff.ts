@@ -1,11 +1,11 @@
 // inviteStaff: the people who will work with the business on the service, by email and/or phone,
 // as manager or crew. Invitations are kept on the application and take effect on approval.
-import { newId, type Queryable, updateApplicationParts } from '@nogpets/store';
+import { newId, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { isEmailAddress } from '../core/auth.js';
 import { defineOperation } from '../core/define.js';
-import { applicationAnswer, ownDraft } from './application.js';
+import { applicationAnswer, inOwnDraft } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
@@ -109,9 +109,7 @@ export const inviteStaff = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await ownDraft(ctx, q, input.applicationId);
+    return inOwnDraft(ctx, input.applicationId, async ({ q, row }) => {
       const people = input.people ?? [];
       const removeIds = input.removeIds ?? [];
       const before = row.staffInvites as StoredInvite[];

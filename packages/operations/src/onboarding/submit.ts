@@ -1,14 +1,14 @@
 // submitBusinessForReview: the person saw the summary of their application and agreed; it goes to
 // the operator (SUBMITTED). Without confirm: true, 409 CONFIRM_REQUIRED with the summary to show.
 import { stillNeeded } from '@nogpets/onboarding-checklist';
-import { type ApplicationRow, type Queryable, submitApplication } from '@nogpets/store';
+import { type ApplicationRow, submitApplication } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { confirmRequired } from '../core/confirm.js';
 import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
-import { applicationAnswer, ownDraft } from './application.js';
+import { applicationAnswer, inOwnDraft } from './application.js';
 import { applicationFacts } from './application-facts.js';
 import { type Application, ApplicationIdSchema, ApplicationSchema } from './application-model.js';
 import { payFastServes } from '../money/connect-gateway.js';
@@ -127,9 +127,7 @@ export const submitBusinessForReview = defineOperation({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
-      const row = await ownDraft(ctx, q, input.applicationId);
+    return inOwnDraft(ctx, input.applicationId, async ({ q, row }) => {
       const answer = await applicationAnswer(ctx, q, row);
       if (!answer.readyToSubmit) {
         const missing = stillNeeded(answer.checklist).map((i) => ({

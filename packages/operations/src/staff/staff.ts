@@ -20,7 +20,6 @@ import {
   listStaffMembers,
   lockOwners,
   type Queryable,
-  type RunRole,
   type StaffInvitationRow,
   type StaffMemberRow,
   updateInvitation,
