@@ -48,12 +48,18 @@ export interface Payments {
 }
 
 /**
- * Who runs a call when it is not a person: a scheduled job of the worker, or NogPets' operator
- * (the console names the signed-in operator; the CLI has no account: `userId` null).
+ * Who runs an internal call when it is not a person's credential: a scheduled job of the worker,
+ * NogPets' operator (the console names the signed-in operator; the CLI has no account: `userId`
+ * null), a visitor of our pages who is not signed in (sign-in, the OAuth server's endpoints), or a
+ * payment gateway's notification. A person signed in on our own pages is not a principal: their
+ * browser session is their credential (`auth.kind` WEB_SESSION), and an internal operation open to
+ * `person` takes exactly that.
  */
 export type Principal =
   | { kind: 'system'; job: string }
-  | { kind: 'operator'; userId: string | null; name: string };
+  | { kind: 'operator'; userId: string | null; name: string }
+  | { kind: 'visitor' }
+  | { kind: 'gateway'; gateway: string };
 
 /** One call of one operation: from HTTP or MCP (a person's credential or none), or NogPets' own (a principal). */
 export interface OperationContext {

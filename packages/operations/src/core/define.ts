@@ -62,8 +62,13 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(
   return op;
 }
 
-/** Who besides a person may run an operation: NogPets' own, never through HTTP or MCP. */
-export type PrincipalKind = 'system' | 'operator';
+/**
+ * Who may run an internal operation (never through HTTP or MCP): NogPets' own (`system`,
+ * `operator`), a visitor of our pages (`visitor`), a payment gateway's notification (`gateway`), or
+ * the person themselves signed in on our pages (`person`: a WEB_SESSION credential; an API key or an
+ * assistant's token never).
+ */
+export type PrincipalKind = 'system' | 'operator' | 'visitor' | 'gateway' | 'person';
 
 /**
  * An operation NogPets runs itself: a scheduled job (`system`) or the operator's console and CLI
@@ -76,7 +81,7 @@ export interface InternalOperation<I extends z.ZodObject = z.ZodObject, O extend
   internal: true;
   title: string;
   description: string;
-  /** The principal kinds that may run it; a person's credential never may. */
+  /** The principal kinds that may run it; an API key or an assistant's token never may. */
   auth: { principal: readonly PrincipalKind[] };
   input: I;
   output: O;

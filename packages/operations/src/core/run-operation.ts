@@ -122,10 +122,12 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
 }
 
 /**
- * An internal operation runs only for the principal kinds it names: never for a person's credential
- * (even with a principal beside it), never without a principal.
+ * An internal operation runs only for the principal kinds it names: `person` is a person signed in
+ * on our pages (a WEB_SESSION credential and no principal beside it); every other kind is a
+ * principal with no credential at all. Never an API key or an assistant's token, never no one.
  */
 function checkPrincipal(operationId: string, kinds: readonly string[], ctx: OperationContext): void {
+  if (ctx.auth?.kind === 'WEB_SESSION' && !ctx.principal && kinds.includes('person')) return;
   const kind = ctx.principal?.kind;
   if (ctx.auth || !kind || !kinds.includes(kind)) {
     throw new ServiceError(

@@ -30,10 +30,17 @@ export interface EventSource {
 }
 
 /** The source of events written by an operation's call: its person or principal, its assistant, its id. */
+/** A credential is a person's; a visitor becomes one by the call (signing up, signing in); a gateway's notice and a job are the system's. */
+function actorKindOf(ctx: OperationContext): ActorKind {
+  if (ctx.auth) return 'person';
+  const kind = ctx.principal?.kind;
+  return kind === 'operator' ? 'operator' : kind === 'visitor' ? 'person' : 'system';
+}
+
 export function sourceOf(ctx: OperationContext, kind?: ActorKind): EventSource {
   return {
     actor: {
-      kind: kind ?? (ctx.auth ? 'person' : (ctx.principal?.kind ?? 'system')),
+      kind: kind ?? actorKindOf(ctx),
       userId: ctx.auth?.userId ?? (ctx.principal?.kind === 'operator' ? ctx.principal.userId : null),
       clientName: ctx.auth?.clientName ?? ctx.clientName,
     },
