@@ -319,6 +319,19 @@ describe("the pages' internal operations", () => {
     for (const e of written) expect(pageOperations.checkPaymentNotice.events).toContain(e.type);
   });
 
+  it('answers a URL the operation refuses with a 400 page saying why, never a 500', async () => {
+    for (const [path, field] of [
+      [`/pay/${'t'.repeat(201)}`, 'token'],
+      [`/pay/${'t'.repeat(201)}/done`, 'token'],
+      [`/business/drafts/drf_${'d'.repeat(100)}`, 'draftId'],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(await res.text()).toContain(`The request is not valid. ${field}:`);
+    }
+  });
+
   it('answers whether the person signed in is an operator, for that person only', async () => {
     await refusesStrangers(pageOperations.isOperator, {}, ['person']);
     expect(await runOperation(pageOperations.isOperator, call(person()), {})).toBe(false);
