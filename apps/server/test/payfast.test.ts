@@ -1,4 +1,4 @@
-import { receiveNotification, recheckNotices } from '@nogpets/operations';
+import { pageOperations, recheckNotices, runOperation } from '@nogpets/operations';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, startTestServer, type TestServer } from './harness.js';
@@ -371,7 +371,18 @@ describe('PayFast: checkout form, ITN checks and confirmation, end to end', () =
     const real = payfast.itn(checkout);
     payfast.sent.add(real.params);
     // As the notify route keeps it before answering; the check after the answer never ran.
-    const notice = await receiveNotification(server.service.runtime.deps, real.body, { ip: '127.0.0.1' });
+    const notice = await runOperation(
+      pageOperations.keepPaymentNotice,
+      {
+        deps: server.service.runtime.deps,
+        requestId: 'payfast-test',
+        clientName: null,
+        auth: null,
+        log: server.service.runtime.logger,
+        principal: { kind: 'gateway', gateway: 'payfast' },
+      },
+      { body: real.body, sourceIp: '127.0.0.1' },
+    );
     expect((await state(booked.bookingId)).paymentStatus).toBe('PENDING');
     const deps = server.service.runtime.deps;
     expect(await recheckNotices(deps)).toEqual({ rechecked: 0, failed: 0 }); // not stale yet: its own check may still be running

@@ -1,25 +1,23 @@
 // The pet owner's part of the account page: bookings (pay, cancel, until when movable), shop
-// orders, pets and addresses. Every change runs the operation an assistant would call, as the person themselves.
+// orders, pets and addresses. Every read and change runs through runOperation as the person themselves:
+// the operation an assistant would call, or the page's own internal one (pageOperations).
 import {
   type AccountBooking,
-  accountBookings,
   accountPageContext,
   addAddress,
   addPet,
   cancelBooking,
-  changeSavedNotes,
   dayText,
   listAddresses,
+  listOrders,
   listPets,
   momentText,
   type OperationContext,
   type Order,
-  ordersOfPerson,
+  pageOperations,
   paymentWords,
   payBooking,
   payOrder,
-  personTimeZone,
-  removeSaved,
   runOperation,
   ServiceError,
   statusWords,
@@ -47,14 +45,20 @@ const ORDERS_SHOWN = 20;
 
 /** Everything the pet owner's sections show, read through the operations. */
 export async function loadCare(ctx: OperationContext) {
-  const [bookings, orders, { pets }, { addresses }, timeZone] = await Promise.all([
-    accountBookings(ctx),
-    ordersOfPerson(ctx.deps.sql, ctx.auth!.userId, { limit: ORDERS_SHOWN }),
+  const [bookings, { orders }, { pets }, { addresses }, timeZone] = await Promise.all([
+    runOperation(pageOperations.accountBookings, ctx, {}),
+    runOperation(listOrders, ctx, { limit: ORDERS_SHOWN }),
     runOperation(listPets, ctx, {}),
     runOperation(listAddresses, ctx, {}),
-    personTimeZone(ctx.deps),
+    runOperation(pageOperations.pagesTimeZone, ctx, {}),
   ]);
-  return { bookings, orders, pets: pets as Pet[], addresses: addresses as Address[], timeZone };
+  return {
+    bookings,
+    orders: orders as Order[],
+    pets: pets as Pet[],
+    addresses: addresses as Address[],
+    timeZone,
+  };
 }
 
 const noticeHtml = (notice: Notice | undefined, section: Notice['section']) =>
@@ -394,14 +398,17 @@ export function careRoutes(router: Router, { runtime, requireSession, showAccoun
         // Missing or sent twice: not the page's form; nothing is cleared or joined.
         if (typeof notes !== 'string' || typeof req.body?.notes !== 'string')
           return { text: 'notes: send the notes once, as text.', status: 400 };
-        await changeSavedNotes(ctx, kind, String(req.params.id), notes);
+        await runOperation(pageOperations.changeSavedNotes, ctx, { kind, id: String(req.params.id), notes });
         return 'Saved the notes.';
       }),
     );
     router.post(
       `/account/${section}/:id/remove`,
       act(section, async (req, ctx) => {
-        const outcome = await removeSaved(ctx, kind, String(req.params.id));
+        const outcome = await runOperation(pageOperations.removeSaved, ctx, {
+          kind,
+          id: String(req.params.id),
+        });
         // Still in a live booking: nothing removed, and the page says why (a conflict, 409).
         return outcome.removed ? outcome.message : { text: outcome.message, status: 409 };
       }),

@@ -12,12 +12,11 @@ import {
   addResources,
   DAY_KEYS,
   type DraftForPage,
-  draftForPage,
   formTokenKey,
   getSignupStatus,
   isEmailAddress,
-  keepDraft,
   type OperationContext,
+  pageOperations,
   parseSaidPrice,
   runOperation,
   ServiceError,
@@ -35,6 +34,7 @@ import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
+import { badInputPage, isBadInput, visitorCall } from './calls.js';
 import { page } from './layout.js';
 import { linkMailRefused } from './link-mail-refused.js';
 
@@ -335,6 +335,23 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       ['business:write'],
     );
 
+  /**
+   * The draft of the page's URL, read as whoever opens it: the signed-in person, else a visitor
+   * holding its link. Null once answered: 404 for no such draft, 400 for an id that cannot be one.
+   */
+  async function draftOf(req: Request, res: Response, s: Session | null): Promise<DraftForPage | null> {
+    const ctx = s ? ctxOf(req, s) : visitorCall(runtime, req);
+    try {
+      const d = await runOperation(pageOperations.draftForPage, ctx, { draftId: String(req.params.id) });
+      if (d) return d;
+      res.status(404).type('html').send(gone());
+    } catch (err) {
+      if (!isBadInput(err)) throw err;
+      badInputPage(res, err, s ?? undefined);
+    }
+    return null;
+  }
+
   /** The application of a draft the signed-in person owns, as getSignupStatus answers it. */
   const applicationOf = async (ctx: OperationContext, d: DraftForPage) =>
     (await runOperation(getSignupStatus, ctx, { applicationId: d.applicationId! }))
@@ -498,12 +515,9 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
 
   router.get('/business/drafts/:id', async (req, res, next) => {
     try {
-      const d = await draftForPage(runtime.deps, String(req.params.id));
-      if (!d) {
-        res.status(404).type('html').send(gone());
-        return;
-      }
       const s = await deps.signedIn(req);
+      const d = await draftOf(req, res, s);
+      if (!d) return;
       if (s && d.ownerId === s.user.id) await draftPage(req, res, d, s);
       else await strangerPage(req, res, d, s);
     } catch (err) {
@@ -514,11 +528,9 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
   router.post('/business/drafts/:id/link', async (req, res, next) => {
     try {
       if (await deps.refusedPresession(req, res)) return;
-      const d = await draftForPage(runtime.deps, String(req.params.id));
-      if (!d) {
-        res.status(404).type('html').send(gone());
-        return;
-      }
+      // The form before signing in: whoever posts it holds the draft's link, nothing more.
+      const d = await draftOf(req, res, null);
+      if (!d) return;
       const given = String(req.body?.email ?? '').trim();
       const email = d.ownerEmail ?? given;
       if (!d.ownerEmail && !isEmailAddress(given)) {
@@ -578,13 +590,13 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
       try {
         const s = await deps.requireSession(req, res);
         if (!s) return;
-        const d = await draftForPage(runtime.deps, String(req.params.id));
-        if (!d) {
-          res.status(404).type('html').send(gone());
-          return;
-        }
+        const d = await draftOf(req, res, s);
+        if (!d) return;
         if (name === 'keep') {
-          if (!d.ownerId && (await keepDraft(runtime.deps, d.draftId, s.user.id))) {
+          if (
+            !d.ownerId &&
+            (await runOperation(pageOperations.keepDraft, ctxOf(req, s), { draftId: d.draftId }))
+          ) {
             res.redirect(303, `${pathOf(d.draftId)}?done=kept`);
             return;
           }

@@ -5,8 +5,8 @@ import {
   acceptInvitation,
   accountPageContext,
   declineInvitation,
-  invitationForPerson,
   type OperationContext,
+  pageOperations,
   runOperation,
   ServiceError,
 } from '@nogpets/operations';
@@ -64,7 +64,9 @@ export function invitationRoutes(router: Router, { runtime, requireSession }: In
       if (!s) return;
       const id = String(req.params.id);
       try {
-        const v = await invitationForPerson(contextOf(req, s), id);
+        const v = await runOperation(pageOperations.invitationForPerson, contextOf(req, s), {
+          invitationId: id,
+        });
         const body =
           v.state === 'waiting'
             ? html`<p id="offer"><strong>${v.businessName}</strong> invites you to join its staff as ${v.offered}.</p>

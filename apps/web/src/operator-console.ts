@@ -8,14 +8,14 @@ import {
   type ApplicationForReview,
   type ClaimForReview,
   consoleReviewer,
+  accountPageContext,
   type InternalOperation,
-  isOperator,
   MAX_REVIEW_NOTE,
   momentText,
   type OperationContext,
   type Order,
   operatorOperations as op,
-  personTimeZone,
+  pageOperations,
   type RefundOwed,
   runOperation,
   ServiceError,
@@ -368,7 +368,14 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
   async function requireOperator(req: Request, res: Response): Promise<Session | null> {
     const s = await requireSession(req, res);
     if (!s) return null;
-    if (await isOperator(deps, s.user.id)) return s;
+    // Before an operator principal exists, the person asks as themselves (their web session).
+    const asPerson = accountPageContext(
+      deps,
+      s.user.id,
+      { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
+      [],
+    );
+    if (await runOperation(pageOperations.isOperator, asPerson, {})) return s;
     res
       .status(403)
       .type('html')
@@ -397,7 +404,7 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
       run(op.listAllRefundsOwed, ctx, {}),
       run(op.shopStatus, ctx, {}),
       run(op.listOrdersToPack, ctx, { limit: ORDERS_SHOWN }),
-      personTimeZone(deps),
+      runOperation(pageOperations.pagesTimeZone, ctx, {}),
     ]);
     const apps = [...waitingApps, ...otherApps];
     const waiting = waitingApps.length;

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import {
   type Booking,
-  checkNotification,
   type createSandboxGateway,
-  findPayLink,
   type Order,
   type PayLink,
-  receiveNotification,
+  pageOperations,
+  runOperation,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { formatMoney } from '@nogpets/pricing-tiers';
-import express, { type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
+import { badInputPage, gatewayCall, isBadInput, visitorCall } from './calls.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts } from './forms.js';
 import { page } from './layout.js';
 import { sessionReader } from './session.js';
@@ -55,11 +55,16 @@ export function paymentsRouter(runtime: Runtime): Router {
         res.status(404).json({ error: { code: 'NOT_FOUND', message: 'No such gateway here.', details: {} } });
         return;
       }
-      const body = typeof req.body === 'string' ? req.body : '';
-      let notice: Awaited<ReturnType<typeof receiveNotification>>;
+      // PostgreSQL text cannot hold NUL; no genuine notification has one (gateways URL-encode), so
+      // it is kept visibly replaced rather than refused at the door.
+      const body = typeof req.body === 'string' ? req.body.replaceAll('\0', '\uFFFD') : '';
+      // The gateway's call: its notification is kept, then checked, as the gateway's principal.
+      const ctx = gatewayCall(runtime, req, gateway.name);
+      let notice: Awaited<ReturnType<typeof pageOperations.keepPaymentNotice.handler>>;
       try {
-        notice = await receiveNotification(runtime.deps, body, {
-          ip: req.ip ?? req.socket.remoteAddress ?? '',
+        notice = await runOperation(pageOperations.keepPaymentNotice, ctx, {
+          body,
+          sourceIp: req.ip ?? req.socket.remoteAddress ?? '',
         });
       } catch (err) {
         // Not kept, so not answered 200: the gateway sends it again later.
@@ -73,7 +78,7 @@ export function paymentsRouter(runtime: Runtime): Router {
         });
         return;
       }
-      const check = checkNotification(runtime.deps, notice).then(
+      const check = runOperation(pageOperations.checkPaymentNotice, ctx, { noticeId: notice.id }).then(
         (result) => {
           runtime.logger.info({ notice: notice.id, payment: result }, 'payment notification');
           return result;
@@ -121,6 +126,20 @@ export function paymentsRouter(runtime: Runtime): Router {
       });
     },
   );
+
+  /**
+   * What the URL's pay link stands for, opened as a visitor: the link's token is all it takes, signed
+   * in or not. Null for a link not known; 'answered' once a token that cannot be one got its 400 page.
+   */
+  async function openLink(req: Request, res: Response, token: string): Promise<PayLink | null | 'answered'> {
+    try {
+      return await runOperation(pageOperations.findPayLink, visitorCall(runtime, req), { token });
+    } catch (err) {
+      if (!isBadInput(err)) throw err;
+      badInputPage(res, err);
+      return 'answered';
+    }
+  }
 
   const unknownLink = (res: Response) =>
     res
@@ -186,7 +205,8 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   router.get('/pay/:token', async (req, res, next) => {
     try {
-      const found = await findPayLink(runtime.deps, req.params.token);
+      const found = await openLink(req, res, req.params.token);
+      if (found === 'answered') return;
       if (!found) {
         unknownLink(res);
         return;
@@ -280,7 +300,8 @@ export function paymentsRouter(runtime: Runtime): Router {
             .send(page('Not here', html`<p class="error">The sandbox gateway is not in use.</p>`));
           return;
         }
-        const found = await findPayLink(runtime.deps, token);
+        const found = await openLink(req, res, token);
+        if (found === 'answered') return;
         if (found?.state !== 'open') {
           res.redirect(303, `/pay/${encodeURIComponent(token)}`);
           return;
@@ -307,7 +328,8 @@ export function paymentsRouter(runtime: Runtime): Router {
 
   router.get('/pay/:token/done', async (req, res, next) => {
     try {
-      const found = await findPayLink(runtime.deps, req.params.token);
+      const found = await openLink(req, res, req.params.token);
+      if (found === 'answered') return;
       if (!found) {
         unknownLink(res);
         return;

@@ -32,7 +32,7 @@ export {
   READ_ONLY,
   type ToolAnnotations,
 } from './core/define.js';
-export { internalOperations, jobOperations, operatorOperations } from './internal/index.js';
+export { internalOperations, jobOperations, operatorOperations, pageOperations } from './internal/index.js';
 export {
   DATABASE_RETRY_AFTER_SECONDS,
   type ErrorBody,
@@ -97,12 +97,8 @@ export {
 export {
   ACCOUNT_PAGE,
   accountPageContext,
-  changeSavedNotes,
   type AccountBooking,
-  accountBookings,
-  personTimeZone,
   UPCOMING_SHOWN,
-  removeSaved,
 } from './identity/own-account.js';
 export { dayText, momentText } from './schedule/local-time.js';
 export {
@@ -142,7 +138,7 @@ export {
   type Settlement,
   settleNotification,
 } from './money/settle.js';
-export { checkNotification, receiveNotification, recheckNotices } from './money/notices.js';
+export { recheckNotices } from './money/notices.js';
 export {
   deliverMail,
   deliverPendingMail,
@@ -204,7 +200,7 @@ export {
   revokeOAuthToken,
 } from './identity/oauth-tokens.js';
 export type { OAuthErrorCode } from './identity/oauth-refusal.js';
-export { findPayLink, type PayLink, type PayLinkState } from './money/pay-link.js';
+export type { PayLink, PayLinkState } from './money/pay-link.js';
 export {
   DIRECTORY_CATEGORIES,
   DirectoryCategorySchema,
@@ -215,9 +211,7 @@ export {
   DRAFT_DAYS,
   draftApplication,
   type DraftForPage,
-  draftForPage,
   draftSummary,
-  keepDraft,
   parseSaidPrice,
   prepareBusinessSignup,
 } from './onboarding/draft.js';
@@ -243,7 +237,6 @@ export {
   consoleReviewer,
   decideArea,
   grantOperatorAccess,
-  isOperator,
   MAX_REVIEW_NOTE,
   noticeAmount,
   type RefundOwed,
@@ -266,7 +259,6 @@ export {
   acceptInvitation,
   declineInvitation,
   INVITATION_DAYS,
-  invitationForPerson,
   invitationsOfPerson,
   leaveBusiness,
   listMyInvitations,
@@ -281,7 +273,7 @@ export { type RunAccess, type RunNeed, runAccess } from './staff/access.js';
 export { browseShop, deliveryOptions } from './shop/browse-shop.js';
 export { quoteOrder } from './shop/quote-order.js';
 export { buy } from './shop/buy.js';
-export { getOrder, listOrders, ordersOfPerson } from './shop/orders.js';
+export { getOrder, listOrders } from './shop/orders.js';
 export { payOrder } from './shop/pay-order.js';
 export { type Order, OrderSchema, toOrder } from './shop/shop-model.js';
 export {

@@ -1,11 +1,13 @@
 import type { InternalOperation } from '../core/define.js';
 import * as jobOperations from './jobs.js';
 import * as operatorOperations from './operator.js';
+import * as pageOperations from './pages.js';
 
-export { jobOperations, operatorOperations };
+export { jobOperations, operatorOperations, pageOperations };
 
-/** Every internal operation: run by NogPets itself, served by no door (registry.ts holds none). */
+/** Every internal operation: run by NogPets itself or by our own pages, served by no door (registry.ts holds none). */
 export const internalOperations: readonly InternalOperation[] = [
   ...Object.values(jobOperations),
   ...Object.values(operatorOperations),
+  ...Object.values(pageOperations),
 ] as unknown as InternalOperation[];

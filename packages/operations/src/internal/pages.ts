@@ -1,0 +1,218 @@
+/**
+ * What our own pages read and change that no public operation does, as internal operations: the
+ * signed-in person's own things (`person`: their browser session, never an API key or an
+ * assistant's token), what anyone holding a link may open (`visitor`: a pay link, a sign-up draft),
+ * and a payment gateway's notification (`gateway`). Each wraps the function of the module that
+ * owns the rule; the pages call them through runOperation, as an assistant's calls go.
+ */
+import { findPaymentNotice } from '@nogpets/store';
+import { z } from 'zod';
+import type { OperationContext } from '../core/context.js';
+import { defineInternalOperation } from '../core/define.js';
+import { ServiceError } from '../core/errors.js';
+import {
+  accountBookings as bookingsOfAccount,
+  changeSavedNotes as changeNotes,
+  personTimeZone,
+  removeSaved as removeOwnSaved,
+} from '../identity/own-account.js';
+import { checkNotification, receiveNotification } from '../money/notices.js';
+import { findPayLink as payLinkOf } from '../money/pay-link.js';
+import { draftForPage as draftOf, keepDraft as keep } from '../onboarding/draft.js';
+import { isOperator as isOperatorAccount } from '../onboarding/review.js';
+import { invitationForPerson as invitationOf } from '../staff/invitations.js';
+import { NO_INPUT, typed } from './typed.js';
+
+const PERSON = { principal: ['person'] } as const;
+/** An id as a page's URL carries it: the function answers an unknown one (404); this only bounds it. */
+const ID = z.string().min(1).max(100);
+const SAVED_KIND = z.enum(['pet', 'address']);
+
+type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+
+/** The signed-in person a `person` call runs for (runOperation lets only their web session through). */
+function personOf(ctx: OperationContext): string {
+  if (ctx.auth?.kind !== 'WEB_SESSION')
+    throw new ServiceError('FORBIDDEN', 'This is for the person signed in.', {});
+  return ctx.auth.userId;
+}
+
+/** The gateway a `gateway` call speaks for: only the one this NogPets is set up with. */
+function gatewayOf(ctx: OperationContext): string {
+  const p = ctx.principal;
+  if (p?.kind !== 'gateway' || p.gateway !== ctx.deps.payments.gateway.name)
+    throw new ServiceError('FORBIDDEN', 'This is for the payment gateway in use.', {});
+  return p.gateway;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The account page (the pet owner's own things)
+
+export const accountBookings = defineInternalOperation({
+  operationId: 'accountBookings',
+  title: "The person's bookings, for their account page",
+  description:
+    'Upcoming bookings as list_bookings answers them, and the latest that are over; each with until when it may be moved and whether it can be cancelled.',
+  auth: PERSON,
+  input: NO_INPUT,
+  output: typed<Result<typeof bookingsOfAccount>>(),
+  async handler(ctx) {
+    personOf(ctx);
+    return bookingsOfAccount(ctx);
+  },
+});
+
+export const pagesTimeZone = defineInternalOperation({
+  operationId: 'pagesTimeZone',
+  title: 'The time zone of our own pages',
+  description:
+    "The zone a person's pages (and the operator's console) show times in: NogPets' own business's.",
+  auth: { principal: ['person', 'operator'] },
+  input: NO_INPUT,
+  output: typed<string>(),
+  async handler(ctx) {
+    return personTimeZone(ctx.deps);
+  },
+});
+
+export const changeSavedNotes = defineInternalOperation({
+  operationId: 'changeSavedNotes',
+  title: 'Change the notes of a saved pet or address',
+  description: "The person's own pet's or address's notes (empty clears them); audited.",
+  auth: PERSON,
+  // The notes' own limit (500 for a pet, 300 for an address) is the function's, said in its words.
+  input: z.object({ kind: SAVED_KIND, id: ID, notes: z.string().max(5000) }).strict(),
+  output: typed<{ saved: boolean }>(),
+  events: [],
+  async handler(ctx, input) {
+    personOf(ctx);
+    await changeNotes(ctx, input.kind, input.id, input.notes);
+    return { saved: true };
+  },
+});
+
+export const removeSaved = defineInternalOperation({
+  operationId: 'removeSaved',
+  title: 'Remove a saved pet or address',
+  description:
+    "The person's own pet or address, unless a booking still to come or a weekly repeat names it; audited.",
+  auth: PERSON,
+  input: z.object({ kind: SAVED_KIND, id: ID }).strict(),
+  output: typed<Result<typeof removeOwnSaved>>(),
+  events: [],
+  async handler(ctx, input) {
+    personOf(ctx);
+    return removeOwnSaved(ctx, input.kind, input.id);
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// An invitation to a business's staff, as its page shows it
+
+export const invitationForPerson = defineInternalOperation({
+  operationId: 'invitationForPerson',
+  title: 'An invitation, for the person it was mailed to',
+  description:
+    'Who invites the signed-in person, as what, until when, and whether it still waits; refusals as accept_invitation.',
+  auth: PERSON,
+  input: z.object({ invitationId: ID }).strict(),
+  output: typed<Result<typeof invitationOf>>(),
+  async handler(ctx, input) {
+    personOf(ctx);
+    return invitationOf(ctx, input.invitationId);
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// A sign-up draft's page (prepare_business_signup's continueUrl)
+
+export const draftForPage = defineInternalOperation({
+  operationId: 'draftForPage',
+  title: 'A sign-up draft, for its page',
+  description:
+    'Whose the draft is and what it is called, for anyone holding its link (signed in or not); null once expired or unknown.',
+  auth: { principal: ['visitor', 'person'] },
+  input: z.object({ draftId: ID }).strict(),
+  output: typed<Result<typeof draftOf>>(),
+  async handler(ctx, input) {
+    return draftOf(ctx.deps, input.draftId);
+  },
+});
+
+export const keepDraft = defineInternalOperation({
+  operationId: 'keepDraft',
+  title: 'Keep a draft sent without an email',
+  description:
+    "The draft's application is made in the signed-in person's account; null when it is gone, kept by someone first, or has an email.",
+  auth: PERSON,
+  input: z.object({ draftId: ID }).strict(),
+  output: typed<Result<typeof keep>>(),
+  events: [],
+  async handler(ctx, input) {
+    return keep(ctx.deps, input.draftId, personOf(ctx));
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// The pay pages and the gateway's notification
+
+export const findPayLink = defineInternalOperation({
+  operationId: 'findPayLink',
+  title: 'A pay link, for its page',
+  description:
+    'What a pay link stands for (its payment, bookings, invoice or order) and whether it can be paid now; null for a link not known. Anyone holding the link may open it.',
+  auth: { principal: ['visitor'] },
+  input: z.object({ token: z.string().min(1).max(200) }).strict(),
+  output: typed<Result<typeof payLinkOf>>(),
+  async handler(ctx, input) {
+    return payLinkOf(ctx.deps, input.token);
+  },
+});
+
+export const keepPaymentNotice = defineInternalOperation({
+  operationId: 'keepPaymentNotice',
+  title: "Keep a gateway's notification",
+  description:
+    'The notification as it came, kept before it is answered, so the money it reports is on record whatever happens next.',
+  auth: { principal: ['gateway'] },
+  // The door takes at most 20 kB; the body is checked by the gateway (signature, source) later.
+  input: z.object({ body: z.string().max(20_480), sourceIp: z.string().max(100) }).strict(),
+  output: typed<Result<typeof receiveNotification>>(),
+  events: [],
+  async handler(ctx, input) {
+    gatewayOf(ctx);
+    return receiveNotification(ctx.deps, input.body, { ip: input.sourceIp });
+  },
+});
+
+export const checkPaymentNotice = defineInternalOperation({
+  operationId: 'checkPaymentNotice',
+  title: "Check and apply a gateway's notification",
+  description:
+    'A kept notification, verified with the gateway and applied once: bookings or an order paid, an invoice paid, or the money owed back; the decision is written on it.',
+  auth: { principal: ['gateway'] },
+  input: z.object({ noticeId: ID }).strict(),
+  output: typed<Result<typeof checkNotification>>(),
+  events: ['booking.paid', 'booking.refund_due', 'order.paid'],
+  async handler(ctx, input) {
+    gatewayOf(ctx);
+    const notice = await findPaymentNotice(ctx.deps.sql, input.noticeId);
+    if (!notice) throw new ServiceError('NOT_FOUND', `No payment notification ${input.noticeId}.`, {});
+    return checkNotification(ctx.deps, notice);
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// The operator console's door
+
+export const isOperator = defineInternalOperation({
+  operationId: 'isOperator',
+  title: 'Whether the person signed in is an operator',
+  description: "Whether the signed-in person's account may use the operator console.",
+  auth: PERSON,
+  input: NO_INPUT,
+  output: typed<boolean>(),
+  async handler(ctx) {
+    return isOperatorAccount(ctx.deps, personOf(ctx));
+  },
+});
