@@ -49,7 +49,8 @@ export {
   confirmSummary,
 } from './core/confirm.js';
 export { type GeoData, loadGeoData } from './places/world-data.js';
-export { createOfferCache, type OfferCache } from './catalogue/offer-cache.js';
+export { createOfferCache } from './catalogue/offer-cache.js';
+export type { OfferCache } from './core/ports.js';
 export { operations } from './registry.js';
 export {
   type FieldProblem,
@@ -104,7 +105,7 @@ export {
   UPCOMING_SHOWN,
   removeSaved,
 } from './identity/own-account.js';
-export { dayText, momentText } from './schedule/local-time.js';
+export { dayText, momentText } from './core/local-time.js';
 export {
   cancelBooking,
   getBooking,

@@ -25,7 +25,7 @@ import { auditChange } from '../core/audit.js';
 import type { BookingDetails } from './booking-model.js';
 import { refused } from './booking-model.js';
 import { TimesAnswerSchema } from '../schedule/find-times.js';
-import { localDate } from '../schedule/local-time.js';
+import { localDate } from '../core/local-time.js';
 import { makePayLink, type PlaceOptions, placeBookings, placeOneBooking } from './place.js';
 import { type PricedRequest, priceRequest } from '../catalogue/quote-request.js';
 import {
@@ -43,7 +43,8 @@ import type { OperationContext } from '../core/context.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { sourceOf } from '../events/record.js';
-import { BUSINESS_ERRORS, bookableOffer, offersThrough } from '../catalogue/offer-cache.js';
+import { BUSINESS_ERRORS, bookableOffer } from '../catalogue/offer-cache.js';
+import { offersThrough } from '../core/ports.js';
 import { transactionAsPool } from '../core/run-operation.js';
 import { CoatSchema, PetTypeSchema, ServiceIdsSchema, WeightKgSchema } from '../core/schemas.js';
 import {

@@ -10,7 +10,7 @@ import { sourceOf } from '../events/record.js';
 import { BUSINESS_ERRORS, BusinessIdSchema } from '../catalogue/offer-cache.js';
 import { documentRules, LineIdSchema, oneGroupOf, ServiceIdsSchema } from '../core/schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
-import { localDate, momentText, whenText } from '../schedule/local-time.js';
+import { localDate, momentText, whenText } from '../core/local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
 import { priceRequest } from '../catalogue/quote-request.js';
 import { checkSlot, endOf, groupOf, planSittingFor, sittingUnavailable } from '../schedule/schedule.js';

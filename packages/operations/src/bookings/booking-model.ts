@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { OperationContext } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 import { LineIdSchema } from '../core/schemas.js';
-import { whenText } from '../schedule/local-time.js';
+import { whenText } from '../core/local-time.js';
 
 /** What a booking keeps beside its columns: the price as quoted and what the crew needs. */
 export interface BookingDetails {

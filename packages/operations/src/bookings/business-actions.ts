@@ -21,10 +21,11 @@ import {
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { recordBookingEvents, recordCancellations } from './events.js';
-import { momentText, whenText } from '../schedule/local-time.js';
+import { momentText, whenText } from '../core/local-time.js';
 import { cancelWithRefunds, movedFrom, moveTarget, slotTakenOnConflict, writeMove } from './manage.js';
 import { applyTransition } from './operator.js';
-import { bookingMoney, bookingParts, cancelMoney, confirmStep } from '../core/confirm.js';
+import { confirmStep } from '../core/confirm.js';
+import { bookingMoney, bookingParts, cancelMoney } from './confirm-parts.js';
 import type { OperationContext } from '../core/context.js';
 import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';

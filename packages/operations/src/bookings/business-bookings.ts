@@ -3,7 +3,7 @@ import { listBusinessBookings as listRows, listResources } from '@nogpets/store'
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
-import { addDays, DAY_MS, localDate, localDaysWindow } from '../schedule/local-time.js';
+import { addDays, DAY_MS, localDate, localDaysWindow } from '../core/local-time.js';
 import { BookingStatusSchema } from './booking-model.js';
 import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';

@@ -4,7 +4,7 @@ import { formatMoney } from '@nogpets/pricing-tiers';
 import { listDayJobs, listResources, listTimeOff } from '@nogpets/store';
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../core/define.js';
-import { localDate, localDaysWindow } from '../schedule/local-time.js';
+import { localDate, localDaysWindow } from '../core/local-time.js';
 import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
 import { JobSchema, minutesBetween, resourceRefused, toJobs } from './jobs.js';

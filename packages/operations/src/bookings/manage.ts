@@ -19,7 +19,8 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
-import { bookingParts, type ConfirmParts, cancelMoney, confirmRequired } from '../core/confirm.js';
+import { type ConfirmParts, confirmRequired } from '../core/confirm.js';
+import { bookingParts, cancelMoney } from './confirm-parts.js';
 import type { OperationContext } from '../core/context.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
@@ -38,7 +39,7 @@ import {
   withMessages,
 } from './booking-model.js';
 import { recordBookingEvents, recordCancellations } from './events.js';
-import { addDays, DAY_MS, localDate, localTime, whenText } from '../schedule/local-time.js';
+import { addDays, DAY_MS, localDate, localTime, whenText } from '../core/local-time.js';
 import { makePayLink } from './place.js';
 import type { PricedRequest } from '../catalogue/quote-request.js';
 import {

@@ -6,7 +6,7 @@ import { expandWeekly, type WeeklyRepeat } from '@nogpets/booking-rules';
 import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
 import type { OperationContext } from '../core/context.js';
-import { localDate } from '../schedule/local-time.js';
+import { localDate } from '../core/local-time.js';
 import type { Placement } from './place.js';
 import type { PricedRequest } from '../catalogue/quote-request.js';
 import { endOf, openDays, WHY_CLOSED } from '../schedule/schedule.js';

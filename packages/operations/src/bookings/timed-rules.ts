@@ -19,7 +19,7 @@ import type { Deps, OperationContext } from '../core/context.js';
 import { systemSource } from '../events/record.js';
 import { recordBookingEvents } from './events.js';
 import { stateOf } from './booking-model.js';
-import { localDate } from '../schedule/local-time.js';
+import { localDate } from '../core/local-time.js';
 import { placeBookings } from './place.js';
 import { priceRequest } from '../catalogue/quote-request.js';
 import { fullyBookedLead, seriesPlacements } from './series.js';

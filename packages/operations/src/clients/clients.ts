@@ -24,7 +24,7 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
-import { whenText } from '../schedule/local-time.js';
+import { whenText } from '../core/local-time.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';

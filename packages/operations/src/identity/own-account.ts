@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import type { Scope } from '../core/auth.js';
 import { type Booking, toBooking, withMessages } from '../bookings/booking-model.js';
-import { momentText } from '../schedule/local-time.js';
+import { momentText } from '../core/local-time.js';
 import { listBookings } from '../bookings/manage.js';
 import type { Deps, Logger, OperationContext } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';

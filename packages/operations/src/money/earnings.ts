@@ -20,7 +20,7 @@ import {
 import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
-import { DAY_MS, localDate, localDaysWindow, momentText } from '../schedule/local-time.js';
+import { DAY_MS, localDate, localDaysWindow, momentText } from '../core/local-time.js';
 import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
 import { cardEntries, payoutPlan, toPayout } from './payouts.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';

@@ -29,7 +29,7 @@ import type { Deps } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 import { operatorSource, recordEvent } from '../events/index.js';
 import { toBooking } from '../bookings/booking-model.js';
-import { localDate, localDaysWindow } from '../schedule/local-time.js';
+import { localDate, localDaysWindow } from '../core/local-time.js';
 import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
 
 /** A payout takes what settled before this instant: the end of the local date `through` (slot-engine's day). */

@@ -1,5 +1,5 @@
 import { insertLead, type NewLead } from '@nogpets/store';
-import { localDate } from '../schedule/local-time.js';
+import { localDate } from '../core/local-time.js';
 import type { OperationContext } from '../core/context.js';
 
 /** Who asked, for counting asks: the signed-in person, else the assistant by the name it gave. */

@@ -24,7 +24,7 @@ import {
   sittingUnavailable,
   slotInputFor,
 } from './schedule.js';
-import { localDate } from './local-time.js';
+import { localDate } from '../core/local-time.js';
 import {
   checkDateBounds,
   checkSearchDates,

@@ -4,7 +4,7 @@ import { SERIES_WEEKS_AHEAD, seriesHorizon } from '@nogpets/booking-rules';
 import { localDateText, localDayStart } from '@nogpets/slot-engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from './local-time.js';
+import { addDays } from '../core/local-time.js';
 import { payoutCutOff } from '../money/payouts.js';
 import { bookingListWindow } from '../bookings/business-bookings.js';
 import { dayPlanWindow } from '../bookings/day-plan.js';

@@ -28,7 +28,7 @@ import {
 import { readSchedule, type ScheduleRows } from '@nogpets/store';
 import type { OperationContext } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
-import { DAY_MS, localDate, MINUTE } from './local-time.js';
+import { DAY_MS, localDate, MINUTE } from '../core/local-time.js';
 import type { PricedRequest } from '../catalogue/quote-request.js';
 
 /** The kind of resource each line books. */

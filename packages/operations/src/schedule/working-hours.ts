@@ -26,7 +26,7 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
-import { DAY_MS, localDate, localTime, whenText } from './local-time.js';
+import { DAY_MS, localDate, localTime, whenText } from '../core/local-time.js';
 import { checkDateBounds, DATE } from './time-schemas.js';
 import { badRequest } from '../onboarding/application-model.js';
 import { sameWeek, type Week, WeekSchema, weekWords } from './week.js';

@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { hashSecret, newSecret } from '../core/auth.js';
-import { momentText } from '../schedule/local-time.js';
+import { momentText } from '../core/local-time.js';
 import { payUrlOf } from '../bookings/place.js';
 import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';

@@ -16,7 +16,7 @@ import {
   type ShopSettingsRow,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { whenText } from '../schedule/local-time.js';
+import { whenText } from '../core/local-time.js';
 import { ServiceError } from '../core/errors.js';
 import { singleLine } from '../core/schemas.js';
 

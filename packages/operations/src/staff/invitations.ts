@@ -26,7 +26,7 @@ import {
 import { z } from 'zod';
 import { takeLinkMailAllowance } from '../identity/email-sign-in.js';
 import { auditChange } from '../core/audit.js';
-import { momentText } from '../schedule/local-time.js';
+import { momentText } from '../core/local-time.js';
 import type { OperationContext, Payments } from '../core/context.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { confirmStaffChange } from '../core/confirm.js';
