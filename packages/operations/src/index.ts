@@ -49,7 +49,7 @@ export {
   confirmSummary,
 } from './core/confirm.js';
 export { type GeoData, loadGeoData } from './places/world-data.js';
-export { createOfferCache } from './catalogue/offer-cache.js';
+export { createOfferCache } from './places/offer-cache.js';
 export type { OfferCache } from './core/ports.js';
 export { operations } from './registry.js';
 export {

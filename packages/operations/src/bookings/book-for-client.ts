@@ -43,7 +43,7 @@ import type { OperationContext } from '../core/context.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { sourceOf } from '../events/record.js';
-import { BUSINESS_ERRORS, bookableOffer } from '../catalogue/offer-cache.js';
+import { BUSINESS_ERRORS, bookableOffer } from '../places/offer-cache.js';
 import { offersThrough } from '../core/ports.js';
 import { transactionAsPool } from '../core/run-operation.js';
 import { CoatSchema, PetTypeSchema, ServiceIdsSchema, WeightKgSchema } from '../core/schemas.js';

@@ -7,7 +7,7 @@ import { confirmRequired } from '../core/confirm.js';
 import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { sourceOf } from '../events/record.js';
-import { BUSINESS_ERRORS, BusinessIdSchema } from '../catalogue/offer-cache.js';
+import { BUSINESS_ERRORS, BusinessIdSchema } from '../places/offer-cache.js';
 import { documentRules, LineIdSchema, oneGroupOf, ServiceIdsSchema } from '../core/schemas.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
 import { localDate, momentText, whenText } from '../core/local-time.js';

@@ -30,7 +30,7 @@ import type { OperationContext } from '../core/context.js';
 import { defineOperation } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
 import { sourceOf } from '../events/record.js';
-import { bookableOffer } from '../catalogue/offer-cache.js';
+import { bookableOffer } from '../places/offer-cache.js';
 import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/access.js';
 import { type Job, JobSchema, toJobs } from './jobs.js';
 

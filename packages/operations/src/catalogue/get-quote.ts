@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { whereOneOf, whereRule } from '../places/check-coverage.js';
 import { documentRules } from '../core/schemas.js';
-import { BUSINESS_ERRORS } from './offer-cache.js';
+import { BUSINESS_ERRORS } from '../places/offer-cache.js';
 import { priceRequest, QuoteRequestShape, QuoteSchema, SAVED_REF_ERRORS } from './quote-request.js';
 
 export const getQuote = defineOperation({

@@ -2,7 +2,7 @@ import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
 import { READ_ONLY, defineOperation } from '../core/define.js';
 import { TierShape } from './service-model.js';
-import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from './offer-cache.js';
+import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from '../places/offer-cache.js';
 import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
 import { priceRange } from '@nogpets/pricing-tiers';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { OperationContext } from '../core/context.js';
 import { assessCoverage, WhereShape, type WhereInput } from '../places/check-coverage.js';
 import { ServiceError } from '../core/errors.js';
-import { BusinessIdShape, bookableOffer } from './offer-cache.js';
+import { BusinessIdShape, bookableOffer } from '../places/offer-cache.js';
 import {
   CoatSchema,
   LineIdSchema,

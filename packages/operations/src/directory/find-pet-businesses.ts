@@ -13,7 +13,7 @@ import { rangeWords } from '../catalogue/service-model.js';
 import { weekWords } from '../schedule/week.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
-import { BOOKABLE_COUNTRY } from '../catalogue/offer-cache.js';
+import { BOOKABLE_COUNTRY } from '../places/offer-cache.js';
 import { TOWN_SLUG } from './town-slug.js';
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '../catalogue/quote-request.js';
 import { whereOneOf, whereRule } from '../places/check-coverage.js';
 import { documentRules } from '../core/schemas.js';
-import { BUSINESS_ERRORS } from '../catalogue/offer-cache.js';
+import { BUSINESS_ERRORS } from '../places/offer-cache.js';
 import {
   askedRange,
   engineError,

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ServiceError } from '../core/errors.js';
 import type { GeoData, OfferCache } from '../core/ports.js';
 
-/** The part of the handlers' Deps (context.ts) an offer lookup uses: named here so context.ts can import this file. */
+/** The part of the handlers' Deps (core/context.ts) an offer lookup uses. */
 interface OfferDeps {
   offers: OfferCache;
   sql: Sql;
