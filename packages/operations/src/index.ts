@@ -261,7 +261,7 @@ export {
 } from './bookings/business-actions.js';
 export { bookForClient, findBusinessTimes, rebookBooking } from './bookings/book-for-client.js';
 export { createInvoiceLink, sendPaymentLink } from './money/payment-links.js';
-export { proposeServiceArea } from './places/propose-area.js';
+export { proposeServiceArea } from './onboarding/propose-area.js';
 export { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './staff/staff.js';
 export {
   acceptInvitation,

@@ -40,7 +40,7 @@ import {
 } from './bookings/business-actions.js';
 import { bookForClient, findBusinessTimes, rebookBooking } from './bookings/book-for-client.js';
 import { createInvoiceLink, sendPaymentLink } from './money/payment-links.js';
-import { proposeServiceArea } from './places/propose-area.js';
+import { proposeServiceArea } from './onboarding/propose-area.js';
 import { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './staff/staff.js';
 import {
   acceptInvitation,

@@ -8,15 +8,15 @@ import { normalizePlaceText } from '@nogpets/coverage-geo';
 import { type BusinessAreaRow, insertProposedAreas, listBusinessAreas } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
-import { areaOverlaps, postalKey, type StoredArea } from '../onboarding/application.js';
-import { badRequest } from '../onboarding/application-model.js';
+import { areaOverlaps, postalKey, type StoredArea } from './application.js';
+import { badRequest } from './application-model.js';
 import {
   AreaInputShape,
   areaInputProblems,
   areaRowKind,
   areasFrom,
   placedWords,
-} from '../onboarding/step-area.js';
+} from './step-area.js';
 import { confirmStep } from '../core/confirm.js';
 import { defineOperation } from '../core/define.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
