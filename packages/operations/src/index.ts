@@ -104,7 +104,7 @@ export {
   personTimeZone,
   UPCOMING_SHOWN,
   removeSaved,
-} from './identity/own-account.js';
+} from './account/own-account.js';
 export { dayText, momentText } from './core/local-time.js';
 export {
   cancelBooking,
@@ -148,14 +148,13 @@ export {
   deliverMail,
   deliverPendingMail,
   followSignInLink,
-  LINK_MAILS_PER_HOUR,
   peekSignInLink,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   sendSignInLink,
   type SignInLinkReason,
-  takeLinkMailAllowance,
 } from './identity/email-sign-in.js';
+export { LINK_MAILS_PER_HOUR, takeLinkMailAllowance } from './core/link-mails.js';
 export { type PageHeader, pageHeaderOf } from './identity/page-header.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
 export {

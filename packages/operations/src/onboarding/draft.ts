@@ -23,7 +23,7 @@ import {
 } from '@nogpets/store';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { ACCOUNT_PAGE } from '../identity/own-account.js';
+import { ACCOUNT_PAGE } from '../account/own-account.js';
 import { isEmailAddress } from '../core/auth.js';
 import { actorName, type Deps, type OperationContext } from '../core/context.js';
 import { defineOperation } from '../core/define.js';

@@ -10,13 +10,7 @@ import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { areaOverlaps, postalKey, type StoredArea } from './application.js';
 import { badRequest } from './application-model.js';
-import {
-  AreaInputShape,
-  areaInputProblems,
-  areaRowKind,
-  areasFrom,
-  placedWords,
-} from './step-area.js';
+import { AreaInputShape, areaInputProblems, areaRowKind, areasFrom, placedWords } from './step-area.js';
 import { confirmStep } from '../core/confirm.js';
 import { defineOperation } from '../core/define.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';

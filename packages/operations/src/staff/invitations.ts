@@ -24,7 +24,7 @@ import {
   type RunRole,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { takeLinkMailAllowance } from '../identity/email-sign-in.js';
+import { takeLinkMailAllowance } from '../core/link-mails.js';
 import { auditChange } from '../core/audit.js';
 import { momentText } from '../core/local-time.js';
 import type { OperationContext, Payments } from '../core/context.js';

@@ -16,8 +16,8 @@ import { listBookings } from '../bookings/manage.js';
 import type { Deps, Logger, OperationContext } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 import { fieldProblems, runOperation } from '../core/run-operation.js';
-import { AddressNotesSchema } from '../account/addresses.js';
-import { PetNotesSchema } from '../account/pets.js';
+import { AddressNotesSchema } from './addresses.js';
+import { PetNotesSchema } from './pets.js';
 
 /** How changes made on the account page are signed in the audit log and on what they create. */
 export const ACCOUNT_PAGE = 'NogPets account page';
