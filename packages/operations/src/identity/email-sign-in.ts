@@ -19,7 +19,6 @@ import { hashSecret } from '../core/auth.js';
 import { takeLinkMailAllowance } from '../core/link-mails.js';
 import { attachDraftByLink } from '../onboarding/draft.js';
 import type { Clock, Logger, MailTransport } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
 
 /** How long a sign-in link may be followed (docs/security.md): short, and single use. */
 export const SIGN_IN_LINK_MINUTES = 30;

@@ -9,7 +9,7 @@ import { type BusinessAreaRow, insertProposedAreas, listBusinessAreas } from '@n
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { areaOverlaps, postalKey, type StoredArea } from './application.js';
-import { badRequest } from './application-model.js';
+import { badRequest } from '../core/errors.js';
 import { AreaInputShape, areaInputProblems, areaRowKind, areasFrom, placedWords } from './step-area.js';
 import { confirmStep } from '../core/confirm.js';
 import { defineOperation } from '../core/define.js';

@@ -4,11 +4,11 @@ import { updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { defineOperation } from '../core/define.js';
+import { badRequest } from '../core/errors.js';
 import { applicationAnswer, inOwnDraft } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
-  badRequest,
   STEP_ERRORS,
   type StoredResource,
 } from './application-model.js';

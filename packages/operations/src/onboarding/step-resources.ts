@@ -4,11 +4,11 @@ import { newId, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { defineOperation } from '../core/define.js';
+import { badRequest } from '../core/errors.js';
 import { applicationAnswer, inOwnDraft, placeByIdOrName } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
-  badRequest,
   STEP_ERRORS,
   type StoredInvite,
   type StoredResource,

@@ -7,7 +7,8 @@ import { auditChange } from '../core/audit.js';
 import { defineOperation } from '../core/define.js';
 import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
 import { applicationAnswer, inOwnDraft, placeByIdOrName, sameName } from './application.js';
-import { ApplicationIdSchema, ApplicationSchema, badRequest, STEP_ERRORS } from './application-model.js';
+import { badRequest } from '../core/errors.js';
+import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from './application-model.js';
 import { checkListSize, listStep } from './list-step.js';
 import {
   MAX_TIERS,
