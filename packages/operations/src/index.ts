@@ -229,7 +229,7 @@ export { weekWords } from './schedule/week.js';
 /** The days of a week, Monday first (the slot engine's list): the pages' forms use it too. */
 export { DAY_KEYS } from '@nogpets/slot-engine';
 export { inviteStaff } from './onboarding/step-staff.js';
-export { connectGateway } from './money/connect-gateway.js';
+export { connectGateway } from './onboarding/connect-gateway.js';
 export { submitBusinessForReview, summaryOf } from './onboarding/submit.js';
 export { type Application, ApplicationSchema } from './onboarding/application-model.js';
 export {

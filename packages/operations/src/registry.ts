@@ -24,7 +24,7 @@ import { payOrder } from './shop/pay-order.js';
 import { getSignupStatus, startBusinessSignup } from './onboarding/signup.js';
 import { prepareBusinessSignup } from './onboarding/draft.js';
 import { setServiceArea } from './onboarding/step-area.js';
-import { connectGateway } from './money/connect-gateway.js';
+import { connectGateway } from './onboarding/connect-gateway.js';
 import { setOperatingHours } from './onboarding/step-hours.js';
 import { addResources } from './onboarding/step-resources.js';
 import { addBusinessServices } from './onboarding/step-services.js';

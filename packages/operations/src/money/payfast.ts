@@ -13,6 +13,9 @@ import {
 } from './gateway.js';
 import { cutText } from '../core/text.js';
 
+/** Whether PayFast pays a business in this country: South Africa only. */
+export const payFastServes = (country: string | null) => country === 'ZA';
+
 /**
  * PayFast's published ITN source ranges (`../shared/data/payfast.md`, third-party transcription:
  * verify before go-live): the fallback when its hosts cannot be resolved, and the default of

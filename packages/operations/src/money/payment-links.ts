@@ -24,7 +24,7 @@ import { defineOperation } from '../core/define.js';
 import { bookingParts } from '../bookings/confirm-parts.js';
 import { confirmStep } from '../core/confirm.js';
 import { ServiceError } from '../core/errors.js';
-import { payFastServes } from './connect-gateway.js';
+import { payFastServes } from './payfast.js';
 import { addDays, DAY_MS, localDate, momentText, whenText } from '../core/local-time.js';
 import { freshPayLink, payableBooking } from '../bookings/manage.js';
 import { toBooking } from '../bookings/booking-model.js';

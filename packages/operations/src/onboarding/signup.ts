@@ -14,7 +14,7 @@ import { auditChange } from '../core/audit.js';
 import { isEmailAddress } from '../core/auth.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
-import { payFastServes } from '../money/connect-gateway.js';
+import { payFastServes } from '../money/payfast.js';
 import { applicationAnswer, notFound, statusUrlOf } from './application.js';
 import { ApplicationIdSchema, ApplicationSchema } from './application-model.js';
 

@@ -11,7 +11,7 @@ import { recordEvent, sourceOf } from '../events/index.js';
 import { applicationAnswer, inOwnDraft } from './application.js';
 import { applicationFacts } from './application-facts.js';
 import { type Application, ApplicationIdSchema, ApplicationSchema } from './application-model.js';
-import { payFastServes } from '../money/connect-gateway.js';
+import { payFastServes } from '../money/payfast.js';
 import { weekWords } from '../schedule/week.js';
 
 const KIND_WORDS = { VAN: 'van or salon table', WALKER: 'walker', SITTER: 'sitter' } as const;
