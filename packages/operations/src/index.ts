@@ -274,7 +274,7 @@ export {
 } from './staff/invitations.js';
 export { addClientNote, getClient, listClients } from './clients/clients.js';
 export { listPrices, updatePrices } from './catalogue/business-prices.js';
-export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './schedule/working-hours.js';
+export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/working-hours.js';
 export { getEarnings, listPayouts, listUnpaidClients } from './money/earnings.js';
 export { cardEntries, MAX_PAYOUT_NOTE, type Payout, payoutPlan } from './money/payouts.js';
 export { type RunAccess, type RunNeed, runAccess } from './staff/access.js';

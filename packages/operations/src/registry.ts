@@ -50,7 +50,7 @@ import {
 } from './staff/invitations.js';
 import { addClientNote, getClient, listClients } from './clients/clients.js';
 import { listPrices, updatePrices } from './catalogue/business-prices.js';
-import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './schedule/working-hours.js';
+import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/working-hours.js';
 import { getEarnings, listPayouts, listUnpaidClients } from './money/earnings.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */

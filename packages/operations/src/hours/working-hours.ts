@@ -27,15 +27,15 @@ import {
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
 import { DAY_MS, localDate, localTime, whenText } from '../core/local-time.js';
-import { checkDateBounds, DATE } from './time-schemas.js';
-import { sameWeek, type Week, WeekSchema, weekWords } from './week.js';
+import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
+import { sameWeek, type Week, WeekSchema, weekWords } from '../schedule/week.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { type ConfirmParts, confirmRequired, confirmStep } from '../core/confirm.js';
 import { badRequest, ServiceError } from '../core/errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
 import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/access.js';
 import { JobSchema, resourceRefused, toJobs } from '../bookings/jobs.js';
-import { outsideHours } from './working-time.js';
+import { outsideHours } from '../schedule/working-time.js';
 
 const CHANGES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 const HOUR_MS = 3_600_000;
