@@ -8,14 +8,18 @@ import {
   updateSavedNotes,
 } from '@nogpets/store';
 import type { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import type { Scope } from '../core/auth.js';
-import { type Booking, toBooking, withMessages } from '../bookings/booking-model.js';
-import { momentText } from '../core/local-time.js';
-import { listBookings } from '../bookings/manage.js';
-import type { Deps, Logger, OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
-import { fieldProblems, runOperation } from '../core/run-operation.js';
+import {
+  auditChange,
+  type Deps,
+  fieldProblems,
+  type Logger,
+  momentText,
+  type OperationContext,
+  runOperation,
+  type Scope,
+  ServiceError,
+} from '../core/index.js';
+import { type Booking, listBookings, toBooking, withMessages } from '../bookings/index.js';
 import { AddressNotesSchema } from './addresses.js';
 import { PetNotesSchema } from './pets.js';
 

@@ -4,7 +4,7 @@
  */
 import { formatMoney } from '@nogpets/pricing-tiers';
 import type { BookingRow } from '@nogpets/store';
-import type { ConfirmAmount, ConfirmWhen } from '../core/confirm.js';
+import type { ConfirmAmount, ConfirmWhen } from '../core/index.js';
 import type { BookingDetails } from './booking-model.js';
 
 /** A booking's day and time, place, pets and amount, as its confirm steps tell them. */

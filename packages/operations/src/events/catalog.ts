@@ -5,7 +5,7 @@
  * version. Mails, webhooks and calendar feeds read these, never the operations.
  */
 import { z } from 'zod';
-import type {} from '../core/ports.js';
+import type {} from '../core/index.js';
 
 export const ActorKindSchema = z.enum(['person', 'staff', 'operator', 'system']).meta({
   description:
@@ -251,6 +251,6 @@ export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
 
 // The event types an operation may declare (core/define.ts): core names none itself, so that it stays
 // below this module; each type of the catalog is a key of its EventTypeNames.
-declare module '../core/ports.js' {
+declare module '../core/index.js' {
   interface EventTypeNames extends Record<EventType, true> {}
 }

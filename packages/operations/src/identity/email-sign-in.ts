@@ -15,10 +15,14 @@ import {
   type UserRow,
   useEmailLink,
 } from '@nogpets/store';
-import { hashSecret } from '../core/auth.js';
-import { takeLinkMailAllowance } from '../core/link-mails.js';
-import { attachDraftByLink } from '../onboarding/draft.js';
-import type { Clock, Logger, MailTransport } from '../core/context.js';
+import {
+  type Clock,
+  hashSecret,
+  type Logger,
+  type MailTransport,
+  takeLinkMailAllowance,
+} from '../core/index.js';
+import { attachDraftByLink } from '../onboarding/index.js';
 
 /** How long a sign-in link may be followed (docs/security.md): short, and single use. */
 export const SIGN_IN_LINK_MINUTES = 30;

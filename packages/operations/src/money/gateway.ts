@@ -6,7 +6,7 @@ export type {
   NotificationOutcome,
   PaymentGateway,
   VerifiedNotification,
-} from '../core/ports.js';
+} from '../core/index.js';
 
 /** Decodes an application/x-www-form-urlencoded body keeping the order of its fields. */
 export function formPairs(rawBody: string): [string, string][] {

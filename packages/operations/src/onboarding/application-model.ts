@@ -2,7 +2,7 @@
 // anything: the schemas of the answer and of an application id, the stored parts' shapes, the
 // steps' errors. A leaf: it imports no operation (application.ts builds the answer).
 import { z } from 'zod';
-import type { Week } from '../schedule/week.js';
+import type { Week } from '../schedule/index.js';
 
 export const ApplicationIdSchema = z
   .string()

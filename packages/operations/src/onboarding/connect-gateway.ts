@@ -2,10 +2,8 @@
 // the id: never the merchant key or the passphrase (the strict input refuses those fields).
 import { updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { payFastServes } from '../money/payfast.js';
+import { auditChange, defineOperation, ServiceError } from '../core/index.js';
+import { payFastServes } from '../money/index.js';
 import { applicationAnswer, inOwnDraft } from './application.js';
 import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from './application-model.js';
 

@@ -2,9 +2,7 @@
 // as manager or crew. Invitations are kept on the application and take effect on approval.
 import { newId, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { defineOperation } from '../core/define.js';
-import { badRequest } from '../core/errors.js';
+import { auditChange, badRequest, defineOperation } from '../core/index.js';
 import { applicationAnswer, inOwnDraft } from './application.js';
 import {
   ApplicationIdSchema,
@@ -14,7 +12,7 @@ import {
   type StoredResource,
 } from './application-model.js';
 import { checkListSize, listStep } from './list-step.js';
-import { PersonShape } from '../staff/person.js';
+import { PersonShape } from '../staff/index.js';
 
 export const MAX_INVITES = 50;
 

@@ -8,8 +8,7 @@ import {
   type Sql,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { ServiceError } from '../core/errors.js';
-import type { GeoData, OfferCache } from '../core/ports.js';
+import { type GeoData, type OfferCache, ServiceError } from '../core/index.js';
 
 /** The part of the handlers' Deps (core/context.ts) an offer lookup uses. */
 interface OfferDeps {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CountryName, Town } from '@nogpets/coverage-geo';
 import countries from 'i18n-iso-countries';
-import type { GeoData } from '../core/ports.js';
+import type { GeoData } from '../core/index.js';
 
 export type { GeoData };
 

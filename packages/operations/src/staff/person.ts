@@ -1,6 +1,6 @@
 /** A person a business asks to join its staff, as sign-up's invite_staff and invite_staff_member take them. */
 import { z } from 'zod';
-import { isEmailAddress } from '../core/auth.js';
+import { isEmailAddress } from '../core/index.js';
 
 /** A person invited to the staff: how to reach them, their role, title and resources (also invite_staff_member's). */
 export const PersonShape = {
