@@ -8,6 +8,33 @@
 /** The published, pure packages: domain rules only, no I/O. */
 const PURE = '^packages/(pricing-tiers|coverage-geo|slot-engine|booking-rules|onboarding-checklist)/';
 
+/** The operations package's source: its modules are the folders under it (docs/architecture.md). */
+const OPS = '^packages/operations/src/';
+
+/**
+ * The modules of operations, lowest first: a module imports only modules before it in this list
+ * (rule f), so no two modules can import each other, directly or round a longer loop. One list, from
+ * which the rules are made; docs/architecture.md ("Module layers") shows the same order.
+ */
+const MODULE_LAYERS = [
+  'core', // the door, the context and its ports, errors, schemas, text, local times: imports no module
+  'events', // the catalog of domain events and recording them (the context's call, its source)
+  'staff', // who may run which business (inBusiness), staff and their invitations
+  'places', // coverage, towns, leads, the offer cache (which business a booking tool acts on)
+  'catalogue', // services, prices, quotes (a quote needs coverage)
+  'schedule', // working time, weeks, open times (find_times prices through the catalogue)
+  'directory', // the public directory of businesses (their towns, services and weeks)
+  'bookings', // bookings and series: booked in open times, priced by the catalogue
+  'hours', // changing working hours and time off, with the bookings a change strands
+  'clients', // a business's clients, their jobs and notes
+  'shop', // orders, paid with a booking or by link
+  'money', // pay links, gateways, settlement, earnings, payouts (of bookings and orders)
+  'account', // the pet owner's own things and account page (their bookings, pets, addresses)
+  'onboarding', // sign-up: drafts, applications, steps, review; areas a business proposes
+  'identity', // sign-in (a sign-up link attaches its draft), sessions, keys, the OAuth server
+  'internal', // the worker's jobs and the operator's commands, wrapping every module's functions
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -71,6 +98,49 @@ module.exports = {
       comment: 'packages/store never imports @nogpets/operations.',
       from: { path: '^packages/store/' },
       to: { path: ['^packages/operations/', '@nogpets/operations'] },
+    },
+    {
+      // Rule e. A module is entered through one public file, its index.ts: what it offers the others
+      // is listed there, and the rest of its files may change, move or split without touching
+      // another module. Inside a module files import each other directly (an index importing its
+      // own files and a file importing its own index would be a cycle). `$1` is the importing
+      // file's module: its own files are allowed, and any other module's index.ts.
+      name: 'no-deep-import',
+      severity: 'error',
+      comment: "A file of operations imports another module only through that module's index.ts.",
+      from: { path: `${OPS}([^/]+)/` },
+      to: { path: `${OPS}[^/]+/`, pathNot: [`${OPS}$1/`, `${OPS}[^/]+/index\\.ts$`] },
+    },
+    {
+      // Rule e, for the package's own root files (index.ts, registry.ts): they too use only the
+      // modules' entries.
+      name: 'no-deep-import',
+      severity: 'error',
+      comment: 'The root files of operations import a module only through its index.ts.',
+      from: { path: `${OPS}[^/]+$` },
+      to: { path: `${OPS}[^/]+/`, pathNot: `${OPS}[^/]+/index\\.ts$` },
+    },
+    // Rule f. Module layers: a module imports only the modules below it in MODULE_LAYERS, so the
+    // module graph has no cycle (a module that needs a piece of a higher one takes the piece down,
+    // or the code is in the wrong module). Made from the one list: for each module, the modules
+    // above it are forbidden. Test files (`*.test.ts`) inside a module are exempt: a test may run
+    // the whole registry or seed through higher modules (schedule's local-days test books and pays);
+    // nothing imports a test, so it joins no module to another. They still use the entries (rule e).
+    ...MODULE_LAYERS.slice(0, -1).map((module, i) => ({
+      name: 'module-layers',
+      severity: 'error',
+      comment: `operations/${module} may import only the modules below it: ${MODULE_LAYERS.slice(0, i).join(', ') || 'none'}.`,
+      from: { path: `${OPS}${module}/`, pathNot: '\\.test\\.ts$' },
+      to: { path: `${OPS}(${MODULE_LAYERS.slice(i + 1).join('|')})/` },
+    })),
+    {
+      // Rule f's list holds every module: a folder of operations not in it has no place in the
+      // order, so each of its imports is reported until it is added where it belongs.
+      name: 'module-layers-listed',
+      severity: 'error',
+      comment: 'Every module folder of operations is in MODULE_LAYERS (.dependency-cruiser.cjs).',
+      from: { path: `${OPS}[^/]+/`, pathNot: `${OPS}(${MODULE_LAYERS.join('|')})/` },
+      to: {},
     },
   ],
   options: {

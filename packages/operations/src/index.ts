@@ -1,4 +1,4 @@
-export { CatalogueSchema, listServices } from './catalogue/list-services.js';
+export { CatalogueSchema, listServices } from './catalogue/index.js';
 export {
   assessCoverage,
   checkCoverage,
@@ -8,7 +8,7 @@ export {
   POSTAL_CODE,
   WhereShape,
   whereRule,
-} from './places/check-coverage.js';
+} from './places/index.js';
 export {
   type Clock,
   type Deps,
@@ -18,7 +18,7 @@ export {
   type OperationContext,
   type Principal,
   systemClock,
-} from './core/context.js';
+} from './core/index.js';
 export {
   type AnyOperation,
   defineInternalOperation,
@@ -31,7 +31,7 @@ export {
   type PrincipalKind,
   READ_ONLY,
   type ToolAnnotations,
-} from './core/define.js';
+} from './core/index.js';
 export { internalOperations, jobOperations, operatorOperations, pageOperations } from './internal/index.js';
 export {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -40,16 +40,17 @@ export {
   ServiceError,
   STATUS_OF,
   toServiceError,
-} from './core/errors.js';
+} from './core/index.js';
 export {
   CONFIRM_KINDS,
   type ConfirmKind,
   type ConfirmParts,
   type ConfirmPartsOut,
   confirmSummary,
-} from './core/confirm.js';
-export { type GeoData, loadGeoData } from './places/world-data.js';
-export { createOfferCache, type OfferCache } from './catalogue/offer-cache.js';
+} from './core/index.js';
+export { type GeoData, loadGeoData } from './places/index.js';
+export { createOfferCache } from './places/index.js';
+export type { OfferCache } from './core/index.js';
 export { operations } from './registry.js';
 export {
   type FieldProblem,
@@ -57,21 +58,21 @@ export {
   parseInput,
   runOperation,
   unstorableTextError,
-} from './core/run-operation.js';
+} from './core/index.js';
 export {
   cutText,
   findUnstorableText,
   type TextProblem,
   toStorableText,
   unstorableReason,
-} from './core/text.js';
-export { ErrorBodySchema, ErrorCodeSchema, IdempotencyKeyHeaderSchema } from './core/schemas.js';
-export { findTimes, TimesAnswerSchema } from './schedule/find-times.js';
-export { getQuote } from './catalogue/get-quote.js';
-export { QuoteSchema } from './catalogue/quote-request.js';
-export { addAddress, listAddresses } from './account/addresses.js';
-export { myProfile } from './account/my-profile.js';
-export { addPet, listPets } from './account/pets.js';
+} from './core/index.js';
+export { ErrorBodySchema, ErrorCodeSchema, IdempotencyKeyHeaderSchema } from './core/index.js';
+export { findTimes, TimesAnswerSchema } from './schedule/index.js';
+export { getQuote } from './catalogue/index.js';
+export { QuoteSchema } from './catalogue/index.js';
+export { addAddress, listAddresses } from './account/index.js';
+export { myProfile } from './account/index.js';
+export { addPet, listPets } from './account/index.js';
 export {
   type AuthContext,
   authenticate,
@@ -84,23 +85,23 @@ export {
   SCOPE_NAMES,
   SCOPES,
   type Scope,
-} from './core/auth.js';
-export { actorName, statedClientName } from './core/context.js';
-export { book, BookRequestSchema, BookResultSchema } from './bookings/book.js';
+} from './core/index.js';
+export { actorName, statedClientName } from './core/index.js';
+export { book, BookRequestSchema, BookResultSchema } from './bookings/index.js';
 export {
   type Booking,
   BookingSchema,
   paymentWords,
   statusWords,
   toBooking,
-} from './bookings/booking-model.js';
+} from './bookings/index.js';
 export {
   ACCOUNT_PAGE,
   accountPageContext,
   type AccountBooking,
   UPCOMING_SHOWN,
-} from './identity/own-account.js';
-export { dayText, momentText } from './schedule/local-time.js';
+} from './account/index.js';
+export { dayText, momentText } from './core/index.js';
 export {
   cancelBooking,
   getBooking,
@@ -108,17 +109,17 @@ export {
   payBooking,
   rescheduleBooking,
   rescheduleTimes,
-} from './bookings/manage.js';
-export { completeBookings, expireHolds, extendSeries } from './bookings/timed-rules.js';
-export { leadsToFollowUp } from './bookings/operator.js';
-export type { Payments } from './core/context.js';
+} from './bookings/index.js';
+export { completeBookings, expireHolds, extendSeries } from './bookings/index.js';
+export { leadsToFollowUp } from './bookings/index.js';
+export type { Payments } from './core/index.js';
 export {
   type Checkout,
   type CheckoutRequest,
   formPairs,
   type PaymentGateway,
   type VerifiedNotification,
-} from './money/gateway.js';
+} from './money/index.js';
 export {
   checkoutSignature,
   createPayFastGateway,
@@ -130,28 +131,27 @@ export {
   payfastSettingProblems,
   payfastText,
   phpUrlencode,
-} from './money/payfast.js';
-export { createSandboxGateway } from './money/sandbox.js';
+} from './money/index.js';
+export { createSandboxGateway } from './money/index.js';
 export {
   type NoticeState,
   type SettleOutcome,
   type Settlement,
   settleNotification,
-} from './money/settle.js';
-export { recheckNotices } from './money/notices.js';
+} from './money/index.js';
+export { recheckNotices } from './money/index.js';
 export {
   deliverMail,
   deliverPendingMail,
   followSignInLink,
-  LINK_MAILS_PER_HOUR,
   peekSignInLink,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   sendSignInLink,
   type SignInLinkReason,
-  takeLinkMailAllowance,
-} from './identity/email-sign-in.js';
-export { type PageHeader, pageHeaderOf } from './identity/page-header.js';
+} from './identity/index.js';
+export { LINK_MAILS_PER_HOUR, takeLinkMailAllowance } from './core/index.js';
+export { type PageHeader, pageHeaderOf } from './identity/index.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
 export {
   endWebSession,
@@ -162,17 +162,17 @@ export {
   signInWithPassword,
   startWebSession,
   type WebSession,
-} from './identity/web-sessions.js';
+} from './identity/index.js';
 export {
   keepUpstreamLogin,
   signInWithUpstreamIdentity,
   takeUpstreamLogin,
   UPSTREAM_LOGIN_MINUTES,
   type VerifiedIdentity,
-} from './identity/upstream-sign-in.js';
-export { createAccountApiKey, listApiKeys, revokeApiKey } from './identity/api-keys.js';
-export type { NewApiKey } from './core/auth.js';
-export { listAssistantConnections, removeConnection } from './identity/connections.js';
+} from './identity/index.js';
+export { createAccountApiKey, listApiKeys, revokeApiKey } from './identity/index.js';
+export type { NewApiKey } from './core/index.js';
+export { listAssistantConnections, removeConnection } from './identity/index.js';
 export {
   clientFromMetadataDocument,
   type FetchedClientDocument,
@@ -180,7 +180,7 @@ export {
   type OAuthClientMetadata,
   type OAuthClientRegistration,
   registerOAuthClient,
-} from './identity/oauth-clients.js';
+} from './identity/index.js';
 export {
   answerAuthorizationRequest,
   type AuthorizationAnswer,
@@ -190,7 +190,7 @@ export {
   findAuthorizationRequest,
   REQUEST_MINUTES,
   requestAuthorization,
-} from './identity/oauth-authorization-requests.js';
+} from './identity/index.js';
 export {
   ACCESS_TOKEN_SECONDS,
   exchangeAuthorizationCode,
@@ -198,15 +198,15 @@ export {
   type IssuedTokens,
   REFRESH_TOKEN_DAYS,
   revokeOAuthToken,
-} from './identity/oauth-tokens.js';
-export type { OAuthErrorCode } from './identity/oauth-refusal.js';
-export type { PayLink, PayLinkState } from './money/pay-link.js';
+} from './identity/index.js';
+export type { OAuthErrorCode } from './identity/index.js';
+export type { PayLink, PayLinkState } from './money/index.js';
 export {
   DIRECTORY_CATEGORIES,
   DirectoryCategorySchema,
   findPetBusinesses,
-} from './directory/find-pet-businesses.js';
-export { getSignupStatus, startBusinessSignup, timezoneChoices } from './onboarding/signup.js';
+} from './directory/index.js';
+export { getSignupStatus, startBusinessSignup, timezoneChoices } from './onboarding/index.js';
 export {
   DRAFT_DAYS,
   draftApplication,
@@ -214,18 +214,18 @@ export {
   draftSummary,
   parseSaidPrice,
   prepareBusinessSignup,
-} from './onboarding/draft.js';
-export { addBusinessServices } from './onboarding/step-services.js';
-export { setServiceArea } from './onboarding/step-area.js';
-export { addResources } from './onboarding/step-resources.js';
-export { setOperatingHours } from './onboarding/step-hours.js';
-export { weekWords } from './schedule/week.js';
+} from './onboarding/index.js';
+export { addBusinessServices } from './onboarding/index.js';
+export { setServiceArea } from './onboarding/index.js';
+export { addResources } from './onboarding/index.js';
+export { setOperatingHours } from './onboarding/index.js';
+export { weekWords } from './schedule/index.js';
 /** The days of a week, Monday first (the slot engine's list): the pages' forms use it too. */
 export { DAY_KEYS } from '@nogpets/slot-engine';
-export { inviteStaff } from './onboarding/step-staff.js';
-export { connectGateway } from './money/connect-gateway.js';
-export { submitBusinessForReview, summaryOf } from './onboarding/submit.js';
-export { type Application, ApplicationSchema } from './onboarding/application-model.js';
+export { inviteStaff } from './onboarding/index.js';
+export { connectGateway } from './onboarding/index.js';
+export { submitBusinessForReview, summaryOf } from './onboarding/index.js';
+export { type Application, ApplicationSchema } from './onboarding/index.js';
 export {
   type ApplicationForReview,
   type Approval,
@@ -242,19 +242,19 @@ export {
   type RefundOwed,
   rejectApplication,
   type Reviewer,
-} from './onboarding/review.js';
-export { getDayPlan } from './bookings/day-plan.js';
-export { listBusinessBookings } from './bookings/business-bookings.js';
+} from './onboarding/index.js';
+export { getDayPlan } from './bookings/index.js';
+export { listBusinessBookings } from './bookings/index.js';
 export {
   acceptBusinessBooking,
   cancelBusinessBooking,
   declineBooking,
   moveBooking,
-} from './bookings/business-actions.js';
-export { bookForClient, findBusinessTimes, rebookBooking } from './bookings/book-for-client.js';
-export { createInvoiceLink, sendPaymentLink } from './money/payment-links.js';
-export { proposeServiceArea } from './places/propose-area.js';
-export { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './staff/staff.js';
+} from './bookings/index.js';
+export { bookForClient, findBusinessTimes, rebookBooking } from './bookings/index.js';
+export { createInvoiceLink, sendPaymentLink } from './money/index.js';
+export { proposeServiceArea } from './onboarding/index.js';
+export { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './staff/index.js';
 export {
   acceptInvitation,
   declineInvitation,
@@ -263,19 +263,19 @@ export {
   leaveBusiness,
   listMyInvitations,
   offeredRole,
-} from './staff/invitations.js';
-export { addClientNote, getClient, listClients } from './clients/clients.js';
-export { listPrices, updatePrices } from './catalogue/business-prices.js';
-export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './schedule/working-hours.js';
-export { getEarnings, listPayouts, listUnpaidClients } from './money/earnings.js';
-export { cardEntries, MAX_PAYOUT_NOTE, type Payout, payoutPlan } from './money/payouts.js';
-export { type RunAccess, type RunNeed, runAccess } from './staff/access.js';
-export { browseShop, deliveryOptions } from './shop/browse-shop.js';
-export { quoteOrder } from './shop/quote-order.js';
-export { buy } from './shop/buy.js';
-export { getOrder, listOrders } from './shop/orders.js';
-export { payOrder } from './shop/pay-order.js';
-export { type Order, OrderSchema, toOrder } from './shop/shop-model.js';
+} from './staff/index.js';
+export { addClientNote, getClient, listClients } from './clients/index.js';
+export { listPrices, updatePrices } from './catalogue/index.js';
+export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
+export { getEarnings, listPayouts, listUnpaidClients } from './money/index.js';
+export { cardEntries, MAX_PAYOUT_NOTE, type Payout, payoutPlan } from './money/index.js';
+export { type RunAccess, type RunNeed, runAccess } from './staff/index.js';
+export { browseShop, deliveryOptions } from './shop/index.js';
+export { quoteOrder } from './shop/index.js';
+export { buy } from './shop/index.js';
+export { getOrder, listOrders } from './shop/index.js';
+export { payOrder } from './shop/index.js';
+export { type Order, OrderSchema, toOrder } from './shop/index.js';
 export {
   expireOrders,
   moveOrder,
@@ -283,7 +283,7 @@ export {
   ORDER_PAYMENT_GRACE_MS,
   releaseStrandedVisitOrders,
   setShopOpenAs,
-} from './shop/operator.js';
+} from './shop/index.js';
 // What stands between an application and its review (one rule, for pages too).
 export { stillNeeded } from '@nogpets/onboarding-checklist';
 export * from './events/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInternal } from './core/define.js';
+import { isInternal } from './core/index.js';
 import { internalOperations } from './internal/index.js';
 import { operations } from './registry.js';
 

@@ -1,57 +1,60 @@
-import { listServices } from './catalogue/list-services.js';
-import { checkCoverage } from './places/check-coverage.js';
-import { addAddress, listAddresses } from './account/addresses.js';
-import { myProfile } from './account/my-profile.js';
-import { addPet, listPets } from './account/pets.js';
-import { findTimes } from './schedule/find-times.js';
-import { getQuote } from './catalogue/get-quote.js';
-import { book } from './bookings/book.js';
-import {
-  cancelBooking,
-  getBooking,
-  listBookings,
-  payBooking,
-  rescheduleBooking,
-  rescheduleTimes,
-} from './bookings/manage.js';
-import type { Operation } from './core/define.js';
-import { findPetBusinesses } from './directory/find-pet-businesses.js';
-import { browseShop } from './shop/browse-shop.js';
-import { quoteOrder } from './shop/quote-order.js';
-import { buy } from './shop/buy.js';
-import { getOrder, listOrders } from './shop/orders.js';
-import { payOrder } from './shop/pay-order.js';
-import { getSignupStatus, startBusinessSignup } from './onboarding/signup.js';
-import { prepareBusinessSignup } from './onboarding/draft.js';
-import { setServiceArea } from './onboarding/step-area.js';
-import { connectGateway } from './money/connect-gateway.js';
-import { setOperatingHours } from './onboarding/step-hours.js';
-import { addResources } from './onboarding/step-resources.js';
-import { addBusinessServices } from './onboarding/step-services.js';
-import { inviteStaff } from './onboarding/step-staff.js';
-import { submitBusinessForReview } from './onboarding/submit.js';
-import { getDayPlan } from './bookings/day-plan.js';
-import { listBusinessBookings } from './bookings/business-bookings.js';
+import { getQuote, listPrices, listServices, updatePrices } from './catalogue/index.js';
+import { checkCoverage } from './places/index.js';
+import { addAddress, addPet, listAddresses, listPets, myProfile } from './account/index.js';
+import { findTimes } from './schedule/index.js';
 import {
   acceptBusinessBooking,
+  book,
+  bookForClient,
+  cancelBooking,
   cancelBusinessBooking,
   declineBooking,
+  findBusinessTimes,
+  getBooking,
+  getDayPlan,
+  listBookings,
+  listBusinessBookings,
   moveBooking,
-} from './bookings/business-actions.js';
-import { bookForClient, findBusinessTimes, rebookBooking } from './bookings/book-for-client.js';
-import { createInvoiceLink, sendPaymentLink } from './money/payment-links.js';
-import { proposeServiceArea } from './places/propose-area.js';
-import { changeStaffRole, inviteStaffMember, listStaff, removeStaffMember } from './staff/staff.js';
+  payBooking,
+  rebookBooking,
+  rescheduleBooking,
+  rescheduleTimes,
+} from './bookings/index.js';
+import type { Operation } from './core/index.js';
+import { findPetBusinesses } from './directory/index.js';
+import { browseShop, buy, getOrder, listOrders, payOrder, quoteOrder } from './shop/index.js';
+import {
+  addBusinessServices,
+  addResources,
+  connectGateway,
+  getSignupStatus,
+  inviteStaff,
+  prepareBusinessSignup,
+  proposeServiceArea,
+  setOperatingHours,
+  setServiceArea,
+  startBusinessSignup,
+  submitBusinessForReview,
+} from './onboarding/index.js';
+import {
+  createInvoiceLink,
+  getEarnings,
+  listPayouts,
+  listUnpaidClients,
+  sendPaymentLink,
+} from './money/index.js';
 import {
   acceptInvitation,
+  changeStaffRole,
   declineInvitation,
+  inviteStaffMember,
   leaveBusiness,
   listMyInvitations,
-} from './staff/invitations.js';
-import { addClientNote, getClient, listClients } from './clients/clients.js';
-import { listPrices, updatePrices } from './catalogue/business-prices.js';
-import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './schedule/working-hours.js';
-import { getEarnings, listPayouts, listUnpaidClients } from './money/earnings.js';
+  listStaff,
+  removeStaffMember,
+} from './staff/index.js';
+import { addClientNote, getClient, listClients } from './clients/index.js';
+import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [

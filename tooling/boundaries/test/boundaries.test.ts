@@ -36,8 +36,12 @@ describe('the import rules over a fixture', () => {
     const found = violationsIn(fixture, ['apps', 'packages']).map(brief).sort();
     expect(found).toEqual([
       'apps-not-to-store: apps/demo/src/reads-store.ts → packages/store/src/index.ts',
+      'module-layers-listed: packages/operations/src/stray/unlisted.ts → packages/operations/src/core/index.ts',
+      'module-layers: packages/operations/src/core/reaches-up.ts → packages/operations/src/bookings/index.ts',
       'no-cycle: apps/demo/src/a.ts → apps/demo/src/b.ts → apps/demo/src/a.ts',
       'no-cycle: apps/demo/src/c.ts → apps/demo/src/d.ts → apps/demo/src/c.ts',
+      'no-deep-import: packages/operations/src/bookings/book.ts → packages/operations/src/core/clock.ts',
+      'no-deep-import: packages/operations/src/registry.ts → packages/operations/src/schedule/slots.ts',
       'packages-not-to-apps: packages/operations/src/calls-app.ts → apps/demo/src/a.ts',
       'pure-packages-no-io: packages/slot-engine/src/reads-disk.ts → fs',
       'store-not-to-operations: packages/store/src/calls-up.ts → packages/operations/src/index.ts',
@@ -46,9 +50,11 @@ describe('the import rules over a fixture', () => {
 
   it('fails the way `pnpm lint` runs it: exit code = the number of errors, each one named', () => {
     const run = depcruiseIn(fixture, ['-T', 'err', 'apps', 'packages']);
-    expect(run.status).toBe(6);
+    expect(run.status).toBe(10);
     expect(run.stdout).toContain('error no-cycle: apps/demo/src/a.ts');
     expect(run.stdout).toContain('error apps-not-to-store: apps/demo/src/reads-store.ts');
+    expect(run.stdout).toContain('error no-deep-import: packages/operations/src/bookings/book.ts');
+    expect(run.stdout).toContain('error module-layers: packages/operations/src/core/reaches-up.ts');
   });
 });
 

@@ -1,10 +1,7 @@
 import { insertAddress, listAddresses as listAddressRows } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { actorName } from '../core/context.js';
-import { POSTAL_CODE, resolveWhere } from '../places/check-coverage.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import { actorName, auditChange, defineOperation, READ_ONLY, ServiceError } from '../core/index.js';
+import { POSTAL_CODE, resolveWhere } from '../places/index.js';
 
 /** An address's notes (gate code, parking): add_address's limit, and the account page's. */
 export const AddressNotesSchema = z.string().max(300);

@@ -1,7 +1,6 @@
 import { countOwned, findUserById } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import { defineOperation, READ_ONLY, ServiceError } from '../core/index.js';
 
 export const ProfileSchema = z
   .object({

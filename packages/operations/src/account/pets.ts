@@ -1,9 +1,14 @@
 import { insertPet, listPets as listPetRows } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { actorName } from '../core/context.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { CoatSchema, PetTypeSchema, WeightKgSchema } from '../core/schemas.js';
+import {
+  actorName,
+  auditChange,
+  CoatSchema,
+  defineOperation,
+  PetTypeSchema,
+  READ_ONLY,
+  WeightKgSchema,
+} from '../core/index.js';
 
 /** A pet's notes (temperament, health): add_pet's limit, and the account page's. */
 export const PetNotesSchema = z.string().max(500);

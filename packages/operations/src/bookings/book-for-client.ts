@@ -21,38 +21,48 @@ import {
   type Queryable,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
+import {
+  auditChange,
+  CoatSchema,
+  confirmStep,
+  defineOperation,
+  localDate,
+  offersThrough,
+  type OperationContext,
+  PetTypeSchema,
+  READ_ONLY,
+  ServiceError,
+  ServiceIdsSchema,
+  transactionAsPool,
+  WeightKgSchema,
+} from '../core/index.js';
 import type { BookingDetails } from './booking-model.js';
 import { refused } from './booking-model.js';
-import { TimesAnswerSchema } from '../schedule/find-times.js';
-import { localDate } from '../schedule/local-time.js';
-import { makePayLink, type PlaceOptions, placeBookings, placeOneBooking } from './place.js';
-import { type PricedRequest, priceRequest } from '../catalogue/quote-request.js';
 import {
   askedRange,
+  checkDateBounds,
+  checkSearchDates,
   checkSlot,
+  DATE,
   endOf,
   engineError,
   groupOf,
+  HHMM,
   nothingOpen,
   slotInputFor,
-} from '../schedule/schedule.js';
-import { checkDateBounds, checkSearchDates, DATE, HHMM } from '../schedule/time-schemas.js';
-import { confirmStep } from '../core/confirm.js';
-import type { OperationContext } from '../core/context.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { sourceOf } from '../events/record.js';
-import { BUSINESS_ERRORS, bookableOffer, offersThrough } from '../catalogue/offer-cache.js';
-import { transactionAsPool } from '../core/run-operation.js';
-import { CoatSchema, PetTypeSchema, ServiceIdsSchema, WeightKgSchema } from '../core/schemas.js';
+  TimesAnswerSchema,
+} from '../schedule/index.js';
+import { makePayLink, type PlaceOptions, placeBookings, placeOneBooking } from './place.js';
+import { type PricedRequest, priceRequest } from '../catalogue/index.js';
+import { sourceOf } from '../events/index.js';
+import { bookableOffer, BUSINESS_ERRORS } from '../places/index.js';
 import {
   type InBusiness,
   inBusiness,
   RUN_ACCESS_ERRORS,
   type RunAccess,
   RunBusinessIdShape,
-} from '../staff/access.js';
+} from '../staff/index.js';
 import { JobSchema, toJobs } from './jobs.js';
 
 /** The notice a business booking asks when the business waives the public one: none, but never in the past. */

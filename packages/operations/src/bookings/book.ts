@@ -3,17 +3,33 @@ import { formatMoney } from '@nogpets/pricing-tiers';
 import { DAY_KEYS, type SittingPlan } from '@nogpets/slot-engine';
 import { insertSeries, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
-import { confirmRequired } from '../core/confirm.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { sourceOf } from '../events/record.js';
-import { BUSINESS_ERRORS, BusinessIdSchema } from '../catalogue/offer-cache.js';
-import { documentRules, LineIdSchema, oneGroupOf, ServiceIdsSchema } from '../core/schemas.js';
+import {
+  confirmRequired,
+  defineOperation,
+  documentRules,
+  LineIdSchema,
+  localDate,
+  momentText,
+  oneGroupOf,
+  ServiceError,
+  ServiceIdsSchema,
+  whenText,
+} from '../core/index.js';
+import { sourceOf } from '../events/index.js';
+import { BUSINESS_ERRORS, BusinessIdSchema } from '../places/index.js';
 import { type BookingDetails, BookingStatusSchema, PaymentStatusSchema, refused } from './booking-model.js';
-import { localDate, momentText, whenText } from '../schedule/local-time.js';
 import { makePayLink, type Placement, placeBookings, placeOneBooking } from './place.js';
-import { priceRequest } from '../catalogue/quote-request.js';
-import { checkSlot, endOf, groupOf, planSittingFor, sittingUnavailable } from '../schedule/schedule.js';
+import { priceRequest } from '../catalogue/index.js';
+import {
+  checkDateBounds,
+  checkSlot,
+  endOf,
+  groupOf,
+  planSittingFor,
+  sittingUnavailable,
+  StaySchema,
+  VisitsSchema,
+} from '../schedule/index.js';
 import {
   fullyBookedLead,
   fullyBookedMessage,
@@ -21,7 +37,6 @@ import {
   SkippedSchema,
   seriesPlacements,
 } from './series.js';
-import { checkDateBounds, StaySchema, VisitsSchema } from '../schedule/time-schemas.js';
 
 const RepeatSchema = z
   .object({ freq: z.literal('WEEKLY'), days: z.array(z.enum(DAY_KEYS)).min(1).max(7) })

@@ -2,10 +2,7 @@ import { type BookingState, canPay, type Refusal, rescheduleDeadline } from '@no
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { type BookingRow, findBooking, listBookingMessages, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
-import { LineIdSchema } from '../core/schemas.js';
-import { whenText } from '../schedule/local-time.js';
+import { LineIdSchema, type OperationContext, ServiceError, whenText } from '../core/index.js';
 
 /** What a booking keeps beside its columns: the price as quoted and what the crew needs. */
 export interface BookingDetails {

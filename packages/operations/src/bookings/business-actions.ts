@@ -19,18 +19,22 @@ import {
   type Queryable,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
+import {
+  auditChange,
+  confirmStep,
+  defineOperation,
+  momentText,
+  type OperationContext,
+  ServiceError,
+  whenText,
+} from '../core/index.js';
 import { recordBookingEvents, recordCancellations } from './events.js';
-import { momentText, whenText } from '../schedule/local-time.js';
 import { cancelWithRefunds, movedFrom, moveTarget, slotTakenOnConflict, writeMove } from './manage.js';
 import { applyTransition } from './operator.js';
-import { bookingMoney, bookingParts, cancelMoney, confirmStep } from '../core/confirm.js';
-import type { OperationContext } from '../core/context.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { sourceOf } from '../events/record.js';
-import { bookableOffer } from '../catalogue/offer-cache.js';
-import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/access.js';
+import { bookingMoney, bookingParts, cancelMoney } from './confirm-parts.js';
+import { sourceOf } from '../events/index.js';
+import { bookableOffer } from '../places/index.js';
+import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/index.js';
 import { type Job, JobSchema, toJobs } from './jobs.js';
 
 const CHANGES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };

@@ -1,13 +1,19 @@
 /** listBusinessBookings / list_business_bookings: a business's bookings by date range. */
 import { listBusinessBookings as listRows, listResources } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { addDays, DAY_MS, localDate, localDaysWindow } from '../schedule/local-time.js';
+import {
+  addDays,
+  DAY_MS,
+  defineOperation,
+  keysetCursor,
+  localDate,
+  localDaysWindow,
+  READ_ONLY,
+  ServiceError,
+} from '../core/index.js';
 import { BookingStatusSchema } from './booking-model.js';
-import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
-import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
-import { keysetCursor } from '../core/cursor.js';
+import { checkDateBounds, DATE } from '../schedule/index.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/index.js';
 import { JobSchema, resourceRefused, toJobs } from './jobs.js';
 
 /** The instants a business's booking list covers: its local dates `from` to `to`, as slot-engine counts them. */

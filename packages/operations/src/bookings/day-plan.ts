@@ -3,10 +3,9 @@ import { DEFAULT_VAN_BUFFER_MIN, dayKeyOf } from '@nogpets/slot-engine';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { listDayJobs, listResources, listTimeOff } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { localDate, localDaysWindow } from '../schedule/local-time.js';
-import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
-import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
+import { defineOperation, localDate, localDaysWindow, READ_ONLY } from '../core/index.js';
+import { checkDateBounds, DATE } from '../schedule/index.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/index.js';
 import { JobSchema, minutesBetween, resourceRefused, toJobs } from './jobs.js';
 
 /** The instants a day plan covers: its local date in the business's zone, as slot-engine counts it. */

@@ -3,8 +3,14 @@
  * there (what was committed), its person the booking's account and its business the booking's.
  */
 import type { Queryable } from '@nogpets/store';
-import type { BookingFacts, EventData, EventType } from '../events/catalog.js';
-import { bookingFacts, type EventSource, recordEvents } from '../events/record.js';
+import {
+  type BookingFacts,
+  bookingFacts,
+  type EventData,
+  type EventSource,
+  type EventType,
+  recordEvents,
+} from '../events/index.js';
 
 type Who = 'client' | 'business' | 'operator' | 'system';
 

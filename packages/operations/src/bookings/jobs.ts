@@ -15,8 +15,7 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { paymentWords, statusWords } from './booking-model.js';
-import { localTime, whenText } from '../schedule/local-time.js';
-import { ServiceError } from '../core/errors.js';
+import { localTime, ServiceError, whenText } from '../core/index.js';
 
 /** What a booking's details say of its pets: saved pets by id; a pet by value carries its facts. */
 interface DetailPet {

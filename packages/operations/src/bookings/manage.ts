@@ -18,13 +18,38 @@ import {
   updateBooking,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { bookingParts, type ConfirmParts, cancelMoney, confirmRequired } from '../core/confirm.js';
-import type { OperationContext } from '../core/context.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { sourceOf } from '../events/record.js';
-import { flagIfOutsideWorkingTime } from '../schedule/working-time.js';
+import {
+  addDays,
+  auditChange,
+  type ConfirmParts,
+  confirmRequired,
+  DAY_MS,
+  defineOperation,
+  localDate,
+  localTime,
+  type OperationContext,
+  READ_ONLY,
+  ServiceError,
+  whenText,
+} from '../core/index.js';
+import { bookingParts, cancelMoney } from './confirm-parts.js';
+import { sourceOf } from '../events/index.js';
+import {
+  askedRange,
+  checkDateBounds,
+  checkSearchDates,
+  checkSlot,
+  DATE,
+  DaySchema,
+  flagIfOutsideWorkingTime,
+  freeResourceAt,
+  groupOf,
+  openDays,
+  planSitting,
+  sittingContext,
+  sittingDays,
+  SlotSchema,
+} from '../schedule/index.js';
 import {
   type BookingDetails,
   BookingIdShape,
@@ -38,20 +63,8 @@ import {
   withMessages,
 } from './booking-model.js';
 import { recordBookingEvents, recordCancellations } from './events.js';
-import { addDays, DAY_MS, localDate, localTime, whenText } from '../schedule/local-time.js';
 import { makePayLink } from './place.js';
-import type { PricedRequest } from '../catalogue/quote-request.js';
-import {
-  askedRange,
-  checkSlot,
-  freeResourceAt,
-  groupOf,
-  openDays,
-  planSitting,
-  sittingContext,
-  sittingDays,
-} from '../schedule/schedule.js';
-import { checkDateBounds, checkSearchDates, DATE, DaySchema, SlotSchema } from '../schedule/time-schemas.js';
+import type { PricedRequest } from '../catalogue/index.js';
 
 const notFound = { status: 404, description: 'No such booking of the person.' };
 const auth401 = { status: 401, description: 'No or an invalid credential.' };

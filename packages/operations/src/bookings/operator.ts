@@ -17,9 +17,8 @@ import {
   updateBooking,
   updateOrder,
 } from '@nogpets/store';
-import type { Deps } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
-import { operatorSource } from '../events/record.js';
+import { type Deps, ServiceError } from '../core/index.js';
+import { operatorSource } from '../events/index.js';
 import { type Booking, stateOf, toBooking } from './booking-model.js';
 import { recordBookingEvents } from './events.js';
 

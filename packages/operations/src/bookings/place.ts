@@ -25,15 +25,12 @@ import {
   shareKey,
   type TransactionSql,
 } from '@nogpets/store';
-import { hashSecret, newSecret } from '../core/auth.js';
-import { actorName, type OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
-import type { EventSource } from '../events/record.js';
-import { flagIfOutsideWorkingTime } from '../schedule/working-time.js';
+import { actorName, hashSecret, newSecret, type OperationContext, ServiceError } from '../core/index.js';
+import type { EventSource } from '../events/index.js';
+import { flagIfOutsideWorkingTime, groupOf } from '../schedule/index.js';
 import type { BookingDetails } from './booking-model.js';
 import { recordBookingEvents } from './events.js';
-import type { PricedRequest } from '../catalogue/quote-request.js';
-import { groupOf } from '../schedule/schedule.js';
+import type { PricedRequest } from '../catalogue/index.js';
 
 export interface Placement {
   start: Date;

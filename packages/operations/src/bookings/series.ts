@@ -5,11 +5,10 @@
 import { expandWeekly, type WeeklyRepeat } from '@nogpets/booking-rules';
 import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { localDate } from '../schedule/local-time.js';
+import { localDate, type OperationContext } from '../core/index.js';
 import type { Placement } from './place.js';
-import type { PricedRequest } from '../catalogue/quote-request.js';
-import { endOf, openDays, WHY_CLOSED } from '../schedule/schedule.js';
+import type { PricedRequest } from '../catalogue/index.js';
+import { endOf, openDays, WHY_CLOSED } from '../schedule/index.js';
 
 export const SkippedSchema = z
   .object({ date: z.string(), reason: z.string(), message: z.string() })

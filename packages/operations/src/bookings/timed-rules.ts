@@ -13,15 +13,12 @@ import {
   setSeriesBookedUntil,
   updateBooking,
 } from '@nogpets/store';
-import type { Scope } from '../core/auth.js';
-import { SCOPE_NAMES } from '../core/auth.js';
-import type { Deps, OperationContext } from '../core/context.js';
-import { systemSource } from '../events/record.js';
+import { type Deps, localDate, type OperationContext, type Scope, SCOPE_NAMES } from '../core/index.js';
+import { systemSource } from '../events/index.js';
 import { recordBookingEvents } from './events.js';
 import { stateOf } from './booking-model.js';
-import { localDate } from '../schedule/local-time.js';
 import { placeBookings } from './place.js';
-import { priceRequest } from '../catalogue/quote-request.js';
+import { priceRequest } from '../catalogue/index.js';
 import { fullyBookedLead, seriesPlacements } from './series.js';
 
 /**

@@ -15,7 +15,15 @@ import {
   type TierRow,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
+import {
+  auditChange,
+  confirmStep,
+  defineOperation,
+  LineIdSchema,
+  PetTypeSchema,
+  READ_ONLY,
+  ServiceError,
+} from '../core/index.js';
 import {
   MAX_PRICE,
   MAX_TIERS,
@@ -25,12 +33,8 @@ import {
   TierInputSchema,
   TierShape,
 } from './service-model.js';
-import { confirmStep } from '../core/confirm.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
-import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
-import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/index.js';
 
 /** Services one update_prices call may change. */
 export const MAX_PRICE_CHANGES = 100;

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { whereOneOf, whereRule } from '../places/check-coverage.js';
-import { documentRules } from '../core/schemas.js';
-import { BUSINESS_ERRORS } from './offer-cache.js';
+import { defineOperation, documentRules, READ_ONLY } from '../core/index.js';
+import { BUSINESS_ERRORS, whereOneOf, whereRule } from '../places/index.js';
 import { priceRequest, QuoteRequestShape, QuoteSchema, SAVED_REF_ERRORS } from './quote-request.js';
 
 export const getQuote = defineOperation({

@@ -1,9 +1,8 @@
 import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
-import { READ_ONLY, defineOperation } from '../core/define.js';
+import { defineOperation, LineIdSchema, PetTypeSchema, READ_ONLY } from '../core/index.js';
 import { TierShape } from './service-model.js';
-import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from './offer-cache.js';
-import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
+import { bookableOffer, BUSINESS_ERRORS, BusinessIdShape } from '../places/index.js';
 import { priceRange } from '@nogpets/pricing-tiers';
 
 const TierSchema = z.object(TierShape).meta({

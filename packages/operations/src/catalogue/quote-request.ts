@@ -1,21 +1,26 @@
-import { insufficientScope } from '../core/auth.js';
+import {
+  CoatSchema,
+  insufficientScope,
+  LineIdSchema,
+  type OperationContext,
+  PetTypeSchema,
+  type Scope,
+  ServiceError,
+  ServiceIdsSchema,
+  WeightKgSchema,
+} from '../core/index.js';
 import { PricingError, quote as priceQuote, type Quote } from '@nogpets/pricing-tiers';
 import type { AddressRow, LineRow, Offer, ServiceRow } from '@nogpets/store';
 import { z } from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { assessCoverage, WhereShape, type WhereInput } from '../places/check-coverage.js';
-import { ServiceError } from '../core/errors.js';
-import { BusinessIdShape, bookableOffer } from './offer-cache.js';
 import {
-  CoatSchema,
-  LineIdSchema,
-  PetTypeSchema,
-  ServiceIdsSchema,
-  WeightKgSchema,
-} from '../core/schemas.js';
+  assessCoverage,
+  bookableOffer,
+  BusinessIdShape,
+  recordPlaceLead,
+  type WhereInput,
+  WhereShape,
+} from '../places/index.js';
 import { findSavedPetsAndAddress } from '@nogpets/store';
-import { recordPlaceLead } from '../places/leads.js';
-import type { Scope } from '../core/auth.js';
 
 const ServiceIds = ServiceIdsSchema.meta({
   description: 'One PRIMARY service of the category plus any EXTRAs, ids from list_services.',

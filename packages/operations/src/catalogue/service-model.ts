@@ -3,7 +3,7 @@
 // main service, and a price range in words. A leaf: it imports no operation.
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { z } from 'zod';
-import { CoatSchema, PetTypeSchema } from '../core/schemas.js';
+import { CoatSchema, PetTypeSchema } from '../core/index.js';
 
 /** The highest price: 10 000 000 minor units (R100 000, €100 000, ¥10 000 000). */
 export const MAX_PRICE = 10_000_000;

@@ -23,13 +23,16 @@ import {
   searchClients,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { whenText } from '../schedule/local-time.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
-import { keysetCursor } from '../core/cursor.js';
-import { JobSchema, toJobs } from '../bookings/jobs.js';
+import {
+  auditChange,
+  defineOperation,
+  keysetCursor,
+  READ_ONLY,
+  ServiceError,
+  whenText,
+} from '../core/index.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/index.js';
+import { JobSchema, toJobs } from '../bookings/index.js';
 
 /** How many of a client's bookings get_client shows (newest first); older ones through list_business_bookings. */
 export const CLIENT_HISTORY = 20;

@@ -1,8 +1,6 @@
 import type { Sql } from '@nogpets/store';
 import type { AuthContext } from './auth.js';
-import type { GeoData } from '../places/world-data.js';
-import type { OfferCache } from '../catalogue/offer-cache.js';
-import type { PaymentGateway } from '../money/gateway.js';
+import type { GeoData, OfferCache, PaymentGateway } from './ports.js';
 
 export interface Clock {
   now(): Date;

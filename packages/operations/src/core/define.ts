@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from './auth.js';
 import type { ConfirmKind } from './confirm.js';
 import type { OperationContext } from './context.js';
-import type { EventType } from '../events/catalog.js';
+import type { EventTypeName } from './ports.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -51,7 +51,7 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
    * change; a refused call writes none. Every change operation says, even when it is none (`[]`):
    * a test holds each call to its list.
    */
-  events?: readonly EventType[];
+  events?: readonly EventTypeName[];
   annotations: ToolAnnotations;
   handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;
 }
@@ -86,7 +86,7 @@ export interface InternalOperation<I extends z.ZodObject = z.ZodObject, O extend
   input: I;
   output: O;
   /** As for public operations: the domain events a successful call may write. */
-  events?: readonly EventType[];
+  events?: readonly EventTypeName[];
   handler: (ctx: OperationContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 

@@ -169,3 +169,12 @@ function isDataException(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return (err as Error)?.name === 'PostgresError' && typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
+
+/** The 400 of a request that names something the application does not have, or asks two contrary things. */
+export function badRequest(fields: { field: string; message: string }[]): ServiceError {
+  return new ServiceError(
+    'BAD_REQUEST',
+    `The request is not valid. ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`,
+    { fields },
+  );
+}

@@ -13,7 +13,7 @@ import { insufficientScope } from './auth.js';
 import type { OperationContext } from './context.js';
 import { type AnyOperation, isInternal, type Operation } from './define.js';
 import { type ErrorCode, ServiceError } from './errors.js';
-import { offersThrough } from '../catalogue/offer-cache.js';
+import { offersThrough } from './ports.js';
 import { IDEMPOTENCY_KEY } from './schemas.js';
 import { findUnstorableText, type TextProblem } from './text.js';
 

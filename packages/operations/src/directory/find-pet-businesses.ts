@@ -9,11 +9,10 @@ import {
   type PublishedFacts,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { rangeWords } from '../catalogue/service-model.js';
-import { weekWords } from '../schedule/week.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { BOOKABLE_COUNTRY } from '../catalogue/offer-cache.js';
+import { rangeWords } from '../catalogue/index.js';
+import { weekWords } from '../schedule/index.js';
+import { defineOperation, READ_ONLY, ServiceError } from '../core/index.js';
+import { BOOKABLE_COUNTRY } from '../places/index.js';
 import { TOWN_SLUG } from './town-slug.js';
 
 /**

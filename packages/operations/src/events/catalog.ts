@@ -5,6 +5,7 @@
  * version. Mails, webhooks and calendar feeds read these, never the operations.
  */
 import { z } from 'zod';
+import type {} from '../core/index.js';
 
 export const ActorKindSchema = z.enum(['person', 'staff', 'operator', 'system']).meta({
   description:
@@ -247,3 +248,9 @@ export const EVENT_CATALOG = {
 export type EventType = keyof typeof EVENT_CATALOG;
 export type EventData<T extends EventType> = z.input<(typeof EVENT_CATALOG)[T]['data']>;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as EventType[];
+
+// The event types an operation may declare (core/define.ts): core names none itself, so that it stays
+// below this module; each type of the catalog is a key of its EventTypeNames.
+declare module '../core/index.js' {
+  interface EventTypeNames extends Record<EventType, true> {}
+}

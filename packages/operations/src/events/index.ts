@@ -1,3 +1,4 @@
+/** The public entry of events/: the catalog of domain event types and shapes, their envelope, and recording them. */
 export {
   type ActorKind,
   type BookingFacts,
@@ -10,7 +11,7 @@ export {
   MoneySchema,
   OrderFactsSchema,
 } from './catalog.js';
-export { type EventEnvelope, EventEnvelopeSchema, envelopeOf } from './envelope.js';
+export { envelopeOf, type EventEnvelope, EventEnvelopeSchema } from './envelope.js';
 export {
   bookingFacts,
   type EventSource,

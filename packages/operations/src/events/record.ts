@@ -3,7 +3,7 @@
  * when its change committed. The data is checked against the catalog's shape; a mismatch is a bug
  * (thrown, so the change rolls back), never a half-described event.
  */
-import { currentCallId } from '../core/call-scope.js';
+import { currentCallId, type OperationContext } from '../core/index.js';
 import {
   appendEvents,
   type BookingEventRow,
@@ -11,7 +11,6 @@ import {
   orderEventRows,
   type Queryable,
 } from '@nogpets/store';
-import type { OperationContext } from '../core/context.js';
 import {
   type ActorKind,
   type BookingFacts,

@@ -5,8 +5,7 @@ import {
   revokeCredential,
   type UserRow,
 } from '@nogpets/store';
-import { createApiKey, type NewApiKey } from '../core/auth.js';
-import type { Deps } from '../core/context.js';
+import { createApiKey, type Deps, type NewApiKey } from '../core/index.js';
 
 type KeyDeps = Pick<Deps, 'sql' | 'clock'>;
 

@@ -1,5 +1,5 @@
 import { appendAudit, type ConnectionRow, listConnections, revokeConnection } from '@nogpets/store';
-import type { Deps } from '../core/context.js';
+import type { Deps } from '../core/index.js';
 
 type ConnectionDeps = Pick<Deps, 'sql' | 'clock'>;
 

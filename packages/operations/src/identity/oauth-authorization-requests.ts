@@ -10,8 +10,7 @@ import {
   type OAuthClientRow,
   type OAuthRequestRow,
 } from '@nogpets/store';
-import { hashSecret, isScope } from '../core/auth.js';
-import type { Deps } from '../core/context.js';
+import { type Deps, hashSecret, isScope } from '../core/index.js';
 import { oauthRefusal } from './oauth-refusal.js';
 
 /** How long a person has to answer on the consent page, and a code to be exchanged (docs/decisions.md). */

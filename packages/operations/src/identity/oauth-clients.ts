@@ -5,8 +5,7 @@ import {
   type OAuthClientRow,
   saveClientMetadataDocument,
 } from '@nogpets/store';
-import type { Deps } from '../core/context.js';
-import { cutText } from '../core/text.js';
+import { cutText, type Deps } from '../core/index.js';
 
 /** A client's metadata as OAuth clients send it (RFC 7591); what is read of it here. */
 export type OAuthClientRegistration = Record<string, unknown> & {

@@ -1,4 +1,4 @@
-import { ServiceError } from '../core/errors.js';
+import { ServiceError } from '../core/index.js';
 
 /** The OAuth error codes (RFC 6749 §5.2) the authorization server's operations refuse with. */
 export type OAuthErrorCode = 'invalid_grant' | 'invalid_scope';

@@ -9,9 +9,7 @@ import {
   type Sql,
   useOAuthCode,
 } from '@nogpets/store';
-import { hashSecret, newSecret } from '../core/auth.js';
-import type { Deps } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
+import { type Deps, hashSecret, newSecret, ServiceError } from '../core/index.js';
 import { oauthRefusal } from './oauth-refusal.js';
 
 /** Token lifetimes (docs/decisions.md): short access, rotating refresh. */

@@ -5,8 +5,7 @@ import {
   type OidcLoginRow,
   takeOidcLogin,
 } from '@nogpets/store';
-import { hashSecret } from '../core/auth.js';
-import type { Deps } from '../core/context.js';
+import { type Deps, hashSecret } from '../core/index.js';
 import { openWebSession, type WebSession } from './web-sessions.js';
 
 /** How long a person has to finish signing in at the upstream provider. */

@@ -8,8 +8,7 @@ import {
   settingOrCreate,
   type UserRow,
 } from '@nogpets/store';
-import { hashSecret, isEmailAddress } from '../core/auth.js';
-import type { Deps } from '../core/context.js';
+import { type Deps, hashSecret, isEmailAddress } from '../core/index.js';
 
 /** How long a browser stays signed in. */
 export const SESSION_DAYS = 14;

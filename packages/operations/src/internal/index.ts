@@ -1,4 +1,4 @@
-import type { InternalOperation } from '../core/define.js';
+import type { InternalOperation } from '../core/index.js';
 import * as jobOperations from './jobs.js';
 import * as operatorOperations from './operator.js';
 import * as pageOperations from './pages.js';

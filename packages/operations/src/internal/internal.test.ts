@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AuthContext } from '../core/auth.js';
-import type { OperationContext, Principal } from '../core/context.js';
-import { defineInternalOperation, isInternal } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import {
+  type AuthContext,
+  defineInternalOperation,
+  isInternal,
+  type OperationContext,
+  type Principal,
+  runOperation,
+  ServiceError,
+} from '../core/index.js';
 import { operations } from '../registry.js';
-import { runOperation } from '../core/run-operation.js';
 import { internalOperations } from './index.js';
 
 /** An internal operation for the operator that answers who ran it. */

@@ -10,11 +10,11 @@ import {
   purgeLinkMailRequests,
   purgeRateLimits,
 } from '@nogpets/store';
-import { deliverPendingMail } from '../identity/email-sign-in.js';
-import { completeBookings, expireHolds, extendSeries } from '../bookings/timed-rules.js';
-import { defineInternalOperation } from '../core/define.js';
-import { recheckNotices } from '../money/notices.js';
-import { expireOrders, releaseStrandedVisitOrders } from '../shop/operator.js';
+import { deliverPendingMail } from '../identity/index.js';
+import { completeBookings, expireHolds, extendSeries } from '../bookings/index.js';
+import { defineInternalOperation } from '../core/index.js';
+import { recheckNotices } from '../money/index.js';
+import { expireOrders, releaseStrandedVisitOrders } from '../shop/index.js';
 import { NO_INPUT, typed } from './typed.js';
 
 const SYSTEM = { principal: ['system'] } as const;

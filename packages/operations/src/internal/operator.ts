@@ -6,15 +6,21 @@
  */
 import { listMail as listMailRows } from '@nogpets/store';
 import { z } from 'zod';
-import { createApiKey as makeApiKey } from '../core/auth.js';
+import { defineInternalOperation, createApiKey as makeApiKey } from '../core/index.js';
 import {
   acceptBooking,
   closeLeadWithNote,
   leadsToFollowUp,
   paymentsToRefund,
   refundsDue,
-} from '../bookings/operator.js';
-import { createPayout as makePayout, markPayoutDone } from '../money/payouts.js';
+} from '../bookings/index.js';
+import {
+  chargesToRefund,
+  createPayout as makePayout,
+  markPayoutDone,
+  paymentProblems,
+  resolvePaymentProblem,
+} from '../money/index.js';
 import {
   applicationsToReview,
   applicationToReview,
@@ -26,10 +32,8 @@ import {
   refundsOwed,
   rejectApplication as reject,
   revokeOperatorAccess as revoke,
-} from '../onboarding/review.js';
-import { defineInternalOperation } from '../core/define.js';
-import { chargesToRefund, paymentProblems, resolvePaymentProblem } from '../money/notices.js';
-import { moveOrder as move, ordersToPack, shopStatus as readShop, setShopOpenAs } from '../shop/operator.js';
+} from '../onboarding/index.js';
+import { moveOrder as move, ordersToPack, shopStatus as readShop, setShopOpenAs } from '../shop/index.js';
 import { NO_INPUT, operatorOf, typed } from './typed.js';
 
 const OPERATOR = { principal: ['operator'] } as const;

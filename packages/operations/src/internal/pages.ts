@@ -7,20 +7,18 @@
  */
 import { findPaymentNotice } from '@nogpets/store';
 import { z } from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { defineInternalOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import { defineInternalOperation, type OperationContext, ServiceError } from '../core/index.js';
 import {
   accountBookings as bookingsOfAccount,
   changeSavedNotes as changeNotes,
   personTimeZone,
   removeSaved as removeOwnSaved,
-} from '../identity/own-account.js';
-import { checkNotification, receiveNotification } from '../money/notices.js';
-import { findPayLink as payLinkOf } from '../money/pay-link.js';
-import { draftForPage as draftOf, keepDraft as keep } from '../onboarding/draft.js';
-import { isOperator as isOperatorAccount } from '../onboarding/review.js';
-import { invitationForPerson as invitationOf } from '../staff/invitations.js';
+} from '../account/index.js';
+import { checkNotification, receiveNotification } from '../money/index.js';
+import { findPayLink as payLinkOf } from '../money/index.js';
+import { draftForPage as draftOf, keepDraft as keep } from '../onboarding/index.js';
+import { isOperator as isOperatorAccount } from '../onboarding/index.js';
+import { invitationForPerson as invitationOf } from '../staff/index.js';
 import { NO_INPUT, typed } from './typed.js';
 
 const PERSON = { principal: ['person'] } as const;

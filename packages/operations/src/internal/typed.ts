@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
+import { type OperationContext, ServiceError } from '../core/index.js';
 
 /**
  * The output of an internal operation is what the function it wraps returns, typed by that

@@ -18,13 +18,19 @@ import {
   type UnpaidItemRow,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { DAY_MS, localDate, localDaysWindow, momentText } from '../schedule/local-time.js';
-import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
+import {
+  DAY_MS,
+  defineOperation,
+  keysetCursor,
+  localDate,
+  localDaysWindow,
+  momentText,
+  READ_ONLY,
+  ServiceError,
+} from '../core/index.js';
+import { checkDateBounds, DATE } from '../schedule/index.js';
 import { cardEntries, payoutPlan, toPayout } from './payouts.js';
-import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
-import { keysetCursor } from '../core/cursor.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/index.js';
 
 /** The instants earnings count: the local dates `from` to `to` in the business's zone, as slot-engine counts them. */
 export const earningsWindow = (from: string, to: string, timeZone: string) =>

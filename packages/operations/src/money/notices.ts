@@ -10,8 +10,7 @@ import {
   type Queryable,
   reopenPaymentNotice,
 } from '@nogpets/store';
-import type { Deps } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
+import { type Deps, ServiceError } from '../core/index.js';
 import { type Settlement, settleNotification } from './settle.js';
 
 /** A notification kept but not checked for this long is the operator's to look at (the process stopped mid-check). */

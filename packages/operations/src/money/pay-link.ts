@@ -7,10 +7,9 @@ import {
   type OrderRow,
   type PaymentRow,
 } from '@nogpets/store';
-import { hashSecret } from '../core/auth.js';
-import { type Booking, toBooking } from '../bookings/booking-model.js';
-import type { Deps } from '../core/context.js';
-import { findShop, type Order, toOrder } from '../shop/shop-model.js';
+import { type Deps, hashSecret } from '../core/index.js';
+import { type Booking, toBooking } from '../bookings/index.js';
+import { findShop, type Order, toOrder } from '../shop/index.js';
 
 /** Whether a pay link can be paid now, and if not, why. */
 export type PayLinkState = 'paid' | 'expired' | 'nothing' | 'open';

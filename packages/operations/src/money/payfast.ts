@@ -11,7 +11,10 @@ import {
   centsToAmount,
   formPairs,
 } from './gateway.js';
-import { cutText } from '../core/text.js';
+import { cutText } from '../core/index.js';
+
+/** Whether PayFast pays a business in this country: South Africa only. */
+export const payFastServes = (country: string | null) => country === 'ZA';
 
 /**
  * PayFast's published ITN source ranges (`../shared/data/payfast.md`, third-party transcription:

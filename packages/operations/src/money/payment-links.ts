@@ -17,19 +17,24 @@ import {
 } from '@nogpets/store';
 import QRCode from 'qrcode';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { hashSecret, newSecret } from '../core/auth.js';
-import type { OperationContext } from '../core/context.js';
-import { defineOperation } from '../core/define.js';
-import { bookingParts, confirmStep } from '../core/confirm.js';
-import { ServiceError } from '../core/errors.js';
-import { payFastServes } from './connect-gateway.js';
-import { addDays, DAY_MS, localDate, momentText, whenText } from '../schedule/local-time.js';
-import { freshPayLink, payableBooking } from '../bookings/manage.js';
-import { toBooking } from '../bookings/booking-model.js';
-import { payUrlOf } from '../bookings/place.js';
-import { DATE } from '../schedule/time-schemas.js';
-import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
+import {
+  addDays,
+  auditChange,
+  confirmStep,
+  DAY_MS,
+  defineOperation,
+  hashSecret,
+  localDate,
+  momentText,
+  newSecret,
+  type OperationContext,
+  ServiceError,
+  whenText,
+} from '../core/index.js';
+import { bookingParts, freshPayLink, payableBooking, payUrlOf, toBooking } from '../bookings/index.js';
+import { payFastServes } from './payfast.js';
+import { DATE } from '../schedule/index.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/index.js';
 
 /** How long an invoice's pay link works: 30 days. */
 export const INVOICE_LINK_DAYS = 30;

@@ -25,12 +25,10 @@ import {
   type Queryable,
   type Sql,
 } from '@nogpets/store';
-import type { Deps } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
+import { type Deps, localDate, localDaysWindow, ServiceError } from '../core/index.js';
 import { operatorSource, recordEvent } from '../events/index.js';
-import { toBooking } from '../bookings/booking-model.js';
-import { localDate, localDaysWindow } from '../schedule/local-time.js';
-import { checkDateBounds, DATE } from '../schedule/time-schemas.js';
+import { toBooking } from '../bookings/index.js';
+import { checkDateBounds, DATE } from '../schedule/index.js';
 
 /** A payout takes what settled before this instant: the end of the local date `through` (slot-engine's day). */
 export const payoutCutOff = (through: string, timeZone: string) =>

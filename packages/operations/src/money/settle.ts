@@ -17,11 +17,9 @@ import {
   updateBooking,
   updateOrder,
 } from '@nogpets/store';
-import { stateOf } from '../bookings/booking-model.js';
-import { recordBookingEvents } from '../bookings/events.js';
-import type { Deps } from '../core/context.js';
-import { type EventSource, orderFacts, recordEvents, systemSource } from '../events/record.js';
-import { cutText, toStorableText } from '../core/text.js';
+import { recordBookingEvents, stateOf } from '../bookings/index.js';
+import { cutText, type Deps, toStorableText } from '../core/index.js';
+import { type EventSource, orderFacts, recordEvents, systemSource } from '../events/index.js';
 import type { VerifiedNotification } from './gateway.js';
 
 export type SettleOutcome =

@@ -2,8 +2,7 @@
 // anything: the schemas of the answer and of an application id, the stored parts' shapes, the
 // steps' errors. A leaf: it imports no operation (application.ts builds the answer).
 import { z } from 'zod';
-import { ServiceError } from '../core/errors.js';
-import type { Week } from '../schedule/week.js';
+import type { Week } from '../schedule/index.js';
 
 export const ApplicationIdSchema = z
   .string()
@@ -167,15 +166,6 @@ export const ApplicationSchema = z
   .meta({ id: 'Application', description: 'A pet business application with its checklist.' });
 
 export type Application = z.infer<typeof ApplicationSchema>;
-
-/** The 400 of a request that names something the application does not have, or asks two contrary things. */
-export function badRequest(fields: { field: string; message: string }[]): ServiceError {
-  return new ServiceError(
-    'BAD_REQUEST',
-    `The request is not valid. ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`,
-    { fields },
-  );
-}
 
 /** The error responses every step after the details may give. */
 export const STEP_ERRORS = [

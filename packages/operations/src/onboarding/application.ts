@@ -14,9 +14,8 @@ import {
   type Queryable,
   type ServedArea,
 } from '@nogpets/store';
-import type { OperationContext } from '../core/context.js';
-import { townSlug } from '../directory/town-slug.js';
-import { ServiceError } from '../core/errors.js';
+import { type OperationContext, ServiceError } from '../core/index.js';
+import { townSlug } from '../directory/index.js';
 import type { Application } from './application-model.js';
 
 const CATEGORIES = ['grooming', 'walking', 'sitting'] as const;

@@ -23,11 +23,15 @@ import {
 } from '@nogpets/store';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { ACCOUNT_PAGE } from '../identity/own-account.js';
-import { isEmailAddress } from '../core/auth.js';
-import { actorName, type Deps, type OperationContext } from '../core/context.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import { ACCOUNT_PAGE } from '../account/index.js';
+import {
+  actorName,
+  defineOperation,
+  type Deps,
+  isEmailAddress,
+  type OperationContext,
+  ServiceError,
+} from '../core/index.js';
 
 /** How long a draft is kept (spec, Limits): then the worker purges it. */
 export const DRAFT_DAYS = 30;

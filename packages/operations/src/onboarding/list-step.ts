@@ -1,7 +1,7 @@
 // The sign-up steps that keep a list on the application (add_business_services, add_resources,
 // invite_staff) take one request shape: items to add or change (by id), `removeIds`, or `replace`
 // to start over. These are the checks they share and the list they start from. A leaf.
-import { badRequest } from './application-model.js';
+import { badRequest } from '../core/index.js';
 
 type Problem = { field: string; message: string };
 

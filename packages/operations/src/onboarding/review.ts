@@ -44,16 +44,18 @@ import {
   setServiceAreaStatus,
   type TierRow,
 } from '@nogpets/store';
-import { isEmailAddress } from '../core/auth.js';
-import type { Booking } from '../bookings/booking-model.js';
-import { markPaymentRefunded, markRefunded, paymentsToRefund, refundsDue } from '../bookings/operator.js';
-import type { Deps, Payments } from '../core/context.js';
-import { townSlug } from '../directory/town-slug.js';
-import { ServiceError } from '../core/errors.js';
+import { type Deps, findUnstorableText, isEmailAddress, type Payments, ServiceError } from '../core/index.js';
+import {
+  type Booking,
+  markPaymentRefunded,
+  markRefunded,
+  paymentsToRefund,
+  refundsDue,
+} from '../bookings/index.js';
+import { townSlug } from '../directory/index.js';
 import { type EventSource, operatorSource, recordEvent } from '../events/index.js';
-import { chargesToRefund, markNoticeRefunded } from '../money/notices.js';
-import { invitationExpiry, mailInvitation } from '../staff/invitations.js';
-import { findUnstorableText } from '../core/text.js';
+import { chargesToRefund, markNoticeRefunded } from '../money/index.js';
+import { invitationExpiry, mailInvitation } from '../staff/index.js';
 import { applicationData, claimStatus } from './application.js';
 import { applicationFacts } from './application-facts.js';
 import { areaRowKind } from './step-area.js';

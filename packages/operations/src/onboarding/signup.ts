@@ -10,11 +10,8 @@ import {
   updateApplicationParts,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { isEmailAddress } from '../core/auth.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { payFastServes } from '../money/connect-gateway.js';
+import { auditChange, defineOperation, isEmailAddress, READ_ONLY, ServiceError } from '../core/index.js';
+import { payFastServes } from '../money/index.js';
 import { applicationAnswer, notFound, statusUrlOf } from './application.js';
 import { ApplicationIdSchema, ApplicationSchema } from './application-model.js';
 

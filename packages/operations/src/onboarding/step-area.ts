@@ -3,13 +3,16 @@
 import { normalizePlaceText, resolveText } from '@nogpets/coverage-geo';
 import { type AreaKind, newId, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import type { OperationContext } from '../core/context.js';
-import { gazetteerFor } from '../places/gazetteer.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import {
+  auditChange,
+  badRequest,
+  defineOperation,
+  type OperationContext,
+  ServiceError,
+} from '../core/index.js';
+import { gazetteerFor } from '../places/index.js';
 import { applicationAnswer, inOwnDraft, postalKey, type StoredArea } from './application.js';
-import { ApplicationIdSchema, ApplicationSchema, badRequest, STEP_ERRORS } from './application-model.js';
+import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from './application-model.js';
 
 export const MAX_SUBURBS = 50;
 export const MAX_POSTAL_CODES = 100;

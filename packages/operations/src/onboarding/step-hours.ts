@@ -2,17 +2,15 @@
 // every resource or for some. The week's schema and words are in week.ts.
 import { updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { defineOperation } from '../core/define.js';
+import { auditChange, badRequest, defineOperation } from '../core/index.js';
 import { applicationAnswer, inOwnDraft } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
-  badRequest,
   STEP_ERRORS,
   type StoredResource,
 } from './application-model.js';
-import { type Week, WeekSchema, weekWords } from '../schedule/week.js';
+import { type Week, WeekSchema, weekWords } from '../schedule/index.js';
 
 export const setOperatingHours = defineOperation({
   operationId: 'setOperatingHours',

@@ -2,19 +2,17 @@
 // week or the business hours, its slot step and travel buffer.
 import { newId, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { defineOperation } from '../core/define.js';
+import { auditChange, badRequest, defineOperation } from '../core/index.js';
 import { applicationAnswer, inOwnDraft, placeByIdOrName } from './application.js';
 import {
   ApplicationIdSchema,
   ApplicationSchema,
-  badRequest,
   STEP_ERRORS,
   type StoredInvite,
   type StoredResource,
 } from './application-model.js';
 import { checkListSize, listStep } from './list-step.js';
-import { type Week, WeekSchema } from '../schedule/week.js';
+import { type Week, WeekSchema } from '../schedule/index.js';
 
 export const MAX_RESOURCES = 100;
 export const DEFAULT_SLOT_STEP_MIN = 30;

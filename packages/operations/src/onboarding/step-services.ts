@@ -3,19 +3,17 @@
 import { adjustPrice } from '@nogpets/pricing-tiers';
 import { newId, operatorMenu, updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { defineOperation } from '../core/define.js';
-import { LineIdSchema, PetTypeSchema } from '../core/schemas.js';
+import { auditChange, badRequest, defineOperation, LineIdSchema, PetTypeSchema } from '../core/index.js';
 import { applicationAnswer, inOwnDraft, placeByIdOrName, sameName } from './application.js';
-import { ApplicationIdSchema, ApplicationSchema, badRequest, STEP_ERRORS } from './application-model.js';
+import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from './application-model.js';
 import { checkListSize, listStep } from './list-step.js';
 import {
   MAX_TIERS,
   MIN_PRIMARY_MIN,
-  PRIMARY_TOO_SHORT,
   PriceCentsSchema,
+  PRIMARY_TOO_SHORT,
   TierInputSchema,
-} from '../catalogue/service-model.js';
+} from '../catalogue/index.js';
 
 /** A service as the application keeps it (the contract of business_applications.services). */
 export interface StoredService {

@@ -3,16 +3,13 @@
 import { stillNeeded } from '@nogpets/onboarding-checklist';
 import { type ApplicationRow, submitApplication } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { confirmRequired } from '../core/confirm.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import { auditChange, confirmRequired, defineOperation, ServiceError } from '../core/index.js';
 import { recordEvent, sourceOf } from '../events/index.js';
 import { applicationAnswer, inOwnDraft } from './application.js';
 import { applicationFacts } from './application-facts.js';
 import { type Application, ApplicationIdSchema, ApplicationSchema } from './application-model.js';
-import { payFastServes } from '../money/connect-gateway.js';
-import { weekWords } from '../schedule/week.js';
+import { payFastServes } from '../money/index.js';
+import { weekWords } from '../schedule/index.js';
 
 const KIND_WORDS = { VAN: 'van or salon table', WALKER: 'walker', SITTER: 'sitter' } as const;
 

@@ -10,10 +10,14 @@ import {
 } from '@nogpets/coverage-geo';
 import type { Offer } from '@nogpets/store';
 import { z } from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from '../catalogue/offer-cache.js';
-import { LineIdSchema, oneGroupOf } from '../core/schemas.js';
+import {
+  defineOperation,
+  LineIdSchema,
+  oneGroupOf,
+  type OperationContext,
+  READ_ONLY,
+} from '../core/index.js';
+import { BUSINESS_ERRORS, BusinessIdShape, bookableOffer } from './offer-cache.js';
 import type { GeoData } from './world-data.js';
 import { gazetteerFor } from './gazetteer.js';
 import { recordPlaceLead } from './leads.js';

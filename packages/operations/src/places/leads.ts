@@ -1,6 +1,5 @@
 import { insertLead, type NewLead } from '@nogpets/store';
-import { localDate } from '../schedule/local-time.js';
-import type { OperationContext } from '../core/context.js';
+import { localDate, type OperationContext } from '../core/index.js';
 
 /** Who asked, for counting asks: the signed-in person, else the assistant by the name it gave. */
 function callerOf(ctx: OperationContext): string {

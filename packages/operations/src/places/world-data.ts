@@ -3,14 +3,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CountryName, Town } from '@nogpets/coverage-geo';
 import countries from 'i18n-iso-countries';
+import type { GeoData } from '../core/index.js';
+
+export type { GeoData };
 
 const require = createRequire(import.meta.url);
-
-export interface GeoData {
-  worldTowns: Town[];
-  countries: CountryName[];
-  countryName(code: string): string;
-}
 
 // Languages whose country names people are likely to type to us (home territory and sign-ups).
 const LOCALES = ['en', 'af', 'pt', 'es', 'fr', 'de', 'nl', 'it'] as const;

@@ -2,9 +2,14 @@ import { type DayResult, dayLabel, findSlots, type SittingPlan } from '@nogpets/
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { insertLead } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import type { OperationContext } from '../core/context.js';
+import {
+  defineOperation,
+  documentRules,
+  localDate,
+  type OperationContext,
+  READ_ONLY,
+  ServiceError,
+} from '../core/index.js';
 import {
   type PricedRequest,
   priceRequest,
@@ -12,10 +17,8 @@ import {
   QuoteRequestShape,
   QuoteSchema,
   SAVED_REF_ERRORS,
-} from '../catalogue/quote-request.js';
-import { whereOneOf, whereRule } from '../places/check-coverage.js';
-import { documentRules } from '../core/schemas.js';
-import { BUSINESS_ERRORS } from '../catalogue/offer-cache.js';
+} from '../catalogue/index.js';
+import { BUSINESS_ERRORS, whereOneOf, whereRule } from '../places/index.js';
 import {
   askedRange,
   engineError,
@@ -24,7 +27,6 @@ import {
   sittingUnavailable,
   slotInputFor,
 } from './schedule.js';
-import { localDate } from './local-time.js';
 import {
   checkDateBounds,
   checkSearchDates,

@@ -4,11 +4,9 @@ import { SERIES_WEEKS_AHEAD, seriesHorizon } from '@nogpets/booking-rules';
 import { localDateText, localDayStart } from '@nogpets/slot-engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays } from './local-time.js';
-import { payoutCutOff } from '../money/payouts.js';
-import { bookingListWindow } from '../bookings/business-bookings.js';
-import { dayPlanWindow } from '../bookings/day-plan.js';
-import { earningsWindow } from '../money/earnings.js';
+import { addDays } from '../core/index.js';
+import { earningsWindow, payoutCutOff } from '../money/index.js';
+import { bookingListWindow, dayPlanWindow } from '../bookings/index.js';
 
 const SEED = 2804;
 /** Zones named in the issue, and zones whose clocks skip or repeat midnight (or move by 30 minutes). */

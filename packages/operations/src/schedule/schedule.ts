@@ -26,10 +26,8 @@ import {
   type Visits,
 } from '@nogpets/slot-engine';
 import { readSchedule, type ScheduleRows } from '@nogpets/store';
-import type { OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
-import { DAY_MS, localDate, MINUTE } from './local-time.js';
-import type { PricedRequest } from '../catalogue/quote-request.js';
+import { DAY_MS, localDate, MINUTE, type OperationContext, ServiceError } from '../core/index.js';
+import type { PricedRequest } from '../catalogue/index.js';
 
 /** The kind of resource each line books. */
 const KIND_OF = { grooming: 'VAN', walking: 'WALKER', sitting: 'SITTER' } as const;

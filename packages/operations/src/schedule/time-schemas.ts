@@ -2,7 +2,7 @@
 import { type DateBoundsKind, outsideDateBounds } from '@nogpets/booking-rules';
 import { localDateText } from '@nogpets/slot-engine';
 import { z } from 'zod';
-import { ServiceError } from '../core/errors.js';
+import { ServiceError } from '../core/index.js';
 
 export const DATE = z
   .string()

@@ -11,7 +11,7 @@ import {
   listTimeOffEntries,
   type Queryable,
 } from '@nogpets/store';
-import { localDate, localTime, whenText } from './local-time.js';
+import { localDate, localTime, whenText } from '../core/index.js';
 import type { Week } from './week.js';
 
 const DAY_WORDS: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { type DeliveryOptions, formatMoney, PROVINCE_NAMES } from '@nogpets/pricing-tiers';
 import { searchProducts } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
+import { defineOperation, READ_ONLY } from '../core/index.js';
 import {
   openShop,
   PRODUCT_CATEGORIES,

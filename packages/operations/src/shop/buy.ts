@@ -11,14 +11,17 @@ import {
   takeStock,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { hashSecret, newSecret } from '../core/auth.js';
-import { momentText } from '../schedule/local-time.js';
-import { payUrlOf } from '../bookings/place.js';
-import { actorName } from '../core/context.js';
-import { defineOperation } from '../core/define.js';
-import { bookingParts, confirmRequired } from '../core/confirm.js';
-import { ServiceError } from '../core/errors.js';
+import {
+  actorName,
+  auditChange,
+  confirmRequired,
+  defineOperation,
+  hashSecret,
+  momentText,
+  newSecret,
+  ServiceError,
+} from '../core/index.js';
+import { bookingParts, payUrlOf } from '../bookings/index.js';
 import { orderFacts, recordEvent, sourceOf } from '../events/index.js';
 import { OrderRequestShape, priceOrderRequest } from './price-order.js';
 import { type OrderQuote, quoteOf } from './quote-order.js';

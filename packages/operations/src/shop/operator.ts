@@ -16,8 +16,7 @@ import {
   setShopOpen,
   updateOrder,
 } from '@nogpets/store';
-import type { Deps } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
+import { type Deps, ServiceError } from '../core/index.js';
 import { type EventSource, operatorSource, orderFacts, recordEvent, systemSource } from '../events/index.js';
 import { findShop, type Order, toOrder } from './shop-model.js';
 

@@ -1,9 +1,7 @@
 import type { DeliveryOptions } from '@nogpets/pricing-tiers';
 import { findOrder, listUserOrders, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { keysetCursor } from '../core/cursor.js';
+import { defineOperation, keysetCursor, READ_ONLY, ServiceError } from '../core/index.js';
 import { findShop, type Order, OrderSchema, toOrder } from './shop-model.js';
 
 const auth401 = { status: 401, description: 'No or an invalid credential.' };

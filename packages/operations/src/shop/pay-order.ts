@@ -8,12 +8,15 @@ import {
   type Queryable,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { hashSecret, newSecret } from '../core/auth.js';
-import { momentText } from '../schedule/local-time.js';
-import { payUrlOf } from '../bookings/place.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
+import {
+  auditChange,
+  defineOperation,
+  hashSecret,
+  momentText,
+  newSecret,
+  ServiceError,
+} from '../core/index.js';
+import { payUrlOf } from '../bookings/index.js';
 import { findShop } from './shop-model.js';
 
 export const payOrder = defineOperation({

@@ -3,9 +3,8 @@ import { provinceOfPostalCode } from '@nogpets/coverage-geo';
 import { type OrderPrice, PROVINCE_NAMES, type Province, priceOrder } from '@nogpets/pricing-tiers';
 import { type BookingRow, findBooking, findDiscountCode, findProducts, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
-import { stateOf } from '../bookings/booking-model.js';
-import type { OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
+import { stateOf } from '../bookings/index.js';
+import { type OperationContext, ServiceError } from '../core/index.js';
 import {
   type OpenShop,
   PostalCodeSchema,

@@ -1,6 +1,6 @@
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { z } from 'zod';
-import { defineOperation, READ_ONLY } from '../core/define.js';
+import { defineOperation, READ_ONLY } from '../core/index.js';
 import { OrderRequestShape, type PricedOrder, priceOrderRequest } from './price-order.js';
 import {
   DiscountErrorSchema,

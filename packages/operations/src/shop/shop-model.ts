@@ -16,9 +16,7 @@ import {
   type ShopSettingsRow,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { whenText } from '../schedule/local-time.js';
-import { ServiceError } from '../core/errors.js';
-import { singleLine } from '../core/schemas.js';
+import { ServiceError, singleLine, whenText } from '../core/index.js';
 
 export const PRODUCT_CATEGORIES = ['FOOD', 'TOYS', 'BEDS', 'ACCESSORIES', 'CARE'] as const;
 export const SHOP_PET_TYPES = ['DOG', 'CAT'] as const;

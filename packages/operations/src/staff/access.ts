@@ -14,8 +14,7 @@ import {
   type RunRole,
 } from '@nogpets/store';
 import { z } from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
+import { type OperationContext, ServiceError } from '../core/index.js';
 
 /** What a Run operation needs: a day's jobs (crew: their own), to read, to change, or to manage the staff. */
 export type RunNeed = 'day' | 'read' | 'change' | 'staff';

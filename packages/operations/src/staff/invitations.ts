@@ -24,13 +24,17 @@ import {
   type RunRole,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { takeLinkMailAllowance } from '../identity/email-sign-in.js';
-import { auditChange } from '../core/audit.js';
-import { momentText } from '../schedule/local-time.js';
-import type { OperationContext, Payments } from '../core/context.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { confirmStaffChange } from '../core/confirm.js';
-import { ServiceError } from '../core/errors.js';
+import {
+  auditChange,
+  confirmStaffChange,
+  defineOperation,
+  momentText,
+  type OperationContext,
+  type Payments,
+  READ_ONLY,
+  ServiceError,
+  takeLinkMailAllowance,
+} from '../core/index.js';
 import { type EventSource, recordEvent, sourceOf } from '../events/index.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from './access.js';
 

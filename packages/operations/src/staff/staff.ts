@@ -26,12 +26,15 @@ import {
   updateStaffMember,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { badRequest } from '../onboarding/application-model.js';
-import { PersonShape } from '../onboarding/step-staff.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { confirmStaffChange } from '../core/confirm.js';
-import { ServiceError } from '../core/errors.js';
+import {
+  auditChange,
+  badRequest,
+  confirmStaffChange,
+  defineOperation,
+  READ_ONLY,
+  ServiceError,
+} from '../core/index.js';
+import { PersonShape } from './person.js';
 import { sourceOf } from '../events/index.js';
 import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from './access.js';
 import { INVITATION_DAYS, invitationExpiry, mailInvitation, ROLE_WORDS } from './invitations.js';

@@ -8,16 +8,20 @@ import {
   updateSavedNotes,
 } from '@nogpets/store';
 import type { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import type { Scope } from '../core/auth.js';
-import { type Booking, toBooking, withMessages } from '../bookings/booking-model.js';
-import { momentText } from '../schedule/local-time.js';
-import { listBookings } from '../bookings/manage.js';
-import type { Deps, Logger, OperationContext } from '../core/context.js';
-import { ServiceError } from '../core/errors.js';
-import { fieldProblems, runOperation } from '../core/run-operation.js';
-import { AddressNotesSchema } from '../account/addresses.js';
-import { PetNotesSchema } from '../account/pets.js';
+import {
+  auditChange,
+  type Deps,
+  fieldProblems,
+  type Logger,
+  momentText,
+  type OperationContext,
+  runOperation,
+  type Scope,
+  ServiceError,
+} from '../core/index.js';
+import { type Booking, listBookings, toBooking, withMessages } from '../bookings/index.js';
+import { AddressNotesSchema } from './addresses.js';
+import { PetNotesSchema } from './pets.js';
 
 /** How changes made on the account page are signed in the audit log and on what they create. */
 export const ACCOUNT_PAGE = 'NogPets account page';

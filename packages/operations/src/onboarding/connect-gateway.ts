@@ -2,14 +2,10 @@
 // the id: never the merchant key or the passphrase (the strict input refuses those fields).
 import { updateApplicationParts } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { defineOperation } from '../core/define.js';
-import { ServiceError } from '../core/errors.js';
-import { applicationAnswer, inOwnDraft } from '../onboarding/application.js';
-import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from '../onboarding/application-model.js';
-
-/** Whether PayFast pays a business in this country: South Africa only. */
-export const payFastServes = (country: string | null) => country === 'ZA';
+import { auditChange, defineOperation, ServiceError } from '../core/index.js';
+import { payFastServes } from '../money/index.js';
+import { applicationAnswer, inOwnDraft } from './application.js';
+import { ApplicationIdSchema, ApplicationSchema, STEP_ERRORS } from './application-model.js';
 
 /** PayFast merchant ids are numeric: 8 to 10 digits (the sandbox's is 10000100). */
 const MERCHANT_ID = /^\d{8,10}$/;

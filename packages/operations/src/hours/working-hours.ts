@@ -25,18 +25,32 @@ import {
   type TimeOffEntry,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { DAY_MS, localDate, localTime, whenText } from './local-time.js';
-import { checkDateBounds, DATE } from './time-schemas.js';
-import { badRequest } from '../onboarding/application-model.js';
-import { sameWeek, type Week, WeekSchema, weekWords } from './week.js';
-import { defineOperation, READ_ONLY } from '../core/define.js';
-import { type ConfirmParts, confirmRequired, confirmStep } from '../core/confirm.js';
-import { ServiceError } from '../core/errors.js';
+import {
+  auditChange,
+  badRequest,
+  type ConfirmParts,
+  confirmRequired,
+  confirmStep,
+  DAY_MS,
+  defineOperation,
+  localDate,
+  localTime,
+  READ_ONLY,
+  ServiceError,
+  whenText,
+} from '../core/index.js';
+import {
+  checkDateBounds,
+  DATE,
+  outsideHours,
+  sameWeek,
+  type Week,
+  WeekSchema,
+  weekWords,
+} from '../schedule/index.js';
 import { recordEvent, sourceOf } from '../events/index.js';
-import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/access.js';
-import { JobSchema, resourceRefused, toJobs } from '../bookings/jobs.js';
-import { outsideHours } from './working-time.js';
+import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/index.js';
+import { JobSchema, resourceRefused, toJobs } from '../bookings/index.js';
 
 const CHANGES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 const HOUR_MS = 3_600_000;

@@ -8,39 +8,13 @@ import {
   type Sql,
 } from '@nogpets/store';
 import { z } from 'zod';
-import { ServiceError } from '../core/errors.js';
-import type { GeoData } from '../places/world-data.js';
+import { type GeoData, type OfferCache, ServiceError } from '../core/index.js';
 
-/** The part of the handlers' Deps (context.ts) an offer lookup uses: named here so context.ts can import this file. */
+/** The part of the handlers' Deps (core/context.ts) an offer lookup uses. */
 interface OfferDeps {
   offers: OfferCache;
   sql: Sql;
   geo: () => Promise<GeoData>;
-}
-
-/**
- * The public offer (catalogue, areas, towns) is read on every catalogue, coverage and quote call
- * and changes rarely, so each process keeps it for `ttlMs` (docs/decisions.md: offer cache), per
- * business: the operator's own and each partner's.
- */
-export interface OfferCache {
-  /** The operator's offer, from the cache while fresh, else loaded through `via` (default: the pool). */
-  operator(via?: Sql): Promise<Offer>;
-  /** A business's offer by its id (the operator's or a partner's); 404 NOT_FOUND when there is no such business. */
-  business(id: string, via?: Sql): Promise<Offer>;
-  invalidate(): void;
-}
-
-/**
- * The cache as a handler running inside a transaction sees it: a load goes through that
- * transaction, never the pool, so a request holding a connection never waits for a second one.
- */
-export function offersThrough(offers: OfferCache, tx: Sql): OfferCache {
-  return {
-    operator: () => offers.operator(tx),
-    business: (id) => offers.business(id, tx),
-    invalidate: () => offers.invalidate(),
-  };
 }
 
 /** The answer to an id that names no business: the same for every unknown id. */

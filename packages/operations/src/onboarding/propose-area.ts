@@ -7,19 +7,10 @@
 import { normalizePlaceText } from '@nogpets/coverage-geo';
 import { type BusinessAreaRow, insertProposedAreas, listBusinessAreas } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange } from '../core/audit.js';
-import { areaOverlaps, postalKey, type StoredArea } from '../onboarding/application.js';
-import { badRequest } from '../onboarding/application-model.js';
-import {
-  AreaInputShape,
-  areaInputProblems,
-  areaRowKind,
-  areasFrom,
-  placedWords,
-} from '../onboarding/step-area.js';
-import { confirmStep } from '../core/confirm.js';
-import { defineOperation } from '../core/define.js';
-import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/access.js';
+import { auditChange, badRequest, confirmStep, defineOperation } from '../core/index.js';
+import { areaOverlaps, postalKey, type StoredArea } from './application.js';
+import { AreaInputShape, areaInputProblems, areaRowKind, areasFrom, placedWords } from './step-area.js';
+import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from '../staff/index.js';
 
 const AreaStatusSchema = z.enum(['PENDING', 'APPROVED', 'REJECTED']);
 
