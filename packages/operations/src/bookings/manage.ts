@@ -19,7 +19,7 @@ import {
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
-import { bookingParts, type ConfirmParts, cancelMoney, confirmRequired } from '../core/confirm.js';
+import { bookingParts, type ConfirmParts, cancelMoney, confirmStep } from '../core/confirm.js';
 import type { OperationContext } from '../core/context.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
 import { ServiceError } from '../core/errors.js';
@@ -669,15 +669,15 @@ export async function cancelWithRefunds(
   // Whether it can be cancelled at all comes before asking for confirmation.
   const possible = transition(stateOf(row), { type: 'CANCEL', confirm: true }, now);
   if (!possible.ok) refused(possible, { bookingId: row.id });
+  // The rules ask the person first (booking-rules' CANCEL without confirm), before anything is written.
+  const ask = transition(stateOf(row), { type: 'CANCEL', confirm: false }, now);
+  if (!ask.ok && ask.code === 'CONFIRM_REQUIRED')
+    confirmStep(ctx, options.confirm, summary, { message: ask.message, details: { bookingId: row.id } });
   for (const b of rows) {
-    const next = transition(stateOf(b), { type: 'CANCEL', confirm: options.confirm }, now);
+    const next = transition(stateOf(b), { type: 'CANCEL', confirm: true }, now);
     if (!next.ok) {
       // The booking asked for must be cancellable; later weeks that are not are left as they are.
-      if (b.id === row.id) {
-        if (next.code === 'CONFIRM_REQUIRED')
-          throw confirmRequired(summary, { message: next.message, details: { bookingId: b.id } });
-        refused(next, { bookingId: b.id });
-      }
+      if (b.id === row.id) refused(next, { bookingId: b.id });
       continue;
     }
     await updateBooking(

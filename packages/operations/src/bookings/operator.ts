@@ -20,7 +20,7 @@ import {
 import type { Deps } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 import { operatorSource } from '../events/record.js';
-import { type Booking, stateOf, toBooking } from './booking-model.js';
+import { type Booking, refusalCode, stateOf, toBooking } from './booking-model.js';
 import { recordBookingEvents } from './events.js';
 
 /** The operator's moves need only the database and the clock. */
@@ -82,7 +82,7 @@ export async function applyTransition(
 ): Promise<BookingRow> {
   const next = transition(stateOf(row), trigger, now);
   if (!next.ok)
-    throw new ServiceError(next.code, next.message, {
+    throw new ServiceError(refusalCode(next), next.message, {
       bookingId: row.id,
       status: row.status,
       paymentStatus: row.paymentStatus,

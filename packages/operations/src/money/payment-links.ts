@@ -150,6 +150,7 @@ export const sendPaymentLink = defineOperation({
       const when = whenText(row.start, row.end, biz.timezone);
       const who = client?.name ? `${client.name}'s` : 'the';
       confirmStep(
+        ctx,
         input.confirm,
         {
           kind: 'booking',
@@ -309,6 +310,7 @@ export const createInvoiceLink = defineOperation({
         });
       const amount = money(input.amountCents);
       confirmStep(
+        ctx,
         input.confirm,
         {
           kind: 'invoice',

@@ -31,7 +31,8 @@ import { checkDateBounds, DATE } from './time-schemas.js';
 import { badRequest } from '../onboarding/application-model.js';
 import { sameWeek, type Week, WeekSchema, weekWords } from './week.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
-import { type ConfirmParts, confirmRequired, confirmStep } from '../core/confirm.js';
+import { type ConfirmParts, confirmStep } from '../core/confirm.js';
+import type { OperationContext } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
 import { recordEvent, sourceOf } from '../events/index.js';
 import { inBusiness, RUN_ACCESS_ERRORS, type RunAccess, RunBusinessIdShape } from '../staff/access.js';
@@ -120,14 +121,17 @@ async function describe(
 
 /** 409 CONFIRM_REQUIRED listing the bookings, unless the person agreed. */
 function needConfirm(
+  ctx: OperationContext,
   confirm: boolean | undefined,
   change: ConfirmParts<'hours'> | ConfirmParts<'timeOff'>,
   affected: Affected[],
 ): void {
-  if (confirm === true || affected.length === 0) return;
+  if (affected.length === 0) return;
   const n = affected.length;
   const list = affected.map((a) => `${a.when}${a.client ? ` (${a.client})` : ''}`).join('; ');
-  throw confirmRequired(
+  confirmStep(
+    ctx,
+    confirm,
     {
       ...change,
       after:
@@ -248,6 +252,7 @@ export const setWorkingHours = defineOperation({
         : `every resource of ${biz.name}`;
       const change = `Set the hours of ${whose} to ${weekWords(week)}`;
       needConfirm(
+        ctx,
         input.confirm,
         { kind: 'hours', what: change, when: null, place: null, pets: null, amount: null, money: null },
         await describe(q, access, stranded),
@@ -485,6 +490,7 @@ export const addTimeOff = defineOperation({
         reason: `${resource ? resource.name : 'The business'} is off ${when}${reasonWords}.`,
       }));
       needConfirm(
+        ctx,
         input.confirm,
         {
           kind: 'timeOff',
@@ -678,6 +684,7 @@ export const removeTimeOff = defineOperation({
       const shown = timeOffOut(entry, biz.timezone, all);
       const what = `${shown.resourceName === 'the whole business' ? biz.name : shown.resourceName}'s time off ${shown.when}${entry.reason ? ` (${entry.reason})` : ''}`;
       confirmStep(
+        ctx,
         input.confirm,
         {
           kind: 'timeOff',

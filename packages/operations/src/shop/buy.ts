@@ -17,7 +17,7 @@ import { momentText } from '../schedule/local-time.js';
 import { payUrlOf } from '../bookings/place.js';
 import { actorName } from '../core/context.js';
 import { defineOperation } from '../core/define.js';
-import { bookingParts, confirmRequired } from '../core/confirm.js';
+import { bookingParts, confirmStep } from '../core/confirm.js';
 import { ServiceError } from '../core/errors.js';
 import { orderFacts, recordEvent, sourceOf } from '../events/index.js';
 import { OrderRequestShape, priceOrderRequest } from './price-order.js';
@@ -225,12 +225,14 @@ export const buy = defineOperation({
         : null,
     );
     const summary = orderSummary(shop, quote, delivery, card);
-    if (!card && input.confirm !== true) {
+    if (!card) {
       // Cash rides with the person's own cash booking (checked above): its visit is the when and where.
       const visit = priced.booking!;
       const { when, place } = bookingParts([visit], shop.business);
       const discount = quote.discountCents > 0 ? `, less ${quote.discount} (${quote.discountCode})` : '';
-      throw confirmRequired(
+      confirmStep(
+        ctx,
+        input.confirm,
         {
           kind: 'visitOrder',
           what:

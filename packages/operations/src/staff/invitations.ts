@@ -29,7 +29,7 @@ import { auditChange } from '../core/audit.js';
 import { momentText } from '../schedule/local-time.js';
 import type { OperationContext, Payments } from '../core/context.js';
 import { defineOperation, READ_ONLY } from '../core/define.js';
-import { confirmStaffChange } from '../core/confirm.js';
+import { confirmStep, staffParts } from '../core/confirm.js';
 import { ServiceError } from '../core/errors.js';
 import { type EventSource, recordEvent, sourceOf } from '../events/index.js';
 import { inBusiness, RUN_ACCESS_ERRORS, RunBusinessIdShape } from './access.js';
@@ -328,12 +328,15 @@ export const acceptInvitation = defineOperation({
       const userId = ctx.auth!.userId;
       const resources = await resourceNamesOf(q, v.businessId, v.resourceIds);
       const already = await findStaffMember(q, v.businessId, userId);
-      confirmStaffChange(
+      confirmStep(
+        ctx,
         input.confirm,
-        `Join the staff of ${v.businessName} as ${offeredRole(v, resources)}: a ${v.role} ${ROLE_WORDS[v.role]}. ` +
-          `Its owners and managers will see your name, email and phone. You can leave it later with leave_business.` +
-          (already ? ` You are on its staff already as ${already.role}; that stays as it is.` : ''),
-        { invitationId: v.id, businessId: v.businessId, role: v.role },
+        staffParts(
+          `Join the staff of ${v.businessName} as ${offeredRole(v, resources)}: a ${v.role} ${ROLE_WORDS[v.role]}. ` +
+            `Its owners and managers will see your name, email and phone. You can leave it later with leave_business.` +
+            (already ? ` You are on its staff already as ${already.role}; that stays as it is.` : ''),
+        ),
+        { details: { invitationId: v.id, businessId: v.businessId, role: v.role } },
       );
       await acceptInvitationRow(q, v.id, userId, now);
       await auditChange(ctx, q, 'business.invitation.accept', v.id, {
@@ -472,11 +475,14 @@ export const leaveBusiness = defineOperation({
             '(change_staff_role with role owner).',
           { businessId: business.id, owners: owners.length },
         );
-      confirmStaffChange(
+      confirmStep(
+        ctx,
         input.confirm,
-        `Leave the staff of ${business.name}, where you are ${me.role}: your Run tools stop working for it at once. ` +
-          'Its bookings and clients stay as they are; to come back, an owner must invite you again.',
-        { businessId: business.id, role: me.role },
+        staffParts(
+          `Leave the staff of ${business.name}, where you are ${me.role}: your Run tools stop working for it at once. ` +
+            'Its bookings and clients stay as they are; to come back, an owner must invite you again.',
+        ),
+        { details: { businessId: business.id, role: me.role } },
       );
       await deleteStaffMember(q, business.id, userId);
       await auditChange(ctx, q, 'business.staff.leave', userId, { businessId: business.id, role: me.role });
