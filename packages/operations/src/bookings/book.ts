@@ -1,7 +1,7 @@
 import { initialState, parseRepeat, payLinkExpiresAt, seriesHorizon } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { DAY_KEYS, type SittingPlan } from '@nogpets/slot-engine';
-import { insertSeries, type Queryable } from '@nogpets/store';
+import { insertSeries, transaction } from '@nogpets/store';
 import { z } from 'zod';
 import { confirmStep } from '../core/confirm.js';
 import { defineOperation } from '../core/define.js';
@@ -412,8 +412,7 @@ export const book = defineOperation({
             link: one.link,
             seriesId: null,
           }))
-        : await ctx.deps.sql.begin(async (tx) => {
-            const q = tx as unknown as Queryable;
+        : await transaction(ctx.deps.sql, async (q) => {
             const seriesId = input.repeat
               ? await insertSeries(q, {
                   userId: ctx.auth!.userId,

@@ -14,6 +14,7 @@ import {
   type PaymentRow,
   type Queryable,
   setPaymentStatus,
+  transaction,
   updateBooking,
   updateOrder,
 } from '@nogpets/store';
@@ -39,8 +40,7 @@ async function operatorMove(
   note?: string,
 ): Promise<Booking> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const row = await findBooking(q, bookingId, { forUpdate: true });
     if (!row) throw new ServiceError('NOT_FOUND', `No booking ${bookingId}.`, { bookingId });
     const next = await applyTransition(q, row, trigger, now);
@@ -124,8 +124,7 @@ export async function markPaymentRefunded(
   note?: string,
 ): Promise<PaymentRow> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const payment = await findPayment(q, paymentId, { forUpdate: true });
     if (!payment) throw new ServiceError('NOT_FOUND', `No payment ${paymentId}.`, { paymentId });
     if (payment.status !== 'REFUND_DUE') {
@@ -172,8 +171,7 @@ export async function closeLeadWithNote(
   note?: string,
 ): Promise<LeadRow> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const lead = await closeLead(q, leadId, note?.trim() || null, now);
     if (!lead) throw new ServiceError('NOT_FOUND', `No lead ${leadId}.`, { leadId });
     await appendAudit(

@@ -7,8 +7,8 @@ import {
   listPaymentNotices,
   noticesToRecheck,
   type PaymentNoticeRow,
-  type Queryable,
   reopenPaymentNotice,
+  transaction,
 } from '@nogpets/store';
 import type { Deps } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
@@ -120,8 +120,7 @@ async function closeNotice(
   note?: string,
 ): Promise<PaymentNoticeRow> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const notice = await findPaymentNotice(q, id, { forUpdate: true });
     if (!notice) throw new ServiceError('NOT_FOUND', `No payment notification ${id}.`, { id });
     const closed = await closePaymentNotice(q, id, from, to, note ?? null, now);

@@ -6,9 +6,9 @@ import {
   listUnpaidOrders,
   lockUnpaidOrdersOf,
   type OrderRow,
-  type Queryable,
   takeDiscountUse,
   takeStock,
+  transaction,
 } from '@nogpets/store';
 import { z } from 'zod';
 import { auditChange } from '../core/audit.js';
@@ -255,8 +255,7 @@ export const buy = defineOperation({
     const pending = card && quote.totalCents > 0;
     const expiresAt = pending ? orderExpiresAt(now) : null;
     const token = pending ? newSecret('npl') : null;
-    const order = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    const order = await transaction(ctx.deps.sql, async (q) => {
       if (pending) {
         // Under the person's lock, so two purchases at once both count the other's order.
         await lockUnpaidOrdersOf(q, ctx.auth!.userId);

@@ -22,6 +22,7 @@ import {
   markInvitationSent,
   type Queryable,
   type RunRole,
+  transaction,
 } from '@nogpets/store';
 import { z } from 'zod';
 import { takeLinkMailAllowance } from '../identity/email-sign-in.js';
@@ -277,8 +278,8 @@ export const listMyInvitations = defineOperation({
   errors: INVITEE_ERRORS.filter((e) => e.status !== 404 && e.status !== 409),
   annotations: READ_ONLY,
   async handler(ctx) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const invitations = await invitationsOfPerson(ctx, tx as unknown as Queryable);
+    return transaction(ctx.deps.sql, async (q) => {
+      const invitations = await invitationsOfPerson(ctx, q);
       return {
         invitations,
         next: invitations.length
@@ -320,8 +321,7 @@ export const acceptInvitation = defineOperation({
   events: ['invitation.accepted'],
   annotations: CHANGE,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    return transaction(ctx.deps.sql, async (q) => {
       const now = ctx.deps.clock.now();
       const v = await inviteeInvitation(ctx, q, input.invitationId);
       stillWaiting(v, now);
@@ -387,8 +387,7 @@ export const declineInvitation = defineOperation({
   events: [],
   annotations: CHANGE,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    return transaction(ctx.deps.sql, async (q) => {
       const now = ctx.deps.clock.now();
       const v = await inviteeInvitation(ctx, q, input.invitationId);
       stillWaiting(v, now);
@@ -498,8 +497,7 @@ export const leaveBusiness = defineOperation({
 
 /** One invitation as its page shows it to the signed-in person; refusals as accept_invitation's. */
 export async function invitationForPerson(ctx: OperationContext, id: string) {
-  return ctx.deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(ctx.deps.sql, async (q) => {
     const now = ctx.deps.clock.now();
     const v = await inviteeInvitation(ctx, q, id);
     const resources = await resourceNamesOf(q, v.businessId, v.resourceIds);
