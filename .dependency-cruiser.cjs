@@ -142,6 +142,17 @@ module.exports = {
       from: { path: `${OPS}[^/]+/`, pathNot: `${OPS}(${MODULE_LAYERS.join('|')})/` },
       to: {},
     },
+    {
+      // Rule g. A 409 CONFIRM_REQUIRED always carries the summary the person agrees to, so only the
+      // confirm step throws it (core/confirm.ts: confirmStep). ServiceError takes that code only as
+      // the branded CONFIRM_CODE of core/confirm-code.ts, which confirm.ts alone imports (errors.ts
+      // names its type).
+      name: 'only-the-confirm-step',
+      severity: 'error',
+      comment: 'CONFIRM_REQUIRED is thrown by confirmStep (core/confirm.ts) only: ask through it.',
+      from: { pathNot: '^packages/operations/src/core/(confirm|errors)\\.ts$' },
+      to: { path: '^packages/operations/src/core/confirm-code\\.ts$' },
+    },
   ],
   options: {
     // Only the sources: node_modules are resolved (to know what an import is) but not followed,

@@ -4,7 +4,7 @@
 // test's transaction holds the resource's lock (lockResource, as set_working_hours and
 // add_time_off take it), the other side is seen waiting for it in pg_locks, then it commits.
 import { createApiKey } from '@nogpets/operations';
-import { liveBookingsAhead, lockResource, type Queryable, setResourceWeeks } from '@nogpets/store';
+import { liveBookingsAhead, lockResource, setResourceWeeks } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
@@ -85,7 +85,7 @@ describe('a booking racing a change of hours or time off', () => {
     const conn = await server.db.sql.reserve();
     await conn`begin`;
     return {
-      q: conn as unknown as Queryable,
+      q: conn,
       commit: async () => {
         await conn`commit`;
         conn.release();

@@ -4,7 +4,7 @@ import { listingSearchText, type NewListing } from './directory.js';
 import { newId } from './ids.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Queryable, Sql } from './sql.js';
+import { type Queryable, type Sql, transaction } from './sql.js';
 import { shareKey } from './bookings.js';
 import { paymentInsert, recordNotification, setPaymentStatus } from './payments.js';
 import { productSearchText } from './shop.js';
@@ -180,7 +180,7 @@ export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ 
   const demo = await readOperatorDemo();
   const b = demo.business;
   let inserted = 0;
-  await sql.begin(async (tx) => {
+  await transaction(sql, async (tx) => {
     // Serialise concurrent loaders (two instances starting together).
     await tx`select pg_advisory_xact_lock(736411903)`;
     const count = (r: { count: number }) => {
@@ -229,8 +229,8 @@ export async function loadDemoData(sql: Sql, now: Date = new Date()): Promise<{ 
         on conflict do nothing`,
       );
     }
-    inserted += await loadPartnerDemo(tx as unknown as Queryable, now);
-    inserted += await loadShopDemo(tx as unknown as Queryable, b.id);
+    inserted += await loadPartnerDemo(tx, now);
+    inserted += await loadShopDemo(tx, b.id);
   });
   return { inserted };
 }

@@ -17,6 +17,7 @@ export {
   type Sql,
   type SqlOptions,
   type TransactionSql,
+  transaction,
 } from './sql.js';
 export type * from './types.js';
 export { readSchedule, type ScheduleRows } from './schedule.js';

@@ -12,7 +12,7 @@ export async function findOperator(sql: Queryable): Promise<BusinessRow | null> 
 }
 
 /** One business by its id (the operator's own or a partner's), or null. */
-export async function findBusiness(sql: Sql, id: string): Promise<BusinessRow | null> {
+export async function findBusiness(sql: Queryable, id: string): Promise<BusinessRow | null> {
   const rows = await sql<
     BusinessRow[]
   >`select ${sql.unsafe(BUSINESS_COLUMNS)} from businesses where id = ${id}`;

@@ -6,6 +6,21 @@ export type TransactionSql = postgres.TransactionSql;
 export type Queryable = postgres.Sql | postgres.TransactionSql;
 
 /**
+ * `work` in a transaction of its own (`begin` … `commit`; a throw rolls it back and passes on),
+ * handed the transaction as the `Queryable` every store function takes, and answering what `work`
+ * answered, typed as it is: postgres.js's own `begin` types its answer as `UnwrapPromiseArray<T>`,
+ * which code generic in `T` could only use with a cast (and its `tx` is a `TransactionSql`, already
+ * a `Queryable`: no cast is needed for that).
+ */
+export async function transaction<T>(sql: Sql, work: (q: Queryable) => Promise<T>): Promise<T> {
+  let answer!: T;
+  await sql.begin(async (tx) => {
+    answer = await work(tx);
+  });
+  return answer;
+}
+
+/**
  * Runs `work` so that its failure leaves an enclosing transaction usable: inside a transaction, in
  * a savepoint (a refusal such as an exclusion violation then undoes only `work`, and the caller can
  * still record an answer); on a pool, as it is (one statement is atomic by itself, and costs no

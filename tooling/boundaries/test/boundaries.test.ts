@@ -42,6 +42,7 @@ describe('the import rules over a fixture', () => {
       'no-cycle: apps/demo/src/c.ts → apps/demo/src/d.ts → apps/demo/src/c.ts',
       'no-deep-import: packages/operations/src/bookings/book.ts → packages/operations/src/core/clock.ts',
       'no-deep-import: packages/operations/src/registry.ts → packages/operations/src/schedule/slots.ts',
+      'only-the-confirm-step: packages/operations/src/core/asks-bare.ts → packages/operations/src/core/confirm-code.ts',
       'packages-not-to-apps: packages/operations/src/calls-app.ts → apps/demo/src/a.ts',
       'pure-packages-no-io: packages/slot-engine/src/reads-disk.ts → fs',
       'store-not-to-operations: packages/store/src/calls-up.ts → packages/operations/src/index.ts',
@@ -50,7 +51,7 @@ describe('the import rules over a fixture', () => {
 
   it('fails the way `pnpm lint` runs it: exit code = the number of errors, each one named', () => {
     const run = depcruiseIn(fixture, ['-T', 'err', 'apps', 'packages']);
-    expect(run.status).toBe(10);
+    expect(run.status).toBe(11);
     expect(run.stdout).toContain('error no-cycle: apps/demo/src/a.ts');
     expect(run.stdout).toContain('error apps-not-to-store: apps/demo/src/reads-store.ts');
     expect(run.stdout).toContain('error no-deep-import: packages/operations/src/bookings/book.ts');

@@ -507,6 +507,7 @@ async function placeForClient(ctx: OperationContext, q: Queryable, p: Placing) {
   const total = formatMoney(totalCents, currency);
   const clientName = existing ? existing.name : (p.client as { new: { name: string } }).new.name;
   confirmStep(
+    ctx,
     p.confirm,
     {
       kind: 'booking',

@@ -1,10 +1,10 @@
 import { initialState, parseRepeat, payLinkExpiresAt, seriesHorizon } from '@nogpets/booking-rules';
 import { formatMoney } from '@nogpets/pricing-tiers';
 import { DAY_KEYS, type SittingPlan } from '@nogpets/slot-engine';
-import { insertSeries, type Queryable } from '@nogpets/store';
+import { insertSeries, transaction } from '@nogpets/store';
 import { z } from 'zod';
 import {
-  confirmRequired,
+  confirmStep,
   defineOperation,
   documentRules,
   LineIdSchema,
@@ -356,15 +356,14 @@ export const book = defineOperation({
     const last = placements[placements.length - 1]!;
     const more = placements.length - 1;
     const sitting = input.stay !== undefined || input.visits !== undefined;
-    const state = initialState({
-      paymentMethod: input.paymentMethod,
-      confirm: input.confirm === true,
-      start: first.start,
-      end: first.end,
-    });
-    if (!state.ok) {
-      if (state.code !== 'CONFIRM_REQUIRED') refused(state);
-      throw confirmRequired(
+    const rule = (confirm: boolean) =>
+      initialState({ paymentMethod: input.paymentMethod, confirm, start: first.start, end: first.end });
+    // Whether the rules ask the person first (a cash booking does); then the booking as agreed.
+    const ask = rule(false);
+    if (!ask.ok && ask.code === 'CONFIRM_REQUIRED')
+      confirmStep(
+        ctx,
+        input.confirm,
         {
           kind: 'booking',
           what: `Book ${priced.line.label.toLowerCase()}`,
@@ -381,7 +380,7 @@ export const book = defineOperation({
           money: card ? 'by card through a pay link' : 'in cash to the crew on the day',
         },
         {
-          message: state.message,
+          message: ask.message,
           details: {
             totalCents,
             total: formatMoney(totalCents, currency),
@@ -389,7 +388,8 @@ export const book = defineOperation({
           },
         },
       );
-    }
+    const state = rule(true);
+    if (!state.ok) refused(state);
 
     const details: BookingDetails = {
       category: input.category,
@@ -427,8 +427,7 @@ export const book = defineOperation({
             link: one.link,
             seriesId: null,
           }))
-        : await ctx.deps.sql.begin(async (tx) => {
-            const q = tx as unknown as Queryable;
+        : await transaction(ctx.deps.sql, async (q) => {
             const seriesId = input.repeat
               ? await insertSeries(q, {
                   userId: ctx.auth!.userId,

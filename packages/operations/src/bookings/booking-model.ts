@@ -2,7 +2,13 @@ import { type BookingState, canPay, type Refusal, rescheduleDeadline } from '@no
 import { formatMoney, type Quote } from '@nogpets/pricing-tiers';
 import { type BookingRow, findBooking, listBookingMessages, type Queryable } from '@nogpets/store';
 import { z } from 'zod';
-import { LineIdSchema, type OperationContext, ServiceError, whenText } from '../core/index.js';
+import {
+  LineIdSchema,
+  type OperationContext,
+  ServiceError,
+  type ThrownCode,
+  whenText,
+} from '../core/index.js';
 
 /** What a booking keeps beside its columns: the price as quoted and what the crew needs. */
 export interface BookingDetails {
@@ -190,9 +196,19 @@ export function stateOf(row: BookingRow): BookingState {
   };
 }
 
+/**
+ * The code a rule's refusal is thrown with. The rules' CONFIRM_REQUIRED is never thrown bare: the
+ * operation asks with `confirmStep` (core/confirm.ts), which carries the summary, before this.
+ */
+export function refusalCode(r: Refusal): ThrownCode {
+  if (r.code === 'CONFIRM_REQUIRED')
+    throw new Error(`A confirm step was not asked with confirmStep: ${r.message}`);
+  return r.code;
+}
+
 /** A rule's refusal as the service's error. */
 export function refused(r: Refusal, details: Record<string, unknown> = {}): never {
-  throw new ServiceError(r.code, r.message, { ...details, message: r.message });
+  throw new ServiceError(refusalCode(r), r.message, { ...details, message: r.message });
 }
 
 /** The person's own booking, or 404 (another person's booking is not shown to exist). */

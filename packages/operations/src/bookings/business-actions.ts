@@ -101,6 +101,7 @@ async function businessBooking(q: Queryable, access: RunAccess, bookingId: strin
 
 /** 409 CONFIRM_REQUIRED carrying what would happen to the booking, unless the person agreed. */
 function needConfirm(
+  ctx: OperationContext,
   confirm: boolean | undefined,
   row: BookingRow,
   business: BusinessRow,
@@ -108,6 +109,7 @@ function needConfirm(
 ): void {
   const parts = bookingParts([row], business);
   confirmStep(
+    ctx,
     confirm,
     {
       kind: 'booking',
@@ -229,7 +231,7 @@ export const acceptBusinessBooking = defineOperation({
         };
       if (row.status === 'PENDING') {
         const unpaid = row.paymentMethod === 'CARD' && row.paymentStatus === 'PENDING';
-        needConfirm(input.confirm, row, biz, {
+        needConfirm(ctx, input.confirm, row, biz, {
           what: `Accept ${await clientOf(q, biz, row)}'s booking`,
           after:
             'The client is told it is confirmed.' +
@@ -427,7 +429,7 @@ export const moveBooking = defineOperation({
         target.resourceId !== row.resourceId
           ? ` on ${(await listResources(q, biz.id)).find((r) => r.id === target.resourceId)?.name ?? target.resourceId}`
           : '';
-      needConfirm(input.confirm, row, biz, {
+      needConfirm(ctx, input.confirm, row, biz, {
         what: `Move ${await clientOf(q, biz, row)}'s booking (now ${from}) to the new time${resourceNote}`,
         at: target,
         after: `It is confirmed at the new time and the client is told${input.reason ? `: “${input.reason}”` : ''}.`,

@@ -15,6 +15,7 @@ import {
   type Queryable,
   shareKey,
   supersedePayments,
+  transaction,
   updateBooking,
 } from '@nogpets/store';
 import { z } from 'zod';
@@ -22,7 +23,7 @@ import {
   addDays,
   auditChange,
   type ConfirmParts,
-  confirmRequired,
+  confirmStep,
   DAY_MS,
   defineOperation,
   localDate,
@@ -436,26 +437,23 @@ export const rescheduleBooking = defineOperation({
     const allowed = rescheduleAllowed(stateOf(before), now);
     if (!allowed.ok) refused(allowed, { bookingId: before.id });
     const slot = await moveTarget(ctx, before, start, input.resourceId);
-    const row = await ctx.deps.sql
-      .begin(async (tx) => {
-        const q = tx as unknown as Queryable;
-        const current = await ownBooking(ctx, q, input.bookingId, true);
-        const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end: slot.end }, now);
-        if (!next.ok) refused(next, { bookingId: current.id });
-        const moved = await writeMove(q, current, slot, next.state.status, now, 'find_reschedule_times');
-        await auditChange(ctx, q, 'booking.reschedule', current.id, {
-          from: current.start.toISOString(),
-          to: start.toISOString(),
-          resourceId: slot.resourceId,
-        });
-        await recordBookingEvents(q, sourceOf(ctx, 'person'), 'booking.moved', [current.id], {
-          from: movedFrom(current),
-          by: 'client',
-          message: null,
-        });
-        return moved;
-      })
-      .catch(slotTakenOnConflict(input.start, 'find_reschedule_times'));
+    const row = await transaction(ctx.deps.sql, async (q) => {
+      const current = await ownBooking(ctx, q, input.bookingId, true);
+      const next = transition(stateOf(current), { type: 'RESCHEDULE', start, end: slot.end }, now);
+      if (!next.ok) refused(next, { bookingId: current.id });
+      const moved = await writeMove(q, current, slot, next.state.status, now, 'find_reschedule_times');
+      await auditChange(ctx, q, 'booking.reschedule', current.id, {
+        from: current.start.toISOString(),
+        to: start.toISOString(),
+        resourceId: slot.resourceId,
+      });
+      await recordBookingEvents(q, sourceOf(ctx, 'person'), 'booking.moved', [current.id], {
+        from: movedFrom(current),
+        by: 'client',
+        message: null,
+      });
+      return moved;
+    }).catch(slotTakenOnConflict(input.start, 'find_reschedule_times'));
     const tz = (row.details as unknown as BookingDetails).timeZone ?? slot.priced.offer.business.timezone;
     return {
       bookingId: row.id,
@@ -622,8 +620,7 @@ export const cancelBooking = defineOperation({
   events: ['booking.cancelled', 'booking.refund_due'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    return transaction(ctx.deps.sql, async (q) => {
       const row = await ownBooking(ctx, q, input.bookingId, true);
       const { cancelled, refundRequested } = await cancelWithRefunds(ctx, q, row, {
         series: input.series,
@@ -682,15 +679,15 @@ export async function cancelWithRefunds(
   // Whether it can be cancelled at all comes before asking for confirmation.
   const possible = transition(stateOf(row), { type: 'CANCEL', confirm: true }, now);
   if (!possible.ok) refused(possible, { bookingId: row.id });
+  // The rules ask the person first (booking-rules' CANCEL without confirm), before anything is written.
+  const ask = transition(stateOf(row), { type: 'CANCEL', confirm: false }, now);
+  if (!ask.ok && ask.code === 'CONFIRM_REQUIRED')
+    confirmStep(ctx, options.confirm, summary, { message: ask.message, details: { bookingId: row.id } });
   for (const b of rows) {
-    const next = transition(stateOf(b), { type: 'CANCEL', confirm: options.confirm }, now);
+    const next = transition(stateOf(b), { type: 'CANCEL', confirm: true }, now);
     if (!next.ok) {
       // The booking asked for must be cancellable; later weeks that are not are left as they are.
-      if (b.id === row.id) {
-        if (next.code === 'CONFIRM_REQUIRED')
-          throw confirmRequired(summary, { message: next.message, details: { bookingId: b.id } });
-        refused(next, { bookingId: b.id });
-      }
+      if (b.id === row.id) refused(next, { bookingId: b.id });
       continue;
     }
     await updateBooking(
@@ -791,8 +788,7 @@ export const payBooking = defineOperation({
   events: [],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    return transaction(ctx.deps.sql, async (q) => {
       const row = await payableBooking(ctx, q, input.bookingId, (id) => ownBooking(ctx, q, id, true));
       const { link, currency, others } = await freshPayLink(ctx, q, row);
       return {

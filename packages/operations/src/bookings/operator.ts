@@ -14,12 +14,13 @@ import {
   type PaymentRow,
   type Queryable,
   setPaymentStatus,
+  transaction,
   updateBooking,
   updateOrder,
 } from '@nogpets/store';
 import { type Deps, ServiceError } from '../core/index.js';
 import { operatorSource } from '../events/index.js';
-import { type Booking, stateOf, toBooking } from './booking-model.js';
+import { type Booking, refusalCode, stateOf, toBooking } from './booking-model.js';
 import { recordBookingEvents } from './events.js';
 
 /** The operator's moves need only the database and the clock. */
@@ -38,8 +39,7 @@ async function operatorMove(
   note?: string,
 ): Promise<Booking> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const row = await findBooking(q, bookingId, { forUpdate: true });
     if (!row) throw new ServiceError('NOT_FOUND', `No booking ${bookingId}.`, { bookingId });
     const next = await applyTransition(q, row, trigger, now);
@@ -81,7 +81,7 @@ export async function applyTransition(
 ): Promise<BookingRow> {
   const next = transition(stateOf(row), trigger, now);
   if (!next.ok)
-    throw new ServiceError(next.code, next.message, {
+    throw new ServiceError(refusalCode(next), next.message, {
       bookingId: row.id,
       status: row.status,
       paymentStatus: row.paymentStatus,
@@ -123,8 +123,7 @@ export async function markPaymentRefunded(
   note?: string,
 ): Promise<PaymentRow> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const payment = await findPayment(q, paymentId, { forUpdate: true });
     if (!payment) throw new ServiceError('NOT_FOUND', `No payment ${paymentId}.`, { paymentId });
     if (payment.status !== 'REFUND_DUE') {
@@ -171,8 +170,7 @@ export async function closeLeadWithNote(
   note?: string,
 ): Promise<LeadRow> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const lead = await closeLead(q, leadId, note?.trim() || null, now);
     if (!lead) throw new ServiceError('NOT_FOUND', `No lead ${leadId}.`, { leadId });
     await appendAudit(

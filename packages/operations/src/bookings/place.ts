@@ -21,9 +21,8 @@ import {
   narrowPayLinks,
   newId,
   type Queryable,
-  type Sql,
   shareKey,
-  type TransactionSql,
+  transaction,
 } from '@nogpets/store';
 import { actorName, hashSecret, newSecret, type OperationContext, ServiceError } from '../core/index.js';
 import type { EventSource } from '../events/index.js';
@@ -280,9 +279,7 @@ export async function placeOneBooking(
 
 /** `work` atomically: in a savepoint inside a transaction, else in a transaction of its own. */
 function inTransaction<T>(sql: Queryable, work: (q: Queryable) => Promise<T>): Promise<T> {
-  const tx = sql as Partial<Pick<TransactionSql, 'savepoint'>>;
-  if (typeof tx.savepoint === 'function') return atomically(sql, work);
-  return (sql as Sql).begin((q) => work(q as unknown as Queryable)) as Promise<T>;
+  return 'savepoint' in sql ? atomically(sql, work) : transaction(sql, work);
 }
 
 /** The address of a pay link (`/pay/{token}` on the service's public URL): bookings' and invoices'. */

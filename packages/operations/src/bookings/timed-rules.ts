@@ -11,6 +11,7 @@ import {
   lockSeries,
   type Queryable,
   setSeriesBookedUntil,
+  transaction,
   updateBooking,
 } from '@nogpets/store';
 import { type Deps, localDate, type OperationContext, type Scope, SCOPE_NAMES } from '../core/index.js';
@@ -41,8 +42,7 @@ async function workerMove(
   const now = deps.clock.now();
   const moved: string[] = [];
   for (const id of ids) {
-    await deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    await transaction(deps.sql, async (q) => {
       const row = await findBooking(q, id, { forUpdate: true });
       if (!row || !rule.eligible(row, now)) return;
       const next = transition(stateOf(row), rule.trigger, now);
@@ -121,8 +121,9 @@ export async function extendSeries(deps: Deps, log?: (entry: object) => void): P
   const horizon = seriesHorizon(now, offer.business.timezone);
   let booked = 0;
   for (const open of await listOpenSeries(deps.sql, horizon)) {
+    // On postgres.js's own transaction: its weeks go in a savepoint (tx.savepoint below).
     await deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+      const q: Queryable = tx;
       const series = await lockSeries(q, open.id);
       if (!series || series.cancelledAt || series.bookedUntil >= horizon) return;
       const t = series.template as unknown as SeriesTemplate;

@@ -501,6 +501,7 @@ export const updatePrices = defineOperation({
           : ` ${series === 1 ? '1 weekly series uses' : `${series} weekly series use`} ${these}: ${series === 1 ? 'its' : 'their'} ` +
             `weeks not yet booked will be booked at the new ${plural} (the weeks already booked keep theirs).`;
       confirmStep(
+        ctx,
         input.confirm,
         {
           kind: 'prices',

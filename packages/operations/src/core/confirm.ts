@@ -7,6 +7,8 @@
  * cannot leave out the time of a booking or the amount of an invoice.
  */
 import { formatMoney } from '@nogpets/pricing-tiers';
+import { CONFIRM_CODE } from './confirm-code.js';
+import type { OperationContext } from './context.js';
 import { localDate, localTime, whenText } from './local-time.js';
 import { ServiceError } from './errors.js';
 
@@ -133,29 +135,34 @@ export function confirmSummary(parts: AnyParts): { summary: string; parts: Confi
   };
 }
 
-/**
- * The confirm step: nothing when the person agreed (`confirm` true), else 409 CONFIRM_REQUIRED
- * with `details.summary` (the sentence), `details.parts` and the step's own `details`.
- */
-export function confirmStep(
-  confirm: boolean | undefined,
-  parts: AnyParts,
-  options: { message?: string; details?: Record<string, unknown> } = {},
-): void {
-  if (confirm === true) return;
-  throw confirmRequired(parts, options);
+/** What the 409 says besides the summary: its message (the default asks for confirm: true) and the step's own details. */
+export interface ConfirmOptions {
+  message?: string;
+  /** Beside `summary` and `parts`, e.g. `bookingId`. */
+  details?: Record<string, unknown>;
 }
 
-/** The 409 CONFIRM_REQUIRED of a step, for steps that decide on their own when to ask. */
-export function confirmRequired(
+/**
+ * The confirm step, the one way an operation asks the person to agree: nothing when they agreed
+ * (`confirm` true), else 409 CONFIRM_REQUIRED with `details.summary` (the sentence),
+ * `details.parts` and the step's own `details`; call it before the first write (or inside the
+ * call's transaction, which the throw rolls back). It is handed the call (`ctx`) so that other
+ * ways of agreeing than `confirm: true` are decided here, for every step at once. A step that asks
+ * only sometimes (cash, bookings in the way) calls it only then.
+ */
+export function confirmStep(
+  _ctx: OperationContext,
+  confirm: boolean | undefined,
   parts: AnyParts,
-  options: { message?: string; details?: Record<string, unknown> } = {},
-): ServiceError {
+  options: ConfirmOptions = {},
+): void {
+  if (confirm === true) return;
   const { summary, parts: out } = confirmSummary(parts);
   const message =
     options.message ??
     'This needs the person to agree: show them the summary and, once they agree, send the same request with confirm: true.';
-  return new ServiceError('CONFIRM_REQUIRED', message, {
+  // The only CONFIRM_REQUIRED there is: CONFIRM_CODE is imported by this file alone (dependency-cruiser).
+  throw new ServiceError(CONFIRM_CODE, message, {
     ...options.details,
     summary,
     parts: out,
@@ -164,25 +171,17 @@ export function confirmRequired(
 }
 
 /**
- * The confirm step of a change to who works for a business: none of the day, place, pets or
- * money parts apply, so the sentence is the change itself.
+ * The parts of a change to who works for a business: none of the day, place, pets or money parts
+ * apply, so the sentence is the change itself.
  */
-export function confirmStaffChange(
-  confirm: boolean | undefined,
-  sentence: string,
-  details: Record<string, unknown>,
-): void {
-  confirmStep(
-    confirm,
-    {
-      kind: 'staff',
-      what: sentence.replace(/\.$/, ''),
-      when: null,
-      place: null,
-      pets: null,
-      amount: null,
-      money: null,
-    },
-    { details },
-  );
+export function staffParts(sentence: string): ConfirmParts<'staff'> {
+  return {
+    kind: 'staff',
+    what: sentence.replace(/\.$/, ''),
+    when: null,
+    place: null,
+    pets: null,
+    amount: null,
+    money: null,
+  };
 }

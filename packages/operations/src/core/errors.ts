@@ -2,6 +2,8 @@
  * The one error type of the service. `code` is the stable string clients branch on; the spec's
  * codes are used as written (including `RateLimited`), the rest are ours (docs/decisions.md).
  */
+import type { ConfirmCode } from './confirm-code.js';
+
 export const ERROR_CODES = [
   'BAD_REQUEST',
   'UNAUTHORIZED',
@@ -37,6 +39,12 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * The codes any module may throw. CONFIRM_REQUIRED is not among them: only the confirm step
+ * (core/confirm.ts: `confirmStep`) answers it, always with the summary the person agrees to.
+ */
+export type ThrownCode = Exclude<ErrorCode, 'CONFIRM_REQUIRED'> | ConfirmCode;
 
 /** Default HTTP status of each code; an operation may say otherwise where the spec does. */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -82,12 +90,21 @@ export class ServiceError extends Error {
   readonly status: number;
   readonly details: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, status?: number) {
+  constructor(code: ThrownCode, message: string, details: Record<string, unknown> = {}, status?: number) {
     super(message);
     this.name = 'ServiceError';
     this.code = code;
     this.details = details;
-    this.status = status ?? STATUS_OF[code];
+    this.status = status ?? STATUS_OF[this.code];
+  }
+
+  /**
+   * An answer recorded before (an Idempotency-Key's), given again as it was. Not a way to make a
+   * new answer: a new CONFIRM_REQUIRED comes from the confirm step only.
+   */
+  static replay(answer: ErrorBody, status: number): ServiceError {
+    const { code, message, details } = answer.error;
+    return Object.assign(new ServiceError('INTERNAL', message, details, status), { code });
   }
 
   toBody(): ErrorBody {

@@ -21,11 +21,10 @@ export {
   type ConfirmKind,
   type ConfirmParts,
   type ConfirmPartsOut,
-  confirmRequired,
-  confirmStaffChange,
   confirmStep,
   confirmSummary,
   type ConfirmWhen,
+  staffParts,
 } from './confirm.js';
 export {
   actorName,
@@ -61,6 +60,7 @@ export {
   type ErrorCode,
   ServiceError,
   STATUS_OF,
+  type ThrownCode,
   toServiceError,
 } from './errors.js';
 export { LINK_MAILS_PER_HOUR, takeLinkMailAllowance } from './link-mails.js';

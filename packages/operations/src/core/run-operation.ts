@@ -255,7 +255,7 @@ async function idempotent<I extends z.ZodObject, O extends z.ZodType>(
     error?: { code: ErrorCode; message: string; details: Record<string, unknown> };
   };
   if (outcome.status >= 400 && stored?.error)
-    throw new ServiceError(stored.error.code, stored.error.message, stored.error.details, outcome.status);
+    throw ServiceError.replay({ error: stored.error }, outcome.status);
   return outcome.body as z.input<O>;
 }
 

@@ -29,12 +29,12 @@ import {
   auditChange,
   badRequest,
   type ConfirmParts,
-  confirmRequired,
   confirmStep,
   DAY_MS,
   defineOperation,
   localDate,
   localTime,
+  type OperationContext,
   READ_ONLY,
   ServiceError,
   whenText,
@@ -134,14 +134,17 @@ async function describe(
 
 /** 409 CONFIRM_REQUIRED listing the bookings, unless the person agreed. */
 function needConfirm(
+  ctx: OperationContext,
   confirm: boolean | undefined,
   change: ConfirmParts<'hours'> | ConfirmParts<'timeOff'>,
   affected: Affected[],
 ): void {
-  if (confirm === true || affected.length === 0) return;
+  if (affected.length === 0) return;
   const n = affected.length;
   const list = affected.map((a) => `${a.when}${a.client ? ` (${a.client})` : ''}`).join('; ');
-  throw confirmRequired(
+  confirmStep(
+    ctx,
+    confirm,
     {
       ...change,
       after:
@@ -262,6 +265,7 @@ export const setWorkingHours = defineOperation({
         : `every resource of ${biz.name}`;
       const change = `Set the hours of ${whose} to ${weekWords(week)}`;
       needConfirm(
+        ctx,
         input.confirm,
         { kind: 'hours', what: change, when: null, place: null, pets: null, amount: null, money: null },
         await describe(q, access, stranded),
@@ -499,6 +503,7 @@ export const addTimeOff = defineOperation({
         reason: `${resource ? resource.name : 'The business'} is off ${when}${reasonWords}.`,
       }));
       needConfirm(
+        ctx,
         input.confirm,
         {
           kind: 'timeOff',
@@ -692,6 +697,7 @@ export const removeTimeOff = defineOperation({
       const shown = timeOffOut(entry, biz.timezone, all);
       const what = `${shown.resourceName === 'the whole business' ? biz.name : shown.resourceName}'s time off ${shown.when}${entry.reason ? ` (${entry.reason})` : ''}`;
       confirmStep(
+        ctx,
         input.confirm,
         {
           kind: 'timeOff',

@@ -12,6 +12,7 @@ import {
   type Queryable,
   type Sql,
   takeUnsentMail,
+  transaction,
   type UserRow,
   useEmailLink,
 } from '@nogpets/store';
@@ -63,15 +64,13 @@ export interface SignInLinkRequest {
  */
 export async function sendSignInLink(deps: MailDeps, request: SignInLinkRequest): Promise<void> {
   const now = deps.clock.now();
-  const mailId = await deps.sql.begin(async (tx) => {
-    await takeLinkMailAllowance(tx as unknown as Queryable, request.email, now);
+  const mailId = await transaction(deps.sql, async (tx) => {
+    await takeLinkMailAllowance(tx, request.email, now);
     const user = await findUserByEmail(tx, request.email);
     if (!user && request.reason === 'signin') return null;
     // The mail greets by the name given: the sign-up form's, else the contact the draft names. Only
     // the sign-up form's names an account the link makes (a draft's words never do: docs/decisions.md).
-    const given =
-      request.name ||
-      (request.draft ? await draftContactName(tx as unknown as Queryable, request.draft.id, now) : '');
+    const given = request.name || (request.draft ? await draftContactName(tx, request.draft.id, now) : '');
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000);
     await insertEmailLink(
@@ -181,14 +180,14 @@ export async function followSignInLink(
   passwordHash: string | null = null,
 ): Promise<{ user: UserRow; next: string; created: boolean } | null> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
+  return transaction(deps.sql, async (tx) => {
     const link = await useEmailLink(tx, hashSecret(token), now);
     if (!link) return null;
     const { user, created } = await claimAccountByEmail(tx, link.email, { name: link.name, passwordHash });
     const audit = { userId: user.id, clientId: null, clientName: null, target: user.id };
     await appendAudit(tx, { ...audit, action: created ? 'account.signup' : 'account.email_sign_in' }, now);
     if (passwordHash) await appendAudit(tx, { ...audit, action: 'account.password_set' }, now);
-    if (link.draftId) await attachDraftByLink(tx as unknown as Queryable, link.draftId, user, now);
+    if (link.draftId) await attachDraftByLink(tx, link.draftId, user, now);
     return { user, next: link.next, created };
   }) as Promise<{ user: UserRow; next: string; created: boolean } | null>;
 }
@@ -214,7 +213,7 @@ async function deliverBatch(
   transport: MailTransport,
   take: (tx: Queryable) => ReturnType<typeof takeUnsentMail>,
 ): Promise<number> {
-  return deps.sql.begin(async (tx) => {
+  return transaction(deps.sql, async (tx) => {
     let sent = 0;
     for (const mail of await take(tx)) {
       try {

@@ -7,8 +7,8 @@ import {
   listPaymentNotices,
   noticesToRecheck,
   type PaymentNoticeRow,
-  type Queryable,
   reopenPaymentNotice,
+  transaction,
 } from '@nogpets/store';
 import { type Deps, ServiceError } from '../core/index.js';
 import { type Settlement, settleNotification } from './settle.js';
@@ -119,8 +119,7 @@ async function closeNotice(
   note?: string,
 ): Promise<PaymentNoticeRow> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const notice = await findPaymentNotice(q, id, { forUpdate: true });
     if (!notice) throw new ServiceError('NOT_FOUND', `No payment notification ${id}.`, { id });
     const closed = await closePaymentNotice(q, id, from, to, note ?? null, now);

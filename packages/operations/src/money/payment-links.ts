@@ -155,6 +155,7 @@ export const sendPaymentLink = defineOperation({
       const when = whenText(row.start, row.end, biz.timezone);
       const who = client?.name ? `${client.name}'s` : 'the';
       confirmStep(
+        ctx,
         input.confirm,
         {
           kind: 'booking',
@@ -314,6 +315,7 @@ export const createInvoiceLink = defineOperation({
         });
       const amount = money(input.amountCents);
       confirmStep(
+        ctx,
         input.confirm,
         {
           kind: 'invoice',

@@ -23,7 +23,7 @@ import {
   type NewPayoutItem,
   type PayoutRow,
   type Queryable,
-  type Sql,
+  transaction,
 } from '@nogpets/store';
 import { type Deps, localDate, localDaysWindow, ServiceError } from '../core/index.js';
 import { operatorSource, recordEvent } from '../events/index.js';
@@ -250,9 +250,8 @@ export async function createPayout(
       fields: [{ field: 'to', message: 'YYYY-MM-DD' }],
     });
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
-    const business = await findBusiness(tx as unknown as Sql, businessId);
+  return transaction(deps.sql, async (q) => {
+    const business = await findBusiness(q, businessId);
     if (!business) throw new ServiceError('NOT_FOUND', `No business ${businessId}.`, { businessId });
     const today = localDate(now, business.timezone);
     checkDateBounds('records', today, business.timezone, { to: through });
@@ -328,8 +327,7 @@ export async function markPayoutDone(
       },
     );
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const row = await findPayout(q, payoutId, { forUpdate: true });
     if (!row) throw new ServiceError('NOT_FOUND', `No payout ${payoutId}.`, { payoutId });
     if (row.status !== 'CREATED')

@@ -14,6 +14,7 @@ import {
   recordNotification,
   refundNoticeExists,
   setPaymentStatus,
+  transaction,
   updateBooking,
   updateOrder,
 } from '@nogpets/store';
@@ -108,8 +109,7 @@ export async function settleNotification(
     await finish(deps.sql, s, verified.amountCents);
     return s;
   }
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const s = await apply(deps, q, verified, record);
     await finish(q, s, verified.amountCents);
     return s;

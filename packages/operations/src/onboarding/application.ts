@@ -13,6 +13,7 @@ import {
   findPossibleListings,
   type Queryable,
   type ServedArea,
+  transaction,
 } from '@nogpets/store';
 import { type OperationContext, ServiceError } from '../core/index.js';
 import { townSlug } from '../directory/index.js';
@@ -313,10 +314,7 @@ export function inOwnDraft<T>(
   applicationId: string,
   body: (draft: { q: Queryable; row: ApplicationRow }) => Promise<T>,
 ): Promise<T> {
-  return ctx.deps.sql.begin(async (tx) => {
-    const q: Queryable = tx;
-    return body({ q, row: await ownDraft(ctx, q, applicationId) });
-  }) as Promise<T>;
+  return transaction(ctx.deps.sql, async (q) => body({ q, row: await ownDraft(ctx, q, applicationId) }));
 }
 
 export async function ownDraft(ctx: OperationContext, q: Queryable, id: string): Promise<ApplicationRow> {

@@ -19,6 +19,7 @@ import {
   lockDraftQuota,
   newId,
   type Queryable,
+  transaction,
   type UserRow,
 } from '@nogpets/store';
 import ipaddr from 'ipaddr.js';
@@ -414,8 +415,7 @@ export const prepareBusinessSignup = defineOperation({
     const email = input.email?.toLowerCase() ?? null;
     const caller = callerOf(ctx);
     const expiresAt = new Date(now.getTime() + DRAFT_DAYS * 24 * 3600_000);
-    const draft = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    const draft = await transaction(ctx.deps.sql, async (q) => {
       await lockDraftQuota(q, email ? [caller, `email:${email}`] : [caller]);
       const hour = await countDraftsSince(q, { caller }, new Date(now.getTime() - 3600_000));
       if (hour.count >= DRAFTS_PER_CALLER_PER_HOUR)
@@ -571,8 +571,7 @@ export function attachDraftByLink(
  */
 export async function keepDraft(deps: Deps, draftId: string, userId: string): Promise<string | null> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const user = await findUserById(q, userId);
     const d = await findDraft(q, draftId, now);
     if (!user || !d || d.email !== null) return null;

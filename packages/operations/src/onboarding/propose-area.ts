@@ -157,6 +157,7 @@ export const proposeServiceArea = defineOperation({
           ? ` Other businesses already work in ${overlaps.map((o) => o.area).join(', ')}.`
           : '';
         confirmStep(
+          ctx,
           input.confirm,
           {
             kind: 'area',

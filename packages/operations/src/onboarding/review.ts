@@ -43,6 +43,7 @@ import {
   setApplicationAreas,
   setServiceAreaStatus,
   type TierRow,
+  transaction,
 } from '@nogpets/store';
 import { type Deps, findUnstorableText, isEmailAddress, type Payments, ServiceError } from '../core/index.js';
 import {
@@ -118,8 +119,7 @@ export async function grantOperatorAccess(
 ): Promise<{ userId: string; email: string; granted: boolean }> {
   const address = emailOf(email);
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const user = await findOrCreateUser(q, address);
     const granted = await grantOperator(q, user.id, by.name, now);
     if (granted) await audit(q, by, 'operator.grant', user.id, { email: user.email }, now);
@@ -135,8 +135,7 @@ export async function revokeOperatorAccess(
 ): Promise<{ email: string; revoked: boolean }> {
   const address = emailOf(email);
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const user = await findUserByEmail(q, address);
     const revoked = user ? await revokeOperator(q, user.id) : false;
     if (user && revoked) await audit(q, by, 'operator.revoke', user.id, { email: user.email }, now);
@@ -415,8 +414,7 @@ export async function rejectApplication(
       { fields: [{ field: 'note', message: `1 to ${MAX_REVIEW_NOTE} characters` }] },
     );
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const row = await submittedForDecision(q, id);
     await recordReview(
       q,
@@ -808,8 +806,7 @@ async function approveInOne(
   options: ApproveOptions,
 ): Promise<Approval> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const row = await submittedForDecision(q, id);
     const list = checklist(await dataOf(q, row));
     const problems = cannotApprove(row, list.readyToSubmit, list.items);
@@ -875,8 +872,7 @@ export async function decideArea(
   businessId: string | null;
 }> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const row = await findApplicationByArea(q, areaId, { forUpdate: true });
     if (!row) return decideProposedArea(q, areaId, decision, by, now);
     if (row.status !== 'SUBMITTED' && row.status !== 'APPROVED')

@@ -5,7 +5,7 @@ import {
   insertApplication,
   listingClaimable,
   listOwnApplications,
-  type Queryable,
+  transaction,
   updateApplicationDetails,
   updateApplicationParts,
 } from '@nogpets/store';
@@ -137,8 +137,7 @@ export const startBusinessSignup = defineOperation({
   async handler(ctx, input) {
     const userId = ctx.auth!.userId;
     const now = ctx.deps.clock.now();
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    return transaction(ctx.deps.sql, async (q) => {
       const current = input.applicationId
         ? await findOwnApplication(q, userId, input.applicationId, { forUpdate: true })
         : null;

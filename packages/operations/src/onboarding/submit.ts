@@ -3,7 +3,7 @@
 import { stillNeeded } from '@nogpets/onboarding-checklist';
 import { type ApplicationRow, submitApplication } from '@nogpets/store';
 import { z } from 'zod';
-import { auditChange, confirmRequired, defineOperation, ServiceError } from '../core/index.js';
+import { auditChange, confirmStep, defineOperation, ServiceError } from '../core/index.js';
 import { recordEvent, sourceOf } from '../events/index.js';
 import { applicationAnswer, inOwnDraft } from './application.js';
 import { applicationFacts } from './application-facts.js';
@@ -141,27 +141,27 @@ export const submitBusinessForReview = defineOperation({
           { applicationId: row.id, missing, next: answer.next },
         );
       }
-      if (input.confirm !== true) {
-        const { details: detailLines, application, place } = summaryOf(row, answer);
-        throw confirmRequired(
-          {
-            kind: 'application',
-            what: `Send for the NogPets operator's review the application of ${answer.name}`,
-            place: place || row.country || 'a country not yet set',
-            money: `payment: ${application.payment}`,
-            when: null,
-            pets: null,
-            amount: null,
-            // The application line by line; its payment is the money part, said first.
-            after: `\n${detailLines.join('\n')}`,
-          },
-          {
-            message:
-              'Sending the application needs the person to agree: show them the summary and, once they agree, send confirm: true.',
-            details: { applicationId: row.id, application },
-          },
-        );
-      }
+      const { details: detailLines, application, place } = summaryOf(row, answer);
+      confirmStep(
+        ctx,
+        input.confirm,
+        {
+          kind: 'application',
+          what: `Send for the NogPets operator's review the application of ${answer.name}`,
+          place: place || row.country || 'a country not yet set',
+          money: `payment: ${application.payment}`,
+          when: null,
+          pets: null,
+          amount: null,
+          // The application line by line; its payment is the money part, said first.
+          after: `\n${detailLines.join('\n')}`,
+        },
+        {
+          message:
+            'Sending the application needs the person to agree: show them the summary and, once they agree, send confirm: true.',
+          details: { applicationId: row.id, application },
+        },
+      );
       const submitted = await submitApplication(q, row.id, now);
       await auditChange(ctx, q, 'application.submit', row.id, { name: row.name });
       await recordEvent(q, sourceOf(ctx, 'person'), {

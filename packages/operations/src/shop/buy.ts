@@ -6,15 +6,15 @@ import {
   listUnpaidOrders,
   lockUnpaidOrdersOf,
   type OrderRow,
-  type Queryable,
   takeDiscountUse,
   takeStock,
+  transaction,
 } from '@nogpets/store';
 import { z } from 'zod';
 import {
   actorName,
   auditChange,
-  confirmRequired,
+  confirmStep,
   defineOperation,
   hashSecret,
   momentText,
@@ -228,12 +228,14 @@ export const buy = defineOperation({
         : null,
     );
     const summary = orderSummary(shop, quote, delivery, card);
-    if (!card && input.confirm !== true) {
+    if (!card) {
       // Cash rides with the person's own cash booking (checked above): its visit is the when and where.
       const visit = priced.booking!;
       const { when, place } = bookingParts([visit], shop.business);
       const discount = quote.discountCents > 0 ? `, less ${quote.discount} (${quote.discountCode})` : '';
-      throw confirmRequired(
+      confirmStep(
+        ctx,
+        input.confirm,
         {
           kind: 'visitOrder',
           what:
@@ -256,8 +258,7 @@ export const buy = defineOperation({
     const pending = card && quote.totalCents > 0;
     const expiresAt = pending ? orderExpiresAt(now) : null;
     const token = pending ? newSecret('npl') : null;
-    const order = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    const order = await transaction(ctx.deps.sql, async (q) => {
       if (pending) {
         // Under the person's lock, so two purchases at once both count the other's order.
         await lockUnpaidOrdersOf(q, ctx.auth!.userId);

@@ -14,6 +14,7 @@ import {
   returnDiscountUse,
   returnStock,
   setShopOpen,
+  transaction,
   updateOrder,
 } from '@nogpets/store';
 import { type Deps, ServiceError } from '../core/index.js';
@@ -70,8 +71,7 @@ export async function setShopOpenAs(
   by: OperatorActor,
 ): Promise<{ open: boolean; changed: boolean }> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     const { business, settings } = await operatorShop(q);
     if (settings.open === open) return { open, changed: false };
     await setShopOpen(q, business.id, open, by.userId, now);
@@ -151,8 +151,7 @@ export async function moveOrder(
   extra: { tracking?: string | undefined; note?: string | undefined } = {},
 ): Promise<Order> {
   const now = deps.clock.now();
-  return deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(deps.sql, async (q) => {
     await lockOrderPayments(q, orderId);
     const row = await findOrder(q, orderId, { forUpdate: true });
     if (!row) throw new ServiceError('NOT_FOUND', `No order ${orderId}.`, { orderId });
@@ -251,8 +250,7 @@ async function closeEach(
   const failed: unknown[] = [];
   for (const id of ids) {
     try {
-      const done = await deps.sql.begin(async (tx) => {
-        const q = tx as unknown as Queryable;
+      const done = await transaction(deps.sql, async (q) => {
         await lockOrderPayments(q, id);
         const row = await findOrder(q, id, { forUpdate: true });
         if (!row || !rule.eligible(row)) return false;

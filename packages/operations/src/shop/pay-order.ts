@@ -5,7 +5,7 @@ import {
   findOrder,
   insertOrderPayment,
   lockOrderPayments,
-  type Queryable,
+  transaction,
 } from '@nogpets/store';
 import { z } from 'zod';
 import {
@@ -64,8 +64,7 @@ export const payOrder = defineOperation({
     const now = ctx.deps.clock.now();
     const shop = await findShop(ctx.deps.sql);
     const token = newSecret('npl');
-    const made = await ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    const made = await transaction(ctx.deps.sql, async (q) => {
       // Whose it is, before any lock: another person's order is never held up by this call.
       const mine = await findOrder(q, input.orderId);
       // Payments first, then the order: the order a gateway's notification locks them in.

@@ -12,6 +12,7 @@ import {
   type MembershipRow,
   type Queryable,
   type RunRole,
+  transaction,
 } from '@nogpets/store';
 import { z } from 'zod';
 import { type OperationContext, ServiceError } from '../core/index.js';
@@ -149,7 +150,7 @@ export interface InBusiness {
 }
 
 /**
- * The one opening of a Run operation: in one transaction (`ctx.deps.sql.begin`), whether the
+ * The one opening of a Run operation: in one transaction (`transaction`), whether the
  * credential's person may do `need` at `businessId` (runAccess), then `body` with that same
  * transaction and access. A refusal or any other throw rolls the transaction back and passes on
  * unchanged. Checks of the input that come before access stay before the call.
@@ -160,9 +161,8 @@ export async function inBusiness<T>(
   need: RunNeed,
   body: (run: InBusiness) => Promise<T>,
 ): Promise<T> {
-  return (await ctx.deps.sql.begin(async (tx) => {
-    const q: Queryable = tx;
+  return transaction(ctx.deps.sql, async (q) => {
     const access = await runAccess(ctx, q, businessId, need);
     return body({ q, access });
-  })) as T;
+  });
 }

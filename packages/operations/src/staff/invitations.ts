@@ -22,17 +22,19 @@ import {
   markInvitationSent,
   type Queryable,
   type RunRole,
+  transaction,
 } from '@nogpets/store';
 import { z } from 'zod';
 import {
   auditChange,
-  confirmStaffChange,
+  confirmStep,
   defineOperation,
   momentText,
   type OperationContext,
   type Payments,
   READ_ONLY,
   ServiceError,
+  staffParts,
   takeLinkMailAllowance,
 } from '../core/index.js';
 import { type EventSource, recordEvent, sourceOf } from '../events/index.js';
@@ -281,8 +283,8 @@ export const listMyInvitations = defineOperation({
   errors: INVITEE_ERRORS.filter((e) => e.status !== 404 && e.status !== 409),
   annotations: READ_ONLY,
   async handler(ctx) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const invitations = await invitationsOfPerson(ctx, tx as unknown as Queryable);
+    return transaction(ctx.deps.sql, async (q) => {
+      const invitations = await invitationsOfPerson(ctx, q);
       return {
         invitations,
         next: invitations.length
@@ -324,20 +326,22 @@ export const acceptInvitation = defineOperation({
   events: ['invitation.accepted'],
   annotations: CHANGE,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    return transaction(ctx.deps.sql, async (q) => {
       const now = ctx.deps.clock.now();
       const v = await inviteeInvitation(ctx, q, input.invitationId);
       stillWaiting(v, now);
       const userId = ctx.auth!.userId;
       const resources = await resourceNamesOf(q, v.businessId, v.resourceIds);
       const already = await findStaffMember(q, v.businessId, userId);
-      confirmStaffChange(
+      confirmStep(
+        ctx,
         input.confirm,
-        `Join the staff of ${v.businessName} as ${offeredRole(v, resources)}: a ${v.role} ${ROLE_WORDS[v.role]}. ` +
-          `Its owners and managers will see your name, email and phone. You can leave it later with leave_business.` +
-          (already ? ` You are on its staff already as ${already.role}; that stays as it is.` : ''),
-        { invitationId: v.id, businessId: v.businessId, role: v.role },
+        staffParts(
+          `Join the staff of ${v.businessName} as ${offeredRole(v, resources)}: a ${v.role} ${ROLE_WORDS[v.role]}. ` +
+            `Its owners and managers will see your name, email and phone. You can leave it later with leave_business.` +
+            (already ? ` You are on its staff already as ${already.role}; that stays as it is.` : ''),
+        ),
+        { details: { invitationId: v.id, businessId: v.businessId, role: v.role } },
       );
       await acceptInvitationRow(q, v.id, userId, now);
       await auditChange(ctx, q, 'business.invitation.accept', v.id, {
@@ -388,8 +392,7 @@ export const declineInvitation = defineOperation({
   events: [],
   annotations: CHANGE,
   async handler(ctx, input) {
-    return ctx.deps.sql.begin(async (tx) => {
-      const q = tx as unknown as Queryable;
+    return transaction(ctx.deps.sql, async (q) => {
       const now = ctx.deps.clock.now();
       const v = await inviteeInvitation(ctx, q, input.invitationId);
       stillWaiting(v, now);
@@ -476,11 +479,14 @@ export const leaveBusiness = defineOperation({
             '(change_staff_role with role owner).',
           { businessId: business.id, owners: owners.length },
         );
-      confirmStaffChange(
+      confirmStep(
+        ctx,
         input.confirm,
-        `Leave the staff of ${business.name}, where you are ${me.role}: your Run tools stop working for it at once. ` +
-          'Its bookings and clients stay as they are; to come back, an owner must invite you again.',
-        { businessId: business.id, role: me.role },
+        staffParts(
+          `Leave the staff of ${business.name}, where you are ${me.role}: your Run tools stop working for it at once. ` +
+            'Its bookings and clients stay as they are; to come back, an owner must invite you again.',
+        ),
+        { details: { businessId: business.id, role: me.role } },
       );
       await deleteStaffMember(q, business.id, userId);
       await auditChange(ctx, q, 'business.staff.leave', userId, { businessId: business.id, role: me.role });
@@ -496,8 +502,7 @@ export const leaveBusiness = defineOperation({
 
 /** One invitation as its page shows it to the signed-in person; refusals as accept_invitation's. */
 export async function invitationForPerson(ctx: OperationContext, id: string) {
-  return ctx.deps.sql.begin(async (tx) => {
-    const q = tx as unknown as Queryable;
+  return transaction(ctx.deps.sql, async (q) => {
     const now = ctx.deps.clock.now();
     const v = await inviteeInvitation(ctx, q, id);
     const resources = await resourceNamesOf(q, v.businessId, v.resourceIds);

@@ -29,10 +29,11 @@ import { z } from 'zod';
 import {
   auditChange,
   badRequest,
-  confirmStaffChange,
+  confirmStep,
   defineOperation,
   READ_ONLY,
   ServiceError,
+  staffParts,
 } from '../core/index.js';
 import { PersonShape } from './person.js';
 import { sourceOf } from '../events/index.js';
@@ -367,16 +368,19 @@ export const inviteStaffMember = defineOperation({
         resourceIds: input.resourceIds ?? [],
       };
       const to = email ?? phone!;
-      confirmStaffChange(
+      confirmStep(
+        ctx,
         input.confirm,
-        `${earlier ? 'Invite again' : 'Invite'} ${to} to ${business.name} as ${input.role}` +
-          `${fields.jobTitle ? ` (${fields.jobTitle})` : ''}${onResources(fields.resourceIds, names)}: ` +
-          `a ${input.role} ${ROLE_WORDS[input.role]}. ` +
-          (email
-            ? `An invitation is mailed to ${email}; they join only if they accept it within ${INVITATION_DAYS} days.`
-            : 'A phone number cannot be verified yet, so the invitation waits until it is given an email.') +
-          (earlier ? ' This replaces the invitation sent to them before.' : ''),
-        { to, role: input.role },
+        staffParts(
+          `${earlier ? 'Invite again' : 'Invite'} ${to} to ${business.name} as ${input.role}` +
+            `${fields.jobTitle ? ` (${fields.jobTitle})` : ''}${onResources(fields.resourceIds, names)}: ` +
+            `a ${input.role} ${ROLE_WORDS[input.role]}. ` +
+            (email
+              ? `An invitation is mailed to ${email}; they join only if they accept it within ${INVITATION_DAYS} days.`
+              : 'A phone number cannot be verified yet, so the invitation waits until it is given an email.') +
+            (earlier ? ' This replaces the invitation sent to them before.' : ''),
+        ),
+        { details: { to, role: input.role } },
       );
       const now = ctx.deps.clock.now();
       const expiresAt = invitationExpiry(now);
@@ -499,12 +503,15 @@ export const changeStaffRole = defineOperation({
         ]);
       if (member && input.role !== 'owner') keepAnOwner(owners, member, business.name, `made ${input.role}`);
       if (!same) {
-        confirmStaffChange(
+        confirmStep(
+          ctx,
           input.confirm,
-          `Make ${who} at ${business.name} ${after.role}` +
-            `${after.jobTitle ? ` (${after.jobTitle})` : ''}${onResources(after.resourceIds, names)}` +
-            `${before.role !== after.role ? `, instead of ${before.role}` : ''}: a ${after.role} ${ROLE_WORDS[after.role]}.`,
-          { staffId: input.staffId, role: after.role, before: before.role },
+          staffParts(
+            `Make ${who} at ${business.name} ${after.role}` +
+              `${after.jobTitle ? ` (${after.jobTitle})` : ''}${onResources(after.resourceIds, names)}` +
+              `${before.role !== after.role ? `, instead of ${before.role}` : ''}: a ${after.role} ${ROLE_WORDS[after.role]}.`,
+          ),
+          { details: { staffId: input.staffId, role: after.role, before: before.role } },
         );
         if (member) await updateStaffMember(q, business.id, member.userId, after);
         else
@@ -567,11 +574,14 @@ export const removeStaffMember = defineOperation({
       if (!member && !invitation) throw notOnStaff(input.staffId, business.name);
       if (member) {
         keepAnOwner(owners, member, business.name, 'removed');
-        confirmStaffChange(
+        confirmStep(
+          ctx,
           input.confirm,
-          `Remove ${whoMember(member)}${member.userId === me ? ' (you)' : ''}, ${member.role}, from the staff of ` +
-            `${business.name}: their Run tools stop working for it at once. Bookings and clients stay as they are.`,
-          { staffId: member.userId, role: member.role },
+          staffParts(
+            `Remove ${whoMember(member)}${member.userId === me ? ' (you)' : ''}, ${member.role}, from the staff of ` +
+              `${business.name}: their Run tools stop working for it at once. Bookings and clients stay as they are.`,
+          ),
+          { details: { staffId: member.userId, role: member.role } },
         );
         await deleteStaffMember(q, business.id, member.userId);
         await auditChange(ctx, q, 'business.staff.remove', member.userId, {
@@ -587,10 +597,13 @@ export const removeStaffMember = defineOperation({
         };
       }
       const v = invitation!;
-      confirmStaffChange(
+      confirmStep(
+        ctx,
         input.confirm,
-        `Withdraw the invitation to ${whoInvited(v)} (${v.role}) at ${business.name}: they will not get in.`,
-        { staffId: v.id, role: v.role },
+        staffParts(
+          `Withdraw the invitation to ${whoInvited(v)} (${v.role}) at ${business.name}: they will not get in.`,
+        ),
+        { details: { staffId: v.id, role: v.role } },
       );
       await deleteInvitation(q, business.id, v.id);
       await auditChange(ctx, q, 'business.staff.withdraw', v.id, { businessId: business.id, email: v.email });
