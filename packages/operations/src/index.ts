@@ -32,7 +32,12 @@ export {
   READ_ONLY,
   type ToolAnnotations,
 } from './core/define.js';
-export { internalOperations, jobOperations, operatorOperations } from './internal/index.js';
+export {
+  identityOperations,
+  internalOperations,
+  jobOperations,
+  operatorOperations,
+} from './internal/index.js';
 export {
   DATABASE_RETRY_AFTER_SECONDS,
   type ErrorBody,
@@ -146,62 +151,39 @@ export { checkNotification, receiveNotification, recheckNotices } from './money/
 export {
   deliverMail,
   deliverPendingMail,
-  followSignInLink,
   LINK_MAILS_PER_HOUR,
-  peekSignInLink,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
-  sendSignInLink,
   type SignInLinkReason,
   takeLinkMailAllowance,
 } from './identity/email-sign-in.js';
-export { type PageHeader, pageHeaderOf } from './identity/page-header.js';
+export type { PageHeader } from './identity/page-header.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
 export {
-  endWebSession,
-  findWebSessionUser,
-  formTokenKey,
   type PasswordCheck,
   SESSION_DAYS,
-  signInWithPassword,
-  startWebSession,
   type WebSession,
 } from './identity/web-sessions.js';
 export {
-  keepUpstreamLogin,
-  signInWithUpstreamIdentity,
-  takeUpstreamLogin,
   UPSTREAM_LOGIN_MINUTES,
   type VerifiedIdentity,
 } from './identity/upstream-sign-in.js';
-export { createAccountApiKey, listApiKeys, revokeApiKey } from './identity/api-keys.js';
 export type { NewApiKey } from './core/auth.js';
-export { listAssistantConnections, removeConnection } from './identity/connections.js';
 export {
-  clientFromMetadataDocument,
   type FetchedClientDocument,
-  findOAuthClientMetadata,
   type OAuthClientMetadata,
   type OAuthClientRegistration,
-  registerOAuthClient,
 } from './identity/oauth-clients.js';
 export {
-  answerAuthorizationRequest,
   type AuthorizationAnswer,
   type AuthorizationRequest,
   CODE_SECONDS,
-  codeChallengeFor,
-  findAuthorizationRequest,
   REQUEST_MINUTES,
-  requestAuthorization,
 } from './identity/oauth-authorization-requests.js';
 export {
   ACCESS_TOKEN_SECONDS,
-  exchangeAuthorizationCode,
-  exchangeRefreshToken,
   type IssuedTokens,
   REFRESH_TOKEN_DAYS,
-  revokeOAuthToken,
 } from './identity/oauth-tokens.js';
 export type { OAuthErrorCode } from './identity/oauth-refusal.js';
 export { findPayLink, type PayLink, type PayLinkState } from './money/pay-link.js';
