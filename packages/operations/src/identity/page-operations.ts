@@ -62,10 +62,16 @@ type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 const FORM_TEXT = z.string().max(20_000);
 /** A secret made here (session, link, code, token) or an id: never longer than this. */
 const SECRET = z.string().max(4_000);
-/** A path on this site to go to afterwards (the pages pass it through safeNext). */
-const NEXT = z.string().max(2_000);
+/** A path on this site to go to afterwards (the pages pass it through safeNext, as long as a form allows). */
+const NEXT = FORM_TEXT;
+/**
+ * A parameter of the OAuth endpoints: bounded by what their requests may carry (100 kB bodies), so
+ * whatever reached the functions before still does and gets their answer (invalid_grant, …).
+ */
+const OAUTH_TEXT = z.string().max(100_000);
 const URL_TEXT = z.string().max(4_000);
-const SCOPE_LIST = z.array(z.string().max(200)).max(100);
+/** Scopes as a form or an OAuth request lists them (unknown ones are the function's to refuse, as before). */
+const SCOPE_LIST = z.array(z.string().max(20_000)).max(10_000);
 /** A function the door gives (the password check, the document fetch): it runs in the handler, never stored. */
 const fn = <T>() => z.custom<T>((v) => typeof v === 'function', 'Expected a function.');
 
@@ -103,9 +109,10 @@ export const signInWithUpstreamIdentityOp = defineInternalOperation({
   auth: VISITOR,
   input: z
     .object({
-      issuer: URL_TEXT.min(1),
-      subject: z.string().min(1).max(1_000),
-      email: z.string().min(1).max(1_000),
+      // As the provider sent them (apps/web checked they can be stored); the name cut to 120.
+      issuer: FORM_TEXT.min(1),
+      subject: FORM_TEXT.min(1),
+      email: FORM_TEXT.min(1),
       name: z.string().max(120),
     })
     .strict(),
@@ -365,7 +372,7 @@ export const answerAuthorizationRequestOp = defineInternalOperation({
 
 // --- The OAuth server's endpoints, called by assistants' clients (visitors) --------------------
 
-const CLIENT_ID = FORM_TEXT.min(1);
+const CLIENT_ID = OAUTH_TEXT.min(1);
 
 export const registerOAuthClientOp = defineInternalOperation({
   operationId: 'registerOAuthClient',
@@ -421,11 +428,11 @@ export const requestAuthorizationOp = defineInternalOperation({
   input: z
     .object({
       clientId: CLIENT_ID,
-      redirectUri: URL_TEXT.min(1),
+      redirectUri: OAUTH_TEXT.min(1),
       scopes: SCOPE_LIST,
-      state: FORM_TEXT.nullable(),
+      state: OAUTH_TEXT.nullable(),
       codeChallenge: z.string().min(43).max(128),
-      resource: URL_TEXT.nullable(),
+      resource: OAUTH_TEXT.nullable(),
     })
     .strict(),
   output: typed<string>(),
@@ -440,7 +447,7 @@ export const codeChallengeForOp = defineInternalOperation({
   title: "An authorization code's PKCE challenge",
   description: 'The code challenge a live code of this client was issued with; invalid_grant otherwise.',
   auth: VISITOR,
-  input: z.object({ clientId: CLIENT_ID, code: FORM_TEXT }).strict(),
+  input: z.object({ clientId: CLIENT_ID, code: OAUTH_TEXT }).strict(),
   output: typed<string>(),
   events: [],
   async handler(ctx, input) {
@@ -456,9 +463,9 @@ export const exchangeAuthorizationCodeOp = defineInternalOperation({
   input: z
     .object({
       clientId: CLIENT_ID,
-      code: FORM_TEXT,
-      redirectUri: URL_TEXT.optional(),
-      resource: URL_TEXT.optional(),
+      code: OAUTH_TEXT,
+      redirectUri: OAUTH_TEXT.optional(),
+      resource: OAUTH_TEXT.optional(),
     })
     .strict(),
   output: typed<Result<typeof exchangeAuthorizationCode>>(),
@@ -477,9 +484,9 @@ export const exchangeRefreshTokenOp = defineInternalOperation({
   input: z
     .object({
       clientId: CLIENT_ID,
-      refreshToken: FORM_TEXT,
+      refreshToken: OAUTH_TEXT,
       scopes: SCOPE_LIST.optional(),
-      resource: URL_TEXT.optional(),
+      resource: OAUTH_TEXT.optional(),
     })
     .strict(),
   output: typed<Result<typeof exchangeRefreshToken>>(),
@@ -495,7 +502,7 @@ export const revokeOAuthTokenOp = defineInternalOperation({
   description:
     'RFC 7009: a token of this client stops working; an unknown one changes nothing, answered the same.',
   auth: VISITOR,
-  input: z.object({ clientId: CLIENT_ID, token: FORM_TEXT }).strict(),
+  input: z.object({ clientId: CLIENT_ID, token: OAUTH_TEXT }).strict(),
   output: typed<void>(),
   events: [],
   async handler(ctx, input) {
