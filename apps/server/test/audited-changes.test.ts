@@ -1,21 +1,93 @@
 import {
-  answerAuthorizationRequest,
   authenticate,
-  createAccountApiKey,
   createApiKey,
-  exchangeAuthorizationCode,
-  exchangeRefreshToken,
-  findWebSessionUser,
-  listApiKeys,
-  listAssistantConnections,
-  registerOAuthClient,
-  removeConnection,
-  requestAuthorization,
-  revokeApiKey,
-  signInWithUpstreamIdentity,
+  type Deps,
+  identityOperations as identity,
+  type OperationContext,
+  runOperation,
 } from '@nogpets/operations';
 import { createTestDatabase, fixedClock, type TestDatabase } from '@nogpets/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+// The pages run these as operations (identity/page-operations.ts): so does this test, each through
+// runOperation as the pages' door calls it, a visitor or the person signed in.
+type TestDeps = { sql: TestDatabase['sql']; clock: ReturnType<typeof fixedClock> };
+const quiet = { info() {}, warn() {}, error() {} };
+const call = (deps: TestDeps, person?: string): OperationContext => ({
+  deps: { ...deps, checkOutputs: true } as unknown as Deps,
+  requestId: 'audited-changes',
+  clientName: null,
+  log: quiet,
+  ...(person
+    ? {
+        auth: {
+          userId: person,
+          credentialId: 'web-session',
+          kind: 'WEB_SESSION' as const,
+          scopes: [],
+          clientId: null,
+          clientName: null,
+        },
+      }
+    : { auth: null, principal: { kind: 'visitor' as const } }),
+});
+const registerOAuthClient = (deps: TestDeps, client: { client_name: string; redirect_uris: string[] }) =>
+  runOperation(identity.registerOAuthClientOp, call(deps), { client }) as Promise<{ client_id: string }>;
+const requestAuthorization = (
+  deps: TestDeps,
+  request: {
+    clientId: string;
+    redirectUri: string;
+    scopes: string[];
+    state: string | null;
+    codeChallenge: string;
+    resource: string | null;
+  },
+) => runOperation(identity.requestAuthorizationOp, call(deps), request) as Promise<string>;
+const answerAuthorizationRequest = (
+  deps: TestDeps,
+  a: { requestId: string; userId: string; approve: boolean },
+) =>
+  runOperation(identity.answerAuthorizationRequestOp, call(deps, a.userId), {
+    requestId: a.requestId,
+    approve: a.approve,
+  }) as Promise<{ redirectUri: string; state: string | null; code: string | null } | null>;
+const exchangeAuthorizationCode = (
+  deps: TestDeps,
+  e: { clientId: string; code: string; redirectUri?: string },
+) =>
+  runOperation(identity.exchangeAuthorizationCodeOp, call(deps), e) as Promise<{
+    accessToken: string;
+    refreshToken: string;
+  }>;
+const exchangeRefreshToken = (deps: TestDeps, e: { clientId: string; refreshToken: string }) =>
+  runOperation(identity.exchangeRefreshTokenOp, call(deps), e) as Promise<{ accessToken: string }>;
+const listApiKeys = (deps: TestDeps, userId: string) =>
+  runOperation(identity.listApiKeysOp, call(deps, userId), {}) as Promise<unknown[]>;
+const createAccountApiKey = (
+  deps: TestDeps,
+  user: { id: string },
+  request: { scopes: string[]; name: string },
+) =>
+  runOperation(identity.createAccountApiKeyOp, call(deps, user.id), request) as Promise<{
+    key: string;
+    id: string;
+  }>;
+const revokeApiKey = (deps: TestDeps, userId: string, keyId: string) =>
+  runOperation(identity.revokeApiKeyOp, call(deps, userId), { keyId }) as Promise<boolean>;
+const listAssistantConnections = (deps: TestDeps, userId: string) =>
+  runOperation(identity.listAssistantConnectionsOp, call(deps, userId), {}) as Promise<unknown[]>;
+const removeConnection = (deps: TestDeps, userId: string, clientId: string) =>
+  runOperation(identity.removeConnectionOp, call(deps, userId), { clientId }) as Promise<number>;
+const signInWithUpstreamIdentity = (
+  deps: TestDeps,
+  verified: { issuer: string; subject: string; email: string; name: string },
+) => runOperation(identity.signInWithUpstreamIdentityOp, call(deps), verified) as Promise<{ token: string }>;
+const findWebSessionUser = (deps: TestDeps, token: string) =>
+  runOperation(identity.findWebSessionUserOp, call(deps), { token }) as Promise<{
+    id: string;
+    email: string;
+  } | null>;
 
 // The account page's and the consent page's changes are operations that write the change and its
 // audit record in one transaction: when the record cannot be written, the change is not made either.

@@ -3,7 +3,6 @@
 // the operation an assistant would call, or the page's own internal one (pageOperations).
 import {
   type AccountBooking,
-  accountPageContext,
   addAddress,
   addPet,
   cancelBooking,
@@ -27,6 +26,7 @@ import type { Runtime } from '@nogpets/runtime';
 import type { AddressRow as Address, PetRow as Pet, UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
+import { personCall } from './calls.js';
 import { page } from './layout.js';
 
 /** What the person just did, said at the top of the section it was done in. */
@@ -268,11 +268,7 @@ export interface CareDeps {
 
 /** The routes behind the pet owner's forms; each runs one operation as the person. */
 export function careRoutes(router: Router, { runtime, requireSession, showAccount }: CareDeps): void {
-  const context = (req: Request, s: Session) =>
-    accountPageContext(runtime.deps, s.user.id, {
-      requestId: String(req.id ?? ''),
-      log: req.log ?? runtime.logger,
-    });
+  const context = (req: Request, s: Session) => personCall(runtime, req, s.user.id);
 
   /** Runs a form's change; a refusal the person can act on is said on the account page. */
   const act =

@@ -7,13 +7,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   type Application,
-  accountPageContext,
   addBusinessServices,
   addResources,
   DAY_KEYS,
   type DraftForPage,
-  formTokenKey,
   getSignupStatus,
+  identityOperations as identity,
   isEmailAddress,
   type OperationContext,
   pageOperations,
@@ -21,7 +20,6 @@ import {
   runOperation,
   ServiceError,
   SIGN_IN_LINK_MINUTES,
-  sendSignInLink,
   setOperatingHours,
   setServiceArea,
   startBusinessSignup,
@@ -34,7 +32,7 @@ import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
-import { badInputPage, isBadInput, visitorCall } from './calls.js';
+import { badInputPage, isBadInput, personCall, run, visitorCall } from './calls.js';
 import { page } from './layout.js';
 import { linkMailRefused } from './link-mail-refused.js';
 
@@ -328,12 +326,7 @@ const NOTICES: Record<string, string> = {
 export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
   const { runtime } = deps;
   const ctxOf = (req: Request, s: Session): OperationContext =>
-    accountPageContext(
-      runtime.deps,
-      s.user.id,
-      { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
-      ['business:write'],
-    );
+    personCall(runtime, req, s.user.id, ['business:write']);
 
   /**
    * The draft of the page's URL, read as whoever opens it: the signed-in person, else a visitor
@@ -378,7 +371,7 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
   /** A refusal to say once on the draft's page: in a short-lived cookie, signed, for that page only. */
   const REFUSAL_COOKIE = 'nogpets_refused';
   const sign = async (value: string) =>
-    createHmac('sha256', await formTokenKey(runtime.deps))
+    createHmac('sha256', await run(identity.formTokenKeyOp, visitorCall(runtime), {}))
       .update(`refusal:${value}`)
       .digest('base64url');
   async function setRefusal(res: Response, draftId: string, message: string) {
@@ -546,18 +539,15 @@ export function draftRoutes(router: Router, deps: DraftPagesDeps): void {
         return;
       }
       try {
-        await sendSignInLink(
-          { ...runtime.deps, log: req.log },
-          {
-            email,
-            // With the draft's email the link makes or opens that account; without, the one typed here.
-            // Following it attaches the draft (followSignInLink): never before.
-            reason: 'signup',
-            next: pathOf(d.draftId),
-            publicUrl: runtime.publicUrl(),
-            draft: { id: d.draftId, name: d.name },
-          },
-        );
+        await run(identity.sendSignInLinkOp, visitorCall(runtime, req), {
+          email,
+          // With the draft's email the link makes or opens that account; without, the one typed here.
+          // Following it attaches the draft (followSignInLink): never before.
+          reason: 'signup',
+          next: pathOf(d.draftId),
+          publicUrl: runtime.publicUrl(),
+          draft: { id: d.draftId, name: d.name },
+        });
       } catch (err) {
         if (!(err instanceof ServiceError) || err.code !== 'RateLimited') throw err;
         req.log?.warn({ draftId: d.draftId }, 'draft sign-in link held back: too many for this address');

@@ -1,17 +1,11 @@
 // The pages a business applicant watches: their applications, and one with its checklist in words.
 // They show what getSignupStatus answers, as the signed-in person.
-import {
-  accountPageContext,
-  getSignupStatus,
-  runOperation,
-  SCOPES,
-  ServiceError,
-  stillNeeded,
-} from '@nogpets/operations';
+import { getSignupStatus, runOperation, SCOPES, ServiceError, stillNeeded } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
+import { personCall } from './calls.js';
 import { page } from './layout.js';
 
 type Session = { user: UserRow; csrf: string };
@@ -103,12 +97,7 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
   const status = async (req: Request, s: Session, applicationId?: string) =>
     runOperation(
       getSignupStatus,
-      accountPageContext(
-        runtime.deps,
-        s.user.id,
-        { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
-        ['business:write'],
-      ),
+      personCall(runtime, req, s.user.id, ['business:write']),
       applicationId === undefined ? {} : { applicationId },
     ) as Promise<Status>;
 

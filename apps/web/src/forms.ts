@@ -1,9 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { findUnstorableText, formTokenKey, ServiceError, type TextProblem } from '@nogpets/operations';
+import {
+  findUnstorableText,
+  identityOperations as identity,
+  ServiceError,
+  type TextProblem,
+} from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import html from 'html-template-tag';
+import { run, visitorCall } from './calls.js';
 import { page } from './layout.js';
 
 /** Before anyone is signed in, forms are bound to this cookie instead of the session. */
@@ -98,7 +104,8 @@ export interface FormTokens {
 export function formTokens(runtime: Runtime): FormTokens {
   let key: Promise<string> | undefined;
   const keyOf = () => {
-    key ??= formTokenKey(runtime.deps).catch((err: unknown) => {
+    // Read once per process, for whichever page needs a token first: a visitor's call.
+    key ??= run(identity.formTokenKeyOp, visitorCall(runtime), {}).catch((err: unknown) => {
       key = undefined; // a database hiccup must not break every form until restart
       throw err;
     });

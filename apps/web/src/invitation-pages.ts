@@ -3,7 +3,6 @@
 // operation an assistant would call (accept_invitation, decline_invitation) as the person.
 import {
   acceptInvitation,
-  accountPageContext,
   declineInvitation,
   type OperationContext,
   pageOperations,
@@ -14,6 +13,7 @@ import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
+import { personCall } from './calls.js';
 import { page } from './layout.js';
 
 type Session = { user: UserRow; csrf: string };
@@ -35,12 +35,7 @@ const STATE_WORDS = {
 /** `/invitations/:id`: the invitation, with Accept and Decline while it waits. */
 export function invitationRoutes(router: Router, { runtime, requireSession }: InvitationPagesDeps): void {
   const contextOf = (req: Request, s: Session): OperationContext =>
-    accountPageContext(
-      runtime.deps,
-      s.user.id,
-      { requestId: String(req.id ?? ''), log: req.log ?? runtime.logger },
-      ['business:manage'],
-    );
+    personCall(runtime, req, s.user.id, ['business:manage']);
 
   /** A refusal as a page: not verified (with the way to verify), not theirs, or no longer waiting. */
   function refusal(res: Response, s: Session, id: string, err: ServiceError) {

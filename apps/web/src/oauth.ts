@@ -33,17 +33,10 @@ import type {
 import {
   ACCESS_TOKEN_SECONDS,
   authenticate,
-  clientFromMetadataDocument,
-  codeChallengeFor,
   DATABASE_RETRY_AFTER_SECONDS,
-  exchangeAuthorizationCode,
-  exchangeRefreshToken,
-  findOAuthClientMetadata,
+  identityOperations as identity,
   type IssuedTokens,
   type OAuthErrorCode,
-  registerOAuthClient,
-  requestAuthorization,
-  revokeOAuthToken,
   SCOPE_NAMES,
   ServiceError,
   toServiceError,
@@ -56,6 +49,7 @@ import {
   fetchClientMetadataDocument,
   isClientIdUrl,
 } from './client-metadata.js';
+import { run, visitorCall } from './calls.js';
 import { unstorableRequestText } from './forms.js';
 
 /** The issuer exactly as the metadata names it (the SDK's `issuerUrl.href`, trailing slash included). */
@@ -82,7 +76,10 @@ const OAUTH_ERRORS: Record<OAuthErrorCode, new (message: string) => OAuthError> 
   invalid_scope: InvalidScopeError,
 };
 
-/** Awaits an operation, its refusals (the RFC 6749 code in `details.error`) turned into the SDK's errors. */
+/**
+ * Awaits an operation, its refusals (the RFC 6749 code in `details.error`) turned into the SDK's
+ * errors; input the operation's schema refuses (400) is the request's fault: invalid_request.
+ */
 async function oauthAnswer<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
@@ -90,6 +87,7 @@ async function oauthAnswer<T>(work: Promise<T>): Promise<T> {
     const code = err instanceof ServiceError ? String(err.details.error) : '';
     if (Object.hasOwn(OAUTH_ERRORS, code))
       throw new OAUTH_ERRORS[code as OAuthErrorCode]((err as ServiceError).message);
+    if (err instanceof ServiceError && err.code === 'BAD_REQUEST') throw new InvalidRequestError(err.message);
     throw err;
   }
 }
@@ -113,6 +111,8 @@ function tokenResponse(tokens: IssuedTokens): OAuthTokens {
 export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
   const { deps } = runtime;
   const now = () => deps.clock.now();
+  /** Every call here is an assistant's client at our endpoints: a visitor (docs/decisions.md). */
+  const client = () => visitorCall(runtime);
 
   /** Fetches a client's metadata document; its problems are the client's (invalid_client). */
   async function fetchDocument(clientId: string) {
@@ -128,24 +128,26 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
 
   const clientsStore: OAuthRegisteredClientsStore = {
     async getClient(clientId) {
-      const client = isClientIdUrl(clientId)
-        ? await clientFromMetadataDocument(deps, clientId, fetchDocument)
-        : await findOAuthClientMetadata(deps, clientId);
-      return (client ?? undefined) as OAuthClientInformationFull | undefined;
+      const found = isClientIdUrl(clientId)
+        ? await oauthAnswer(run(identity.clientFromMetadataDocumentOp, client(), { clientId, fetchDocument }))
+        : await oauthAnswer(run(identity.findOAuthClientMetadataOp, client(), { clientId }));
+      return (found ?? undefined) as OAuthClientInformationFull | undefined;
     },
-    async registerClient(client) {
-      return (await registerOAuthClient(deps, client)) as OAuthClientInformationFull;
+    async registerClient(metadata) {
+      return (await oauthAnswer(
+        run(identity.registerOAuthClientOp, client(), { client: metadata }),
+      )) as OAuthClientInformationFull;
     },
   };
 
   return {
     clientsStore,
 
-    async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res) {
+    async authorize(asking: OAuthClientInformationFull, params: AuthorizationParams, res) {
       // Its refusals go back to the client through the /authorize handler, with state and iss.
       const id = await oauthAnswer(
-        requestAuthorization(deps, {
-          clientId: client.client_id,
+        run(identity.requestAuthorizationOp, client(), {
+          clientId: asking.client_id,
           redirectUri: params.redirectUri,
           scopes: params.scopes ?? [],
           state: params.state ?? null,
@@ -157,32 +159,32 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
       res.redirect(302, `/oauth/consent?request=${encodeURIComponent(id)}`);
     },
 
-    challengeForAuthorizationCode(client, code) {
-      return oauthAnswer(codeChallengeFor(deps, client.client_id, code));
+    challengeForAuthorizationCode(asking, code) {
+      return oauthAnswer(run(identity.codeChallengeForOp, client(), { clientId: asking.client_id, code }));
     },
 
-    async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
+    async exchangeAuthorizationCode(asking, code, _verifier, redirectUri, resource) {
       // Before the code is spent: a foreign resource is the request's fault, not the code's.
       if (resource) acceptResource(runtime, resource.href);
       const tokens = await oauthAnswer(
-        exchangeAuthorizationCode(deps, {
-          clientId: client.client_id,
+        run(identity.exchangeAuthorizationCodeOp, client(), {
+          clientId: asking.client_id,
           code,
-          redirectUri,
-          resource: resource?.href,
+          ...(redirectUri !== undefined ? { redirectUri } : {}),
+          ...(resource ? { resource: resource.href } : {}),
         }),
       );
       return tokenResponse(tokens);
     },
 
-    async exchangeRefreshToken(client, refreshToken, scopes, resource) {
+    async exchangeRefreshToken(asking, refreshToken, scopes, resource) {
       if (resource) acceptResource(runtime, resource.href);
       const tokens = await oauthAnswer(
-        exchangeRefreshToken(deps, {
-          clientId: client.client_id,
+        run(identity.exchangeRefreshTokenOp, client(), {
+          clientId: asking.client_id,
           refreshToken,
-          scopes,
-          resource: resource?.href,
+          ...(scopes !== undefined ? { scopes } : {}),
+          ...(resource ? { resource: resource.href } : {}),
         }),
       );
       return tokenResponse(tokens);
@@ -203,9 +205,11 @@ export function createOAuthProvider(runtime: Runtime): OAuthServerProvider {
       }
     },
 
-    async revokeToken(client, request: OAuthTokenRevocationRequest) {
+    async revokeToken(asking, request: OAuthTokenRevocationRequest) {
       // RFC 7009: an unknown token, or one of another client, is answered the same and changes nothing.
-      await revokeOAuthToken(deps, client.client_id, request.token);
+      await oauthAnswer(
+        run(identity.revokeOAuthTokenOp, client(), { clientId: asking.client_id, token: request.token }),
+      );
     },
   };
 }

@@ -1,31 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import {
-  accountPageContext,
-  answerAuthorizationRequest,
-  createAccountApiKey,
   cutText,
-  endWebSession,
-  findAuthorizationRequest,
-  followSignInLink,
+  identityOperations as identity,
   isEmailAddress,
-  listApiKeys,
-  listAssistantConnections,
   momentText,
   type PasswordCheck,
-  peekSignInLink,
-  removeConnection,
-  revokeApiKey,
   SCOPE_NAMES,
   SCOPES,
   ServiceError,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   type SignInLinkReason,
-  sendSignInLink,
-  signInWithPassword,
-  signInWithUpstreamIdentity,
-  startWebSession,
   type WebSession,
 } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
@@ -33,6 +19,7 @@ import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
+import { personCall, run, visitorCall } from './calls.js';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
@@ -104,7 +91,6 @@ const PAGE_PATHS = [
 /** Sign up, sign in, sign out and the account page (API keys and connected assistants). */
 export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   const router = express.Router();
-  const { deps } = runtime;
   const upstream = createUpstreamLogin(runtime);
   const signInFailures = runtime.rateLimiter.failures('signin', SIGN_IN_TRIES, SIGN_IN_WINDOW_SEC);
   const tokens = formTokens(runtime);
@@ -274,9 +260,14 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
           maxAge: 0,
         }),
       );
-      const identity = await upstream.finish(new URL(req.originalUrl, runtime.publicUrl()));
-      setSessionCookie(res, await signInWithUpstreamIdentity(deps, identity));
-      res.redirect(303, safeNext(identity.next));
+      const { next: goTo, ...verified } = await upstream.finish(
+        new URL(req.originalUrl, runtime.publicUrl()),
+      );
+      setSessionCookie(
+        res,
+        await run(identity.signInWithUpstreamIdentityOp, visitorCall(runtime, req), verified),
+      );
+      res.redirect(303, safeNext(goTo));
     } catch (err) {
       if (err instanceof UpstreamSignInError) res.status(400).type('html').send(upstreamProblem(err.message));
       else next(err);
@@ -315,7 +306,11 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         return;
       }
       // The same answer, in the same time, for an unknown email and a wrong password.
-      const session = await signInWithPassword(deps, { email, password }, checkPassword);
+      const session = await run(identity.signInWithPasswordOp, visitorCall(runtime, req), {
+        email,
+        password,
+        checkPassword,
+      });
       if (!session) {
         await signInFailures.fail(attempt);
         res
@@ -366,7 +361,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     request: { email: string; reason: SignInLinkReason; next: string; name?: string },
   ) {
     try {
-      await sendSignInLink({ ...runtime.deps, log: req.log }, { ...request, publicUrl: runtime.publicUrl() });
+      await run(identity.sendSignInLinkOp, visitorCall(runtime, req), {
+        ...request,
+        publicUrl: runtime.publicUrl(),
+      });
     } catch (err) {
       if (!(err instanceof ServiceError) || err.code !== 'RateLimited') throw err;
       req.log?.warn({ reason: request.reason }, 'sign-in link mail held back: too many for this address');
@@ -517,7 +515,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   router.get(SIGN_IN_LINK_PATH, async (req, res, next) => {
     try {
       const token = String(req.query.token ?? '');
-      const link = token ? await peekSignInLink(runtime.deps, token) : null;
+      const link = token ? await run(identity.peekSignInLinkOp, visitorCall(runtime, req), { token }) : null;
       if (!link) {
         res.status(400).type('html').send(linkGone());
         return;
@@ -533,8 +531,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       if (await refusedPresession(req, res)) return;
       const token = String(req.body?.token ?? '');
       const password = String(req.body?.password ?? '');
+      const call = visitorCall(runtime, req);
       if (password && (password.length < MIN_PASSWORD || password.length > 200)) {
-        const link = await peekSignInLink(runtime.deps, token);
+        const link = await run(identity.peekSignInLinkOp, call, { token });
         if (!link) res.status(400).type('html').send(linkGone());
         else
           res
@@ -551,16 +550,19 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         return;
       }
       // A made-up token costs no password hashing.
-      if (!(await peekSignInLink(runtime.deps, token))) {
+      if (!(await run(identity.peekSignInLinkOp, call, { token }))) {
         res.status(400).type('html').send(linkGone());
         return;
       }
-      const followed = await followSignInLink(runtime.deps, token, password ? await hash(password) : null);
+      const followed = await run(identity.followSignInLinkOp, call, {
+        token,
+        passwordHash: password ? await hash(password) : null,
+      });
       if (!followed) {
         res.status(400).type('html').send(linkGone());
         return;
       }
-      setSessionCookie(res, await startWebSession(deps, followed.user.id));
+      setSessionCookie(res, followed.session);
       res.redirect(303, safeNext(followed.next));
     } catch (err) {
       next(err);
@@ -594,7 +596,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      await endWebSession(deps, s.token);
+      await run(identity.endWebSessionOp, personCall(runtime, req, s.user.id), { token: s.token });
       res.setHeader(
         'Set-Cookie',
         serializeCookie(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0 }),
@@ -611,13 +613,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     shown: { created?: { key: string; scopes: string[] }; error?: string; notice?: Notice } = {},
   ) {
     const { created, error, notice } = shown;
-    const ctx = accountPageContext(deps, s.user.id, {
-      requestId: String(req.id ?? ''),
-      log: req.log ?? runtime.logger,
-    });
+    const ctx = personCall(runtime, req, s.user.id);
     const [liveKeys, connections, care] = await Promise.all([
-      listApiKeys(deps, s.user.id),
-      listAssistantConnections(deps, s.user.id),
+      run(identity.listApiKeysOp, ctx, {}),
+      run(identity.listAssistantConnectionsOp, ctx, {}),
       loadCare(ctx),
     ]);
     return page(
@@ -676,7 +675,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      const found = await findAuthorizationRequest(deps, String(req.query.request ?? ''));
+      const found = await run(identity.findAuthorizationRequestOp, personCall(runtime, req, s.user.id), {
+        requestId: String(req.query.request ?? ''),
+      });
       if (!found) {
         res
           .status(400)
@@ -719,9 +720,8 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      const answer = await answerAuthorizationRequest(deps, {
+      const answer = await run(identity.answerAuthorizationRequestOp, personCall(runtime, req, s.user.id), {
         requestId: String(req.body?.request ?? ''),
-        userId: s.user.id,
         approve: req.body?.decision === 'approve',
       });
       if (!answer) {
@@ -764,7 +764,10 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const scopes = [req.body?.scopes ?? []].flat().map(String);
       const name = cutText(String(req.body?.name ?? '').trim(), 80) || 'API key';
       try {
-        const created = await createAccountApiKey(deps, s.user, { scopes, name });
+        const created = await run(identity.createAccountApiKeyOp, personCall(runtime, req, s.user.id), {
+          scopes,
+          name,
+        });
         res.type('html').send(await accountPage(req, s, { created }));
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
@@ -786,7 +789,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      await revokeApiKey(deps, s.user.id, String(req.params.id));
+      await run(identity.revokeApiKeyOp, personCall(runtime, req, s.user.id), {
+        keyId: String(req.params.id),
+      });
       res.redirect(303, '/account');
     } catch (err) {
       next(err);
@@ -797,7 +802,9 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     try {
       const s = await requireSession(req, res);
       if (!s) return;
-      await removeConnection(deps, s.user.id, String(req.params.clientId));
+      await run(identity.removeConnectionOp, personCall(runtime, req, s.user.id), {
+        clientId: String(req.params.clientId),
+      });
       res.redirect(303, '/account');
     } catch (err) {
       next(err);

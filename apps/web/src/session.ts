@@ -1,10 +1,11 @@
 // The browser's web session as every router's pages see it: who is signed in, their form token,
 // and which of the header's links they get (pageHeaderOf).
-import { findWebSessionUser, type PageHeader, pageHeaderOf } from '@nogpets/operations';
+import { identityOperations as identity, type PageHeader } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie } from 'cookie';
 import type { Request } from 'express';
+import { personCall, run, visitorCall } from './calls.js';
 import type { FormTokens } from './forms.js';
 
 export const SESSION_COOKIE = 'nogpets_session';
@@ -29,9 +30,13 @@ export function sessionReader(
   return async (req) => {
     const token = sessionToken(req);
     if (!token) return null;
-    const user = await findWebSessionUser(runtime.deps, token);
+    // The session cookie is what makes the visitor the person: read as a visitor, then as them.
+    const user = await run(identity.findWebSessionUserOp, visitorCall(runtime, req), { token });
     if (!user) return null;
-    const [csrf, nav] = await Promise.all([tokens.tokenFor(token), pageHeaderOf(runtime.deps, user.id)]);
+    const [csrf, nav] = await Promise.all([
+      tokens.tokenFor(token),
+      run(identity.pageHeaderOfOp, personCall(runtime, req, user.id), {}),
+    ]);
     return { user, csrf, token, nav };
   };
 }

@@ -1,13 +1,13 @@
 import type { Runtime } from '@nogpets/runtime';
 import {
   cutText,
-  keepUpstreamLogin,
-  takeUpstreamLogin,
+  identityOperations as identity,
   toStorableText,
   unstorableReason,
   type VerifiedIdentity,
 } from '@nogpets/operations';
 import * as oidc from 'openid-client';
+import { run, visitorCall } from './calls.js';
 
 export const CALLBACK_PATH = '/signin/oidc/callback';
 
@@ -68,7 +68,10 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
-      await keepUpstreamLogin(runtime.deps, state, { codeVerifier, nonce, next });
+      await run(identity.keepUpstreamLoginOp, visitorCall(runtime), {
+        state,
+        login: { codeVerifier, nonce, next },
+      });
       return oidc.buildAuthorizationUrl(c, {
         redirect_uri: redirectUri(),
         scope: 'openid email profile',
@@ -81,7 +84,7 @@ export function createUpstreamLogin(runtime: Runtime): UpstreamLogin | null {
 
     async finish(callbackUrl) {
       const state = callbackUrl.searchParams.get('state');
-      const login = state ? await takeUpstreamLogin(runtime.deps, state) : null;
+      const login = state ? await run(identity.takeUpstreamLoginOp, visitorCall(runtime), { state }) : null;
       if (!login || !state)
         throw new UpstreamSignInError('This sign-in has expired or was already used. Start again.');
       const error = callbackUrl.searchParams.get('error');

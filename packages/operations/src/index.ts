@@ -32,7 +32,13 @@ export {
   READ_ONLY,
   type ToolAnnotations,
 } from './core/index.js';
-export { internalOperations, jobOperations, operatorOperations, pageOperations } from './internal/index.js';
+export {
+  identityOperations,
+  internalOperations,
+  jobOperations,
+  operatorOperations,
+  pageOperations,
+} from './internal/index.js';
 export {
   DATABASE_RETRY_AFTER_SECONDS,
   type ErrorBody,
@@ -143,61 +149,38 @@ export { recheckNotices } from './money/index.js';
 export {
   deliverMail,
   deliverPendingMail,
-  followSignInLink,
-  peekSignInLink,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
-  sendSignInLink,
   type SignInLinkReason,
 } from './identity/index.js';
 export { LINK_MAILS_PER_HOUR, takeLinkMailAllowance } from './core/index.js';
-export { type PageHeader, pageHeaderOf } from './identity/index.js';
+export type { PageHeader } from './identity/index.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
 export {
-  endWebSession,
-  findWebSessionUser,
-  formTokenKey,
   type PasswordCheck,
   SESSION_DAYS,
-  signInWithPassword,
-  startWebSession,
   type WebSession,
 } from './identity/index.js';
 export {
-  keepUpstreamLogin,
-  signInWithUpstreamIdentity,
-  takeUpstreamLogin,
   UPSTREAM_LOGIN_MINUTES,
   type VerifiedIdentity,
 } from './identity/index.js';
-export { createAccountApiKey, listApiKeys, revokeApiKey } from './identity/index.js';
 export type { NewApiKey } from './core/index.js';
-export { listAssistantConnections, removeConnection } from './identity/index.js';
 export {
-  clientFromMetadataDocument,
   type FetchedClientDocument,
-  findOAuthClientMetadata,
   type OAuthClientMetadata,
   type OAuthClientRegistration,
-  registerOAuthClient,
 } from './identity/index.js';
 export {
-  answerAuthorizationRequest,
   type AuthorizationAnswer,
   type AuthorizationRequest,
   CODE_SECONDS,
-  codeChallengeFor,
-  findAuthorizationRequest,
   REQUEST_MINUTES,
-  requestAuthorization,
 } from './identity/index.js';
 export {
   ACCESS_TOKEN_SECONDS,
-  exchangeAuthorizationCode,
-  exchangeRefreshToken,
   type IssuedTokens,
   REFRESH_TOKEN_DAYS,
-  revokeOAuthToken,
 } from './identity/index.js';
 export type { OAuthErrorCode } from './identity/index.js';
 export type { PayLink, PayLinkState } from './money/index.js';

@@ -56,3 +56,4 @@ export {
   startWebSession,
   type WebSession,
 } from './web-sessions.js';
+export * as identityOperations from './page-operations.js';

@@ -15,7 +15,7 @@ import { completeBookings, expireHolds, extendSeries } from '../bookings/index.j
 import { defineInternalOperation } from '../core/index.js';
 import { recheckNotices } from '../money/index.js';
 import { expireOrders, releaseStrandedVisitOrders } from '../shop/index.js';
-import { NO_INPUT, typed } from './typed.js';
+import { NO_INPUT, typed } from '../core/index.js';
 
 const SYSTEM = { principal: ['system'] } as const;
 const HOUR = 3600_000;

@@ -34,7 +34,7 @@ import {
   revokeOperatorAccess as revoke,
 } from '../onboarding/index.js';
 import { moveOrder as move, ordersToPack, shopStatus as readShop, setShopOpenAs } from '../shop/index.js';
-import { NO_INPUT, operatorOf, typed } from './typed.js';
+import { NO_INPUT, operatorOf, typed } from '../core/index.js';
 
 const OPERATOR = { principal: ['operator'] } as const;
 const ID = z.string().min(1);

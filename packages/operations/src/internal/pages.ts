@@ -19,7 +19,7 @@ import { findPayLink as payLinkOf } from '../money/index.js';
 import { draftForPage as draftOf, keepDraft as keep } from '../onboarding/index.js';
 import { isOperator as isOperatorAccount } from '../onboarding/index.js';
 import { invitationForPerson as invitationOf } from '../staff/index.js';
-import { NO_INPUT, typed } from './typed.js';
+import { NO_INPUT, typed } from '../core/index.js';
 
 const PERSON = { principal: ['person'] } as const;
 /** An id as a page's URL carries it: the function answers an unknown one (404); this only bounds it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type OperationContext, ServiceError } from '../core/index.js';
+import type { OperationContext } from './context.js';
+import { ServiceError } from './errors.js';
 
 /**
  * The output of an internal operation is what the function it wraps returns, typed by that
