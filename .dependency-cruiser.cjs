@@ -65,6 +65,16 @@ module.exports = {
       to: { path: ['^packages/store/', '@nogpets/store'] },
     },
     {
+      // Rule b, for operations: apps call operations through runOperation. The plain functions
+      // under them are offered to tests alone, through `@nogpets/operations/testing` (to seed a case
+      // or run a job's rule with their own clock); an app's source never imports that entry.
+      name: 'testing-entry-for-tests',
+      severity: 'error',
+      comment: 'apps/* call operations; @nogpets/operations/testing is for tests only.',
+      from: { path: '^apps/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/operations/src/testing\\.ts$' },
+    },
+    {
       // Rule c. The pure packages are published and run anywhere (a browser, a test without a
       // database): they take facts as arguments and return answers. No file system, network or
       // processes, no database driver, no store/operations/runtime, no web framework.

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { createSql, ensureDatabase, type Sql } from '@nogpets/store';
 
 /** Trials per fault test (`FAULT_TRIALS`) and clients per kind of load (`FAULT_CLIENTS`). */

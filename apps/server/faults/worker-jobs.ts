@@ -6,7 +6,7 @@
 // no clock override. Each job is sent through pg-boss's job table, as its schedule sends it.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { createSql, ensureDatabase, type Sql, startEmbeddedPostgres } from '@nogpets/store';
 import {
   bookingBody,

@@ -14,14 +14,8 @@
 // for Boland Paws' bookings and clients from inside their own business. Not repeated here; Run
 // operations are called here as Boland Paws' owner holding one scope at a time.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  createApiKey,
-  type Operation,
-  operations,
-  SCOPE_NAMES,
-  type Scope,
-  STATUS_OF,
-} from '@nogpets/operations';
+import { type Operation, operations, SCOPE_NAMES, type Scope, STATUS_OF } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShapeProblem, preview } from './fuzz/checks.js';

@@ -7,7 +7,8 @@
 // refusal the assistant met said what to do next (read from the answers), and no money moved
 // after a call that had neither `confirm: true` nor a `payUrl` in its answer (the test reads the
 // database for that check only; the assistant never does).
-import { approveApplication, CLI_REVIEWER, createApiKey, leadsToFollowUp } from '@nogpets/operations';
+import { CLI_REVIEWER } from '@nogpets/operations';
+import { approveApplication, createApiKey, leadsToFollowUp } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';

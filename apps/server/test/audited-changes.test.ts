@@ -1,11 +1,11 @@
 import {
   authenticate,
-  createApiKey,
   type Deps,
   identityOperations as identity,
   type OperationContext,
   runOperation,
 } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { createTestDatabase, fixedClock, type TestDatabase } from '@nogpets/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-import { createApiKey, extendSeries } from '@nogpets/operations';
+import { createApiKey, extendSeries } from '@nogpets/operations/testing';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPetOwner, startTestServer, type TestServer } from './harness.js';

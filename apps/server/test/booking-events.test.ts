@@ -4,7 +4,8 @@
 // and books again; the operator accepts from the CLI. Each event names its booking, business and
 // person, who acted and the facts as committed; a refused call or a retry with the same
 // Idempotency-Key writes none.
-import { createApiKey, extendSeries, jobOperations, runOperation } from '@nogpets/operations';
+import { jobOperations, runOperation } from '@nogpets/operations';
+import { createApiKey, extendSeries } from '@nogpets/operations/testing';
 import { type DomainEventRow, listEvents } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

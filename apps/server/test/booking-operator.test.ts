@@ -1,4 +1,4 @@
-import { completeBookings, createApiKey } from '@nogpets/operations';
+import { completeBookings, createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { startWorker, type Worker } from '@nogpets/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

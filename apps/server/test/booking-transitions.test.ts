@@ -1,4 +1,5 @@
-import { createApiKey, operations } from '@nogpets/operations';
+import { operations } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payInSandbox, startTestServer, type TestServer, toolJson } from './harness.js';

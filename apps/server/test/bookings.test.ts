@@ -1,5 +1,5 @@
 import { DEFAULT_VAN_BUFFER_MIN } from '@nogpets/slot-engine';
-import { createApiKey, expireHolds, extendSeries } from '@nogpets/operations';
+import { createApiKey, expireHolds, extendSeries } from '@nogpets/operations/testing';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -2,7 +2,7 @@
 // the operator approves from the CLI, and a pet owner books the new business through the same
 // booking tools as the operator's own. A groomer in Lisbon is approved too, and the booking tools
 // answer NOT_AVAILABLE_IN_COUNTRY for it.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';

@@ -1,6 +1,6 @@
 // startBusinessSignup and getSignupStatus: a groomer in Lisbon, a walker in Tokyo, a groomer in
 // Stellenbosch and a business in the US start their applications, over HTTP and MCP.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';
 

@@ -2,7 +2,7 @@
 // sending for review. A groomer in Lisbon (EUR, a DST week), a walker in Tokyo (JPY, no minor
 // units) and a groomer in Stellenbosch (ZAR, our menu at -10%, PayFast) go through every step on
 // HTTP; a walker in Stellenbosch does it on MCP. Bounds, other people's applications, submitted ones.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { findSlots } from '@nogpets/slot-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';

@@ -4,13 +4,8 @@
 // carry, in `details.summary` and `details.parts`, each part its kind of step declares: the local
 // day and time (checked against the instant the test sent or the booking holds), the place, the
 // pets, the amount and what happens to the money; the parts that do not apply are null.
-import {
-  CONFIRM_KINDS,
-  type ConfirmPartsOut,
-  createApiKey,
-  type Operation,
-  operations,
-} from '@nogpets/operations';
+import { CONFIRM_KINDS, type ConfirmPartsOut, type Operation, operations } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer } from './harness.js';

@@ -4,7 +4,7 @@
 // ahead. Outside it: 400 BAD_REQUEST with reason DATE_OUT_OF_RANGE and the range in the message,
 // nothing written; never a generic 400 or a 500 for year 9999 or year 1. Over HTTP for every date
 // field of every operation (the registry's schemas, checked below) and over MCP for a sample.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';

@@ -1,7 +1,7 @@
 // While PostgreSQL is away: the driver patch (patches/postgres@3.4.9.patch) and the 503 answers.
 // The long form under load from 8 clients, with figures: faults/db-away.test.ts (`pnpm faults`).
 import path from 'node:path';
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { createSql, type EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from '@nogpets/store';
 import { createTestDatabase, type TestDatabase } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,15 +3,15 @@
 // functions as the console and the CLI call them, the worker's rule), with its subject, business,
 // person, actor and data; a refused call writes none.
 import { hash } from '@node-rs/argon2';
+import { consoleReviewer } from '@nogpets/operations';
 import {
   approveApplication,
-  consoleReviewer,
   createApiKey,
   expireOrders,
   moveOrder,
   rejectApplication,
   releaseStrandedVisitOrders,
-} from '@nogpets/operations';
+} from '@nogpets/operations/testing';
 import { type DomainEventRow, findOrCreateUser, listEvents, setPassword } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

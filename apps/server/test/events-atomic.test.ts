@@ -5,12 +5,10 @@ import {
   type EventType,
   envelopeOf,
   type OperationContext,
-  recordEvent,
   runOperation,
   ServiceError,
-  sourceOf,
-  systemSource,
 } from '@nogpets/operations';
+import { recordEvent, sourceOf, systemSource } from '@nogpets/operations/testing';
 import { listEvents } from '@nogpets/store';
 import { createTestDatabase, fixedClock, type TestDatabase } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

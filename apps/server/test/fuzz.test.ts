@@ -15,7 +15,8 @@
  * FUZZ_MCP_RUNS the calls per tool; FUZZ_DEBUG=1 prints each schema-valid request with the full key
  * that was refused anyway (to see how deep the valid requests get).
  */
-import { createApiKey, fieldProblems, operations, SCOPE_NAMES } from '@nogpets/operations';
+import { fieldProblems, operations, SCOPE_NAMES } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

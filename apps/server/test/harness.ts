@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type Clock, createApiKey, type createSandboxGateway } from '@nogpets/operations';
+import { type Clock, type createSandboxGateway } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/runtime';
 import {
   type Browser,

@@ -3,7 +3,7 @@
 // 0029), never stranded unflagged. Both orders are held open on a real second connection: the
 // test's transaction holds the resource's lock (lockResource, as set_working_hours and
 // add_time_off take it), the other side is seen waiting for it in pg_locks, then it commits.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { liveBookingsAhead, lockResource, setResourceWeeks } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

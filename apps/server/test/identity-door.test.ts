@@ -7,7 +7,6 @@ import { hash, verify } from '@node-rs/argon2';
 import {
   type AuthContext,
   authenticate,
-  createApiKey,
   type Deps,
   identityOperations as identity,
   type InternalOperation,
@@ -16,6 +15,7 @@ import {
   runOperation,
   ServiceError,
 } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailedLink, openForm, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';

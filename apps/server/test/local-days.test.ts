@@ -1,7 +1,7 @@
 // One clock for local days. A business in Santiago, whose clocks skip midnight on
 // Sunday 2026-09-06 (23:59 UTC-4 is followed by 01:00 UTC-3): its day plan, booking list and
 // earnings of the 5th and the 6th split where slot-engine splits them, at 04:00Z, not an hour early.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';

@@ -1,4 +1,4 @@
-import { deliverPendingMail } from '@nogpets/operations';
+import { deliverPendingMail } from '@nogpets/operations/testing';
 import { findOrCreateUser } from '@nogpets/store';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { createApiKey, operations, QuoteSchema, SCOPE_NAMES, STATUS_OF } from '@nogpets/operations';
+import { operations, QuoteSchema, SCOPE_NAMES, STATUS_OF } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 

@@ -4,7 +4,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
-import { grantOperatorAccess, CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { grantOperatorAccess } from '@nogpets/operations/testing';
 import { findOrCreateUser, insertListing, setPassword } from '@nogpets/store';
 import { type Browser, launchBrowser, type Page } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

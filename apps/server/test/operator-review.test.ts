@@ -2,7 +2,8 @@
 // approve | reject` and `area approve`, what approval makes (the business, its lines, services,
 // resources, areas, people and listing, in one transaction), and every refusal changing nothing.
 import { hash } from '@node-rs/argon2';
-import { approveApplication, CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { approveApplication } from '@nogpets/operations/testing';
 import { findBusiness, findOrCreateUser, insertListing, loadOffer, setPassword } from '@nogpets/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, postForm, signedInForm, startTestServer, type TestServer } from './harness.js';

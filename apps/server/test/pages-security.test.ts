@@ -4,7 +4,8 @@
 // as markup (stored-XSS probes in Chromium with the page's CSP bypassed, so escaping alone is tested).
 import { createHash } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { createApiKey, grantOperatorAccess, CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { createApiKey, grantOperatorAccess } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { pagesRouter, paymentsRouter } from '@nogpets/web';

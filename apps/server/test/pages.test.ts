@@ -1,4 +1,4 @@
-import { hashSecret, newSecret } from '@nogpets/operations';
+import { hashSecret, newSecret } from '@nogpets/operations/testing';
 import { type Browser, launchBrowser } from '@nogpets/test-utils';
 import { hash } from '@node-rs/argon2';
 import { findOrCreateUser, insertCredential, setPassword } from '@nogpets/store';

@@ -1,7 +1,7 @@
 // What approval turns on: a partner business in South Africa is bookable through the
 // same five tools as the operator's own, by its `businessId`; one outside South Africa answers
 // NOT_AVAILABLE_IN_COUNTRY; an unknown id answers 404; no business reads another's bookings or menu.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';

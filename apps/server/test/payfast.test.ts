@@ -1,4 +1,5 @@
-import { pageOperations, recheckNotices, runOperation } from '@nogpets/operations';
+import { pageOperations, runOperation } from '@nogpets/operations';
+import { recheckNotices } from '@nogpets/operations/testing';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, startTestServer, type TestServer } from './harness.js';

@@ -9,7 +9,8 @@ import {
   resolveText,
   type Town,
 } from '@nogpets/coverage-geo';
-import { createApiKey, loadGeoData } from '@nogpets/operations';
+import { loadGeoData } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 import { insertPartner, LISBON_PARTNER } from './partner-fixture.js';

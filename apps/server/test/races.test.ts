@@ -6,7 +6,7 @@
 //
 // Short form (in `pnpm test`): RACE_ATTEMPTS attempts in all (400 by default).
 // Long form: `pnpm races` (10,000). Rounds are counted beforehand, so every run stops by itself.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,7 @@
 // A business application ready for the operator's review, for the review and console tests: made
 // over HTTP by its owner, step by step, then sent for review.
-import { approveApplication, CLI_REVIEWER, createApiKey, decideArea, systemClock } from '@nogpets/operations';
+import { CLI_REVIEWER, systemClock } from '@nogpets/operations';
+import { approveApplication, createApiKey, decideArea } from '@nogpets/operations/testing';
 import type { TestServer } from './harness.js';
 
 export interface ReviewFixture {

@@ -1,4 +1,5 @@
-import { createApiKey, toServiceError } from '@nogpets/operations';
+import { toServiceError } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { createSql } from '@nogpets/store';
 import { connect } from 'node:net';
 import { fixedClock } from '@nogpets/test-utils';

@@ -1,7 +1,7 @@
 // Who may run which business: every Run operation × every role, over HTTP and MCP; the
 // default business, several businesses, invitations joined only when accepted, and one 404 for a
 // business that is not yours whether or not it exists.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';

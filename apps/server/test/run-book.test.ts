@@ -3,7 +3,7 @@
 // notice it may waive, a new walk-in client for cash and an existing client by card (confirm step
 // first), a slot taken meanwhile, a done booking booked again, roles, other businesses' clients and
 // bookings, and a Lisbon business's booking tools.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { insertClient } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

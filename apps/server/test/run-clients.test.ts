@@ -2,7 +2,7 @@
 // partner Boland Paws over HTTP and MCP. Search by name, phone, email and pet; paging; a client's
 // pets, addresses, history, balance and notes as the database holds them; notes kept and audited;
 // bounds; every role; and never another business's clients, bookings or notes.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { insertClient, insertClientNote } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

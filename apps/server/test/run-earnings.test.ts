@@ -2,7 +2,7 @@
 // and MCP, every role, the bounds of a period, earnings that agree to the cent with the payments
 // table, the operator's payouts (`pnpm cli payout create` / `payout paid`) that never hold the same
 // money twice and take refunds off, and a Tokyo business's earnings in whole yen.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -4,7 +4,7 @@
 // day plan and the bookings list and unflagged once moved or covered again, hours without stranded
 // bookings applied at once and shown by find_business_times and find_times at once, time off
 // added, listed and removed, the bounds, and a Lisbon business across the October DST change.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { findSlots, workingIntervals } from '@nogpets/slot-engine';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

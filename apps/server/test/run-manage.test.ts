@@ -4,7 +4,7 @@
 // 12-hour cut-off for the business), what the client reads on get_booking, a Lisbon business, and
 // the audit trail with the assistant's name.
 import { hash } from '@node-rs/argon2';
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { setPassword } from '@nogpets/store';
 import { fixedClock, launchBrowser } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

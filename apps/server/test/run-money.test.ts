@@ -2,7 +2,7 @@
 // link and rule as pay_booking) and create_invoice_link (any amount, a pay link and its QR code),
 // over HTTP and MCP, every role, the confirm step, bounds, a business outside South Africa, and an
 // invoice paid on the sandbox's TEST page in Chromium.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { type Browser, fixedClock, launchBrowser } from '@nogpets/test-utils';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';

@@ -3,7 +3,7 @@
 // before it is confirmed; the week the worker makes carries its own quote, not the first week's.
 // Time off in a zone whose clocks skip midnight (Santiago) is a whole day, not a 400; dates past
 // year 9999 are a 400, never a 500.
-import { createApiKey, extendSeries } from '@nogpets/operations';
+import { createApiKey, extendSeries } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';

@@ -3,7 +3,7 @@
 // words, nothing changed before it); a change seen at once by list_services and get_quote even
 // with a long-lived offer cache, while bookings already made keep their totals; every role; the
 // bounds and tier rules; another business's service; prices in euro (Lisbon) and yen (Tokyo).
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';

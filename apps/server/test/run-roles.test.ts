@@ -3,7 +3,8 @@
 // managers get through; crew only to their day; the other business's member gets 404 for Boland
 // Paws, and 404 for Boland Paws' bookings and clients from inside their own business; a person on
 // no staff gets 403. A Run operation added to the registry without a row here fails the test.
-import { createApiKey, type Operation, operations } from '@nogpets/operations';
+import { type Operation, operations } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, toolJson } from './harness.js';

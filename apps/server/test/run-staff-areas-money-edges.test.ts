@@ -1,7 +1,7 @@
 // The staff, areas and money tools at their edges: bad dates and cursors answer 400
 // (never a 500), and an owner demoted while their staff change waited for the owners' lock
 // does not go on to change the staff.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTestServer, type TestServer, toolJson } from './harness.js';

@@ -3,7 +3,7 @@
 // every role: owners change the staff, crew see only themselves, the last owner stays, an invited
 // person gets in only by accepting, a removed one is out at once; a proposed area is PENDING until the
 // operator approves it (console list and `pnpm cli area list|approve`).
-import { areasToReview, createApiKey } from '@nogpets/operations';
+import { areasToReview, createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTestServer, type TestServer, toolJson } from './harness.js';

@@ -1,6 +1,6 @@
 // The Run operations agree with the data: what the demo partner's bookings say is what the
 // tools say of the same pets and services.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';

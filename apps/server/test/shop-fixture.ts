@@ -2,7 +2,8 @@
 // alike, buyers with an orders:write key, their own bookings for `visit` orders, and paying an
 // order's link as the sandbox's TEST page does.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createApiKey, STATUS_OF } from '@nogpets/operations';
+import { STATUS_OF } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { expect } from 'vitest';
 import { newPetOwner, payInSandbox, type TestServer, toolJson } from './harness.js';
 

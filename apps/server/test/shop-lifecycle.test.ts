@@ -2,7 +2,7 @@
 // puts its money on the refund list, and `refund done` marks it returned; a `visit` add-on whose
 // booking is cancelled is released by the worker's rule; a buy refused while the shop was closed
 // can be sent again with the same Idempotency-Key once it opens.
-import { moveOrder, releaseStrandedVisitOrders, setShopOpenAs } from '@nogpets/operations';
+import { moveOrder, releaseStrandedVisitOrders, setShopOpenAs } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { expireUnpaidOrders } from '@nogpets/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

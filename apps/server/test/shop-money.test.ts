@@ -6,7 +6,7 @@
 // token or from another site.
 import { mkdirSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

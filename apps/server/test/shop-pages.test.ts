@@ -6,7 +6,8 @@
 // without their token or from another site.
 import { mkdirSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
-import { createApiKey, type Order } from '@nogpets/operations';
+import { type Order } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { expireUnpaidOrders } from '@nogpets/worker';

@@ -2,7 +2,8 @@
 // bounds, quote_order's lines, problems, discount codes and delivery, buy's card and cash orders
 // and every refusal (none of which changes stock, orders or code uses), list_orders and get_order,
 // the shop closed, and an unpaid order closing after 24 hours.
-import { createApiKey, expireOrders, ORDER_PAYMENT_GRACE_MS } from '@nogpets/operations';
+import { ORDER_PAYMENT_GRACE_MS } from '@nogpets/operations';
+import { createApiKey, expireOrders } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, notifySandbox, signSandboxNotice, startTestServer, type TestServer } from './harness.js';

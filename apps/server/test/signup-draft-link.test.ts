@@ -4,7 +4,7 @@
 // the account of that address. And one limit on link mails to an address: sign-up, sign-in and the
 // draft page's links together reach it at most 5 times an hour, the 6th refused with the same
 // answer whether or not the address has an account.
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

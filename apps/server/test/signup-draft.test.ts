@@ -1,7 +1,8 @@
 // prepareBusinessSignup / prepare_business_signup: a no-login sign-up draft over HTTP and MCP, its
 // bounds, consent, the per-caller and per-email limits, the account it joins (only by the link its
 // page mails), and the purge.
-import { CLI_REVIEWER, createApiKey, grantOperatorAccess } from '@nogpets/operations';
+import { CLI_REVIEWER } from '@nogpets/operations';
+import { createApiKey, grantOperatorAccess } from '@nogpets/operations/testing';
 import { findOrCreateUser, insertDraft, insertDraftApplication } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { jobs } from '@nogpets/worker';

@@ -7,7 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
-import { approveApplication, CLI_REVIEWER, createApiKey, grantOperatorAccess } from '@nogpets/operations';
+import { CLI_REVIEWER } from '@nogpets/operations';
+import { approveApplication, createApiKey, grantOperatorAccess } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { hash } from '@node-rs/argon2';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
-import { createApiKey } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer } from './harness.js';
 

@@ -1,13 +1,11 @@
 export { CatalogueSchema, listServices } from './catalogue/index.js';
 export {
-  assessCoverage,
   checkCoverage,
   type CoverageAnswer,
   CoverageAnswerSchema,
   type CoverageResult,
   POSTAL_CODE,
   WhereShape,
-  whereRule,
 } from './places/index.js';
 export {
   type Clock,
@@ -82,31 +80,17 @@ export { addPet, listPets } from './account/index.js';
 export {
   type AuthContext,
   authenticate,
-  createApiKey,
-  hashSecret,
   insufficientScope,
   isEmailAddress,
   isScope,
-  newSecret,
   SCOPE_NAMES,
   SCOPES,
   type Scope,
 } from './core/index.js';
 export { actorName, statedClientName } from './core/index.js';
 export { book, BookRequestSchema, BookResultSchema } from './bookings/index.js';
-export {
-  type Booking,
-  BookingSchema,
-  paymentWords,
-  statusWords,
-  toBooking,
-} from './bookings/index.js';
-export {
-  ACCOUNT_PAGE,
-  accountPageContext,
-  type AccountBooking,
-  UPCOMING_SHOWN,
-} from './account/index.js';
+export { type Booking, BookingSchema, paymentWords, statusWords } from './bookings/index.js';
+export { ACCOUNT_PAGE, accountPageContext, type AccountBooking, UPCOMING_SHOWN } from './account/index.js';
 export { dayText, momentText } from './core/index.js';
 export {
   cancelBooking,
@@ -116,55 +100,34 @@ export {
   rescheduleBooking,
   rescheduleTimes,
 } from './bookings/index.js';
-export { completeBookings, expireHolds, extendSeries } from './bookings/index.js';
-export { leadsToFollowUp } from './bookings/index.js';
 export type { Payments } from './core/index.js';
 export {
   type Checkout,
   type CheckoutRequest,
-  formPairs,
   type PaymentGateway,
   type VerifiedNotification,
 } from './money/index.js';
 export {
-  checkoutSignature,
   createPayFastGateway,
-  itnParamString,
   type LookupHost,
   PAYFAST_HOSTS,
   PAYFAST_SANDBOX_MERCHANT,
   PAYFAST_SOURCES,
   payfastSettingProblems,
-  payfastText,
-  phpUrlencode,
 } from './money/index.js';
 export { createSandboxGateway } from './money/index.js';
-export {
-  type NoticeState,
-  type SettleOutcome,
-  type Settlement,
-  settleNotification,
-} from './money/index.js';
-export { recheckNotices } from './money/index.js';
+export { type NoticeState, type SettleOutcome, type Settlement } from './money/index.js';
 export {
   deliverMail,
-  deliverPendingMail,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   type SignInLinkReason,
 } from './identity/index.js';
-export { LINK_MAILS_PER_HOUR, takeLinkMailAllowance } from './core/index.js';
+export { LINK_MAILS_PER_HOUR } from './core/index.js';
 export type { PageHeader } from './identity/index.js';
 // What the pages and the OAuth endpoints do: sessions, keys, connections, the authorization server, pay links.
-export {
-  type PasswordCheck,
-  SESSION_DAYS,
-  type WebSession,
-} from './identity/index.js';
-export {
-  UPSTREAM_LOGIN_MINUTES,
-  type VerifiedIdentity,
-} from './identity/index.js';
+export { type PasswordCheck, SESSION_DAYS, type WebSession } from './identity/index.js';
+export { UPSTREAM_LOGIN_MINUTES, type VerifiedIdentity } from './identity/index.js';
 export type { NewApiKey } from './core/index.js';
 export {
   type FetchedClientDocument,
@@ -177,27 +140,12 @@ export {
   CODE_SECONDS,
   REQUEST_MINUTES,
 } from './identity/index.js';
-export {
-  ACCESS_TOKEN_SECONDS,
-  type IssuedTokens,
-  REFRESH_TOKEN_DAYS,
-} from './identity/index.js';
+export { ACCESS_TOKEN_SECONDS, type IssuedTokens, REFRESH_TOKEN_DAYS } from './identity/index.js';
 export type { OAuthErrorCode } from './identity/index.js';
 export type { PayLink, PayLinkState } from './money/index.js';
-export {
-  DIRECTORY_CATEGORIES,
-  DirectoryCategorySchema,
-  findPetBusinesses,
-} from './directory/index.js';
+export { DIRECTORY_CATEGORIES, DirectoryCategorySchema, findPetBusinesses } from './directory/index.js';
 export { getSignupStatus, startBusinessSignup, timezoneChoices } from './onboarding/index.js';
-export {
-  DRAFT_DAYS,
-  draftApplication,
-  type DraftForPage,
-  draftSummary,
-  parseSaidPrice,
-  prepareBusinessSignup,
-} from './onboarding/index.js';
+export { DRAFT_DAYS, type DraftForPage, parseSaidPrice, prepareBusinessSignup } from './onboarding/index.js';
 export { addBusinessServices } from './onboarding/index.js';
 export { setServiceArea } from './onboarding/index.js';
 export { addResources } from './onboarding/index.js';
@@ -214,16 +162,11 @@ export {
   type Approval,
   type ApproveOptions,
   type ClaimForReview,
-  approveApplication,
-  areasToReview,
   CLI_REVIEWER,
   consoleReviewer,
-  decideArea,
-  grantOperatorAccess,
   MAX_REVIEW_NOTE,
   noticeAmount,
   type RefundOwed,
-  rejectApplication,
   type Reviewer,
 } from './onboarding/index.js';
 export { getDayPlan } from './bookings/index.js';
@@ -242,34 +185,41 @@ export {
   acceptInvitation,
   declineInvitation,
   INVITATION_DAYS,
-  invitationsOfPerson,
   leaveBusiness,
   listMyInvitations,
-  offeredRole,
 } from './staff/index.js';
 export { addClientNote, getClient, listClients } from './clients/index.js';
 export { listPrices, updatePrices } from './catalogue/index.js';
 export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
 export { getEarnings, listPayouts, listUnpaidClients } from './money/index.js';
-export { cardEntries, MAX_PAYOUT_NOTE, type Payout, payoutPlan } from './money/index.js';
-export { type RunAccess, type RunNeed, runAccess } from './staff/index.js';
-export { browseShop, deliveryOptions } from './shop/index.js';
+export { MAX_PAYOUT_NOTE, type Payout } from './money/index.js';
+export { type RunAccess, type RunNeed } from './staff/index.js';
+export { browseShop } from './shop/index.js';
 export { quoteOrder } from './shop/index.js';
 export { buy } from './shop/index.js';
 export { getOrder, listOrders } from './shop/index.js';
 export { payOrder } from './shop/index.js';
-export { type Order, OrderSchema, toOrder } from './shop/index.js';
-export {
-  expireOrders,
-  moveOrder,
-  type OperatorActor,
-  ORDER_PAYMENT_GRACE_MS,
-  releaseStrandedVisitOrders,
-  setShopOpenAs,
-} from './shop/index.js';
+export { type Order, OrderSchema } from './shop/index.js';
+export { type OperatorActor, ORDER_PAYMENT_GRACE_MS } from './shop/index.js';
 // What stands between an application and its review (one rule, for pages too).
 export { stillNeeded } from '@nogpets/onboarding-checklist';
-export * from './events/index.js';
+export {
+  type ActorKind,
+  type BookingFacts,
+  BookingFactsSchema,
+  EVENT_CATALOG,
+  EVENT_TYPES,
+  type EventData,
+  type EventDefinition,
+  type EventEnvelope,
+  EventEnvelopeSchema,
+  type EventSource,
+  type EventType,
+  envelopeOf,
+  MoneySchema,
+  type NewEvent,
+  OrderFactsSchema,
+} from './events/index.js';
 // The rows pages show as they are (a person, their pets and addresses, a lead): types only, so
 // apps name them without reaching into the store.
 export type { AddressRow, LeadRow, PetRow, UserRow } from '@nogpets/store';
