@@ -3,7 +3,7 @@
 // kind (an API key, an assistant's token, a visitor where the person is needed, NogPets' own
 // principals) with 403 and changes nothing, and what runs them logs no password, key or token.
 import { createHash, randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { hash } from '@node-rs/argon2';
 import {
   type AuthContext,
   authenticate,
@@ -139,7 +139,6 @@ describe('the identity operations through the one door', () => {
     const session = await run(identity.signInWithPasswordOp, visitor(), {
       email: EMAIL,
       password: PASSWORD,
-      checkPassword: async (h: string | null, p: string) => (h ? verify(h, p) : false),
     });
     expect(session).not.toBeNull();
     const pending = await run(identity.requestAuthorizationOp, visitor(), {
@@ -167,7 +166,6 @@ describe('the identity operations through the one door', () => {
       call({ principal: { kind: 'system', job: 'test' } }),
       call({}),
     ];
-    const checkPassword = async (h: string | null, p: string) => (h ? verify(h, p) : false);
     // Each operation with an input that would change something (or read something) if it ran.
     const cases: {
       op: InternalOperation;
@@ -206,7 +204,7 @@ describe('the identity operations through the one door', () => {
       { op: identity.endWebSessionOp, input: { token: session!.token }, right: person, changes: true },
       {
         op: identity.signInWithPasswordOp,
-        input: { email: EMAIL, password: PASSWORD, checkPassword },
+        input: { email: EMAIL, password: PASSWORD },
         right: visitor,
         changes: true,
       },
@@ -237,7 +235,7 @@ describe('the identity operations through the one door', () => {
       { op: identity.peekSignInLinkOp, input: { token: 'not-a-link' }, right: visitor, changes: false },
       {
         op: identity.followSignInLinkOp,
-        input: { token: 'not-a-link', passwordHash: null },
+        input: { token: 'not-a-link', password: null },
         right: visitor,
         changes: false,
       },
@@ -355,6 +353,70 @@ describe('the identity operations through the one door', () => {
       code,
     });
     expect(tokens.accessToken).toMatch(/^nat_/);
+  });
+
+  it('holds the password rule itself, counts names as the pages cut them, ends only your own session, and treats a bad cookie as none', async () => {
+    // The password rule is the operation's: a short one is refused and the link stays usable.
+    const linkForm = await openForm(server, '/signin/link');
+    expect((await postForm(server, '/signin/link', { email: EMAIL }, linkForm)).status).toBe(200);
+    const { link } = await mailedLink(server, EMAIL);
+    const linkToken = new URL(link).searchParams.get('token')!;
+    const short = await runOperation(identity.followSignInLinkOp, visitor(), {
+      token: linkToken,
+      password: 'short',
+    }).catch((e: unknown) => e);
+    expect(short).toBeInstanceOf(ServiceError);
+    expect((short as ServiceError).status).toBe(400);
+    expect((short as ServiceError).message).toMatch(/10 to 200 characters/);
+    expect(await run(identity.peekSignInLinkOp, visitor(), { token: linkToken })).not.toBeNull();
+
+    // Names as the pages cut them (in characters): 60 emoji are 120 UTF-16 units.
+    const emojiName = '🐕'.repeat(60);
+    const key = await run(identity.createAccountApiKeyOp, person(), { scopes: ['pets'], name: emojiName });
+    const listed = await run(identity.listApiKeysOp, person(), {});
+    expect(listed.map((k) => k.name)).toContain(emojiName);
+    expect(key.key).toMatch(/^npk_/);
+    const upstream = await run(identity.signInWithUpstreamIdentityOp, visitor(), {
+      issuer: 'https://id.example',
+      subject: 'sub-emoji',
+      email: 'emoji.upstream@example.com',
+      name: '🐈'.repeat(120),
+    });
+    expect(upstream).not.toBeNull();
+
+    // Someone else's session is not yours to end: told as unknown, and it still signs them in.
+    const other = await findOrCreateUser(server.db.sql, 'other.session@example.com', 'Other');
+    await setPassword(server.db.sql, other.id, await hash(PASSWORD));
+    const theirs = await run(identity.signInWithPasswordOp, visitor(), {
+      email: 'other.session@example.com',
+      password: PASSWORD,
+    });
+    const ended = await runOperation(identity.endWebSessionOp, person(), { token: theirs!.token }).catch(
+      (e: unknown) => e,
+    );
+    expect((ended as ServiceError).status).toBe(404);
+    expect((await run(identity.findWebSessionUserOp, visitor(), { token: theirs!.token }))?.id).toBe(
+      other.id,
+    );
+
+    // A session cookie holding NUL signs in nobody: the pages answer as to a visitor, not a 400.
+    for (const path of ['/signin', '/account']) {
+      const res = await fetch(`${server.url}${path}`, {
+        headers: { cookie: 'nogpets_session=abc%00def' },
+        redirect: 'manual',
+      });
+      expect([200, 303], path).toContain(res.status);
+    }
+
+    // An empty client_id at /token is an unknown client (RFC 6749 §5.2), as before.
+    const tokenRes = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x', client_id: '' }),
+    });
+    expect(tokenRes.status).toBeGreaterThanOrEqual(400);
+    expect(tokenRes.status).toBeLessThan(500);
+    expect(((await tokenRes.json()) as { error: string }).error).toBe('invalid_client');
   });
 
   it('logs no password, session, key, code or token while people sign in and assistants connect', async () => {

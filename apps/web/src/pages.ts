@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 import {
   cutText,
   identityOperations as identity,
   isEmailAddress,
   momentText,
-  type PasswordCheck,
+  MAX_PASSWORD,
+  MIN_PASSWORD,
+  passwordProblem,
   SCOPE_NAMES,
   SCOPES,
   ServiceError,
@@ -32,25 +32,10 @@ import { operatorRoutes } from './operator-console.js';
 import { type PageSession, SESSION_COOKIE, sessionReader } from './session.js';
 import { CALLBACK_PATH, createUpstreamLogin, UpstreamSignInError } from './upstream.js';
 
-const MIN_PASSWORD = 10;
 /** Failed sign-ins allowed per client address and email in the window. */
 export const SIGN_IN_TRIES = 10;
 export const SIGN_IN_WINDOW_SEC = 15 * 60;
 const OIDC_STATE_COOKIE = 'nogpets_oidc_state';
-
-let dummy: Promise<string> | undefined;
-/** A hash to verify against when an email has no password, so that answer takes as long. */
-const dummyHash = () => {
-  dummy ??= hash(randomBytes(16).toString('hex'));
-  return dummy;
-};
-
-/** argon2 against the stored hash; without one, against the dummy, and no match. */
-const checkPassword: PasswordCheck = async (passwordHash, password) => {
-  if (passwordHash) return verify(passwordHash, password);
-  await verify(await dummyHash(), password);
-  return false;
-};
 
 export interface PagesOptions {
   /** Secure cookies when served over https. */
@@ -309,7 +294,6 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const session = await run(identity.signInWithPasswordOp, visitorCall(runtime, req), {
         email,
         password,
-        checkPassword,
       });
       if (!session) {
         await signInFailures.fail(attempt);
@@ -503,7 +487,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
         <input type="hidden" name="csrf" value="${csrf}">
         <input type="hidden" name="token" value="${token}">
         <label for="password">Choose a password (optional, at least ${String(MIN_PASSWORD)} characters; it replaces any you had)</label>
-        <input id="password" type="password" name="password" minlength="${String(MIN_PASSWORD)}" maxlength="200" autocomplete="new-password">
+        <input id="password" type="password" name="password" minlength="${String(MIN_PASSWORD)}" maxlength="${String(MAX_PASSWORD)}" autocomplete="new-password">
         <button type="submit">Continue as ${email}</button>
       </form>
       <p>If you did not ask for this, close this page: nothing happens.</p>`,
@@ -532,21 +516,15 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       const token = String(req.body?.token ?? '');
       const password = String(req.body?.password ?? '');
       const call = visitorCall(runtime, req);
-      if (password && (password.length < MIN_PASSWORD || password.length > 200)) {
+      const problem = password ? passwordProblem(password) : null;
+      if (problem) {
         const link = await run(identity.peekSignInLinkOp, call, { token });
         if (!link) res.status(400).type('html').send(linkGone());
         else
           res
             .status(400)
             .type('html')
-            .send(
-              linkPage(
-                await preToken(req, res),
-                token,
-                link.email,
-                `Choose a password of ${MIN_PASSWORD} to 200 characters, or leave it empty.`,
-              ),
-            );
+            .send(linkPage(await preToken(req, res), token, link.email, problem));
         return;
       }
       // A made-up token costs no password hashing.
@@ -556,7 +534,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       }
       const followed = await run(identity.followSignInLinkOp, call, {
         token,
-        passwordHash: password ? await hash(password) : null,
+        password: password || null,
       });
       if (!followed) {
         res.status(400).type('html').send(linkGone());

@@ -1,6 +1,6 @@
 // The browser's web session as every router's pages see it: who is signed in, their form token,
 // and which of the header's links they get (pageHeaderOf).
-import { identityOperations as identity, type PageHeader } from '@nogpets/operations';
+import { identityOperations as identity, type PageHeader, unstorableReason } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/operations';
 import { parse as parseCookie } from 'cookie';
@@ -29,7 +29,9 @@ export function sessionReader(
 ): (req: Request) => Promise<PageSession | null> {
   return async (req) => {
     const token = sessionToken(req);
-    if (!token) return null;
+    // A cookie holding text no session can have (NUL, a lone surrogate) signs in nobody; it is not
+    // a refused request, or a planted cookie would lock the browser out of every page.
+    if (!token || unstorableReason(token)) return null;
     // The session cookie is what makes the visitor the person: read as a visitor, then as them.
     const user = await run(identity.findWebSessionUserOp, visitorCall(runtime, req), { token });
     if (!user) return null;

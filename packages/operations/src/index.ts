@@ -223,3 +223,4 @@ export {
 // The rows pages show as they are (a person, their pets and addresses, a lead): types only, so
 // apps name them without reaching into the store.
 export type { AddressRow, LeadRow, PetRow, UserRow } from '@nogpets/store';
+export { MAX_PASSWORD, MIN_PASSWORD, passwordProblem } from './identity/index.js';

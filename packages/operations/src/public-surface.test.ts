@@ -44,6 +44,7 @@ const WORDS = [
   'momentText',
   'noticeAmount',
   'parseSaidPrice',
+  'passwordProblem',
   'paymentWords',
   'statusWords',
   'stillNeeded',

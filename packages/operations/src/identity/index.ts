@@ -57,3 +57,4 @@ export {
   type WebSession,
 } from './web-sessions.js';
 export * as identityOperations from './page-operations.js';
+export { MAX_PASSWORD, MIN_PASSWORD, passwordProblem } from './passwords.js';

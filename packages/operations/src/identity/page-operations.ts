@@ -36,12 +36,12 @@ import {
 } from './oauth-clients.js';
 import { exchangeAuthorizationCode, exchangeRefreshToken, revokeOAuthToken } from './oauth-tokens.js';
 import { pageHeaderOf } from './page-header.js';
+import { checkPassword, hashPassword, passwordProblem } from './passwords.js';
 import { keepUpstreamLogin, signInWithUpstreamIdentity, takeUpstreamLogin } from './upstream-sign-in.js';
 import {
   endWebSession,
   findWebSessionUser,
   formTokenKey,
-  type PasswordCheck,
   signInWithPassword,
   startWebSession,
 } from './web-sessions.js';
@@ -87,15 +87,11 @@ export const signInWithPasswordOp = defineInternalOperation({
   description:
     'A new browser session, or null when the email and password do not match (the same answer, in the same time, for an unknown email).',
   auth: VISITOR,
-  input: z.object({ email: FORM_TEXT, password: FORM_TEXT, checkPassword: fn<PasswordCheck>() }).strict(),
+  input: z.object({ email: FORM_TEXT, password: FORM_TEXT }).strict(),
   output: typed<Result<typeof signInWithPassword>>(),
   events: [],
   async handler(ctx, input) {
-    return signInWithPassword(
-      ctx.deps,
-      { email: input.email, password: input.password },
-      input.checkPassword,
-    );
+    return signInWithPassword(ctx.deps, { email: input.email, password: input.password }, checkPassword);
   },
 });
 
@@ -110,7 +106,8 @@ export const signInWithUpstreamIdentityOp = defineInternalOperation({
       issuer: FORM_TEXT.min(1),
       subject: FORM_TEXT.min(1),
       email: FORM_TEXT.min(1),
-      name: z.string().max(120),
+      // The pages cut a name to 120 characters (code points); UTF-16 counts an emoji as two.
+      name: z.string().max(240),
     })
     .strict(),
   output: typed<Result<typeof signInWithUpstreamIdentity>>(),
@@ -199,9 +196,9 @@ export const followSignInLinkOp = defineInternalOperation({
   operationId: 'followSignInLink',
   title: 'Follow a sign-in link',
   description:
-    'Uses a link once: the account with its address (made if absent), the password chosen (its hash) set, a draft it was mailed from attached, and a browser session opened for that account. Null when the link is unknown, used or expired.',
+    'Uses a link once: the account with its address (made if absent), the password chosen set (hashed here; one that breaks the password rule is a 400 and uses nothing), a draft it was mailed from attached, and a browser session opened for that account. Null when the link is unknown, used or expired.',
   auth: VISITOR,
-  input: z.object({ token: FORM_TEXT, passwordHash: z.string().min(1).max(1_000).nullable() }).strict(),
+  input: z.object({ token: FORM_TEXT, password: FORM_TEXT.nullable() }).strict(),
   output: typed<
     (NonNullable<Result<typeof followSignInLink>> & { session: Result<typeof startWebSession> }) | null
   >(),
@@ -209,7 +206,11 @@ export const followSignInLinkOp = defineInternalOperation({
   async handler(ctx, input) {
     // The session is opened here, for the account the link proved: a visitor never names the
     // account a session is opened for.
-    const followed = await followSignInLink(ctx.deps, input.token, input.passwordHash);
+    const problem = input.password ? passwordProblem(input.password) : null;
+    if (problem)
+      throw new ServiceError('BAD_REQUEST', problem, { fields: [{ field: 'password', message: problem }] });
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const followed = await followSignInLink(ctx.deps, input.token, passwordHash);
     if (!followed) return null;
     return { ...followed, session: await startWebSession(ctx.deps, followed.user.id) };
   },
@@ -251,6 +252,10 @@ export const endWebSessionOp = defineInternalOperation({
   output: typed<void>(),
   events: [],
   async handler(ctx, input) {
+    // Only the person's own session: another's token is told as unknown, and ended never.
+    const owner = await findWebSessionUser(ctx.deps, input.token);
+    if (owner && owner.id !== personOf(ctx))
+      throw new ServiceError('NOT_FOUND', 'No such session of yours.', {});
     personOf(ctx);
     return endWebSession(ctx.deps, input.token);
   },
@@ -289,7 +294,8 @@ export const createAccountApiKeyOp = defineInternalOperation({
   title: 'Make an API key',
   description: 'An API key for the person themselves, shown once; unknown or no scopes are refused (400).',
   auth: PERSON,
-  input: z.object({ scopes: SCOPE_LIST, name: z.string().min(1).max(80) }).strict(),
+  // The page cuts a key's name to 80 characters (code points); UTF-16 counts an emoji as two.
+  input: z.object({ scopes: SCOPE_LIST, name: z.string().min(1).max(160) }).strict(),
   output: typed<Result<typeof createAccountApiKey>>(),
   events: [],
   async handler(ctx, input) {
@@ -369,7 +375,8 @@ export const answerAuthorizationRequestOp = defineInternalOperation({
 
 // --- The OAuth server's endpoints, called by assistants' clients (visitors) --------------------
 
-const CLIENT_ID = OAUTH_TEXT.min(1);
+// Empty is let through: the functions answer an unknown client (`invalid_client`, RFC 6749 §5.2).
+const CLIENT_ID = OAUTH_TEXT;
 
 export const registerOAuthClientOp = defineInternalOperation({
   operationId: 'registerOAuthClient',
