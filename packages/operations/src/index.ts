@@ -118,7 +118,6 @@ export {
 export { createSandboxGateway } from './money/index.js';
 export { type NoticeState, type SettleOutcome, type Settlement } from './money/index.js';
 export {
-  deliverMail,
   SIGN_IN_LINK_MINUTES,
   SIGN_IN_LINK_PATH,
   type SignInLinkReason,

@@ -22,12 +22,11 @@ const DOOR = [
   'toServiceError',
   'unstorableTextError',
 ];
-/** What a process builds once and puts in `deps`: the clock, gateways, the offer cache, towns, mail. */
+/** What a process builds once and puts in `deps`: gateways, the offer cache, towns. */
 const WIRING = [
   'createOfferCache',
   'createPayFastGateway',
   'createSandboxGateway',
-  'deliverMail',
   'loadGeoData',
   'payfastSettingProblems',
 ];
