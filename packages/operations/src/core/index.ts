@@ -109,4 +109,4 @@ export {
   WeightKgSchema,
 } from './schemas.js';
 export { cutText, findUnstorableText, type TextProblem, toStorableText, unstorableReason } from './text.js';
-export { NO_INPUT, operatorOf, typed } from './typed.js';
+export { NO_INPUT, operatorOf, personOf, typed } from './typed.js';

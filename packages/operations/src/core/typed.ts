@@ -17,3 +17,10 @@ export function operatorOf(ctx: OperationContext): { name: string; userId: strin
   if (p?.kind !== 'operator') throw new ServiceError('FORBIDDEN', 'This is for NogPets’ operator.', {});
   return { name: p.name, userId: p.userId };
 }
+
+/** The signed-in person a `person` call runs for (runOperation lets only their web session through). */
+export function personOf(ctx: OperationContext): string {
+  if (ctx.auth?.kind !== 'WEB_SESSION')
+    throw new ServiceError('FORBIDDEN', 'This is for the person signed in.', {});
+  return ctx.auth.userId;
+}

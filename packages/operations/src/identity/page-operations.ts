@@ -17,7 +17,13 @@
  */
 import { findUserById, type OidcLoginRow } from '@nogpets/store';
 import { z } from 'zod';
-import { defineInternalOperation, type OperationContext, ServiceError, typed } from '../core/index.js';
+import {
+  defineInternalOperation,
+  type OperationContext,
+  personOf,
+  ServiceError,
+  typed,
+} from '../core/index.js';
 import { createAccountApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { listAssistantConnections, removeConnection } from './connections.js';
 import { followSignInLink, peekSignInLink, sendSignInLink } from './email-sign-in.js';
@@ -71,13 +77,6 @@ const URL_TEXT = z.string().max(4_000);
 const SCOPE_LIST = z.array(z.string().max(20_000)).max(10_000);
 /** A function the door gives (the password check, the document fetch): it runs in the handler, never stored. */
 const fn = <T>() => z.custom<T>((v) => typeof v === 'function', 'Expected a function.');
-
-/** The person this call is for: their browser session's account (runOperation let only that through). */
-function personOf(ctx: OperationContext): string {
-  if (ctx.auth?.kind !== 'WEB_SESSION')
-    throw new ServiceError('FORBIDDEN', 'This is for the person signed in.', {});
-  return ctx.auth.userId;
-}
 
 // --- Signing in and out: a visitor becomes a person ---------------------------------------------
 

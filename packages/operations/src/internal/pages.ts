@@ -19,7 +19,7 @@ import { findPayLink as payLinkOf } from '../money/index.js';
 import { draftForPage as draftOf, keepDraft as keep } from '../onboarding/index.js';
 import { isOperator as isOperatorAccount } from '../onboarding/index.js';
 import { invitationForPerson as invitationOf } from '../staff/index.js';
-import { NO_INPUT, typed } from '../core/index.js';
+import { NO_INPUT, personOf, typed } from '../core/index.js';
 
 const PERSON = { principal: ['person'] } as const;
 /** An id as a page's URL carries it: the function answers an unknown one (404); this only bounds it. */
@@ -27,13 +27,6 @@ const ID = z.string().min(1).max(100);
 const SAVED_KIND = z.enum(['pet', 'address']);
 
 type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
-
-/** The signed-in person a `person` call runs for (runOperation lets only their web session through). */
-function personOf(ctx: OperationContext): string {
-  if (ctx.auth?.kind !== 'WEB_SESSION')
-    throw new ServiceError('FORBIDDEN', 'This is for the person signed in.', {});
-  return ctx.auth.userId;
-}
 
 /** The gateway a `gateway` call speaks for: only the one this NogPets is set up with. */
 function gatewayOf(ctx: OperationContext): string {
