@@ -53,3 +53,4 @@ export * from './payouts.js';
 export * from './staff.js';
 export * from './shop.js';
 export * from './events.js';
+export * from './event-readers.js';
