@@ -138,6 +138,20 @@ describe('bookings: the operator CLI and the worker', () => {
     expect(await state(id)).toMatchObject({ status: 'ACCEPTED', paymentStatus: 'PAID' });
     const [row] = await server.db.sql`select status from payments where id = ${older.id}`;
     expect(row!.status).toBe('REFUND_DUE');
+    // Told once (the replay wrote nothing more): the whole payment is owed back to its person.
+    const owed = await server.db.sql`select type, subject_id, person_id, data from domain_events
+      where type = 'payment.refund_due' and subject_id = ${older.id}`;
+    expect(owed).toHaveLength(1);
+    expect(owed[0]).toMatchObject({
+      person_id: expect.stringMatching(/^usr_/),
+      data: {
+        paymentId: older.id,
+        reason: 'paid_twice',
+        refund: { amount: older.amount },
+        orderId: null,
+        bookingIds: [id],
+      },
+    });
 
     const list = await cli(server.db.url, ['refund', 'list']);
     expect(list.stdout).toMatch(

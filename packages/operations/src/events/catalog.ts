@@ -71,7 +71,7 @@ const ApplicationFacts = {
 export interface EventDefinition<D extends z.ZodObject = z.ZodObject> {
   version: number;
   /** What the event's subject id names. */
-  subject: 'booking' | 'order' | 'application' | 'invitation' | 'payout' | 'business';
+  subject: 'booking' | 'order' | 'payment' | 'application' | 'invitation' | 'payout' | 'business';
   description: string;
   data: D;
 }
@@ -141,6 +141,22 @@ export const EVENT_CATALOG = {
     subject: 'booking',
     description: 'Money paid for a booking is owed back to the person (the operator refunds it).',
     data: z.object({ booking: BookingFactsSchema, refund: MoneySchema }),
+  }),
+  'payment.refund_due': event({
+    version: 1,
+    subject: 'payment',
+    description:
+      'A whole payment is owed back: it arrived for an order that had closed, or for bookings no longer taking it (the operator refunds it). Refunds of single bookings are `booking.refund_due`.',
+    data: z.object({
+      paymentId: z.string(),
+      refund: MoneySchema,
+      reason: z.enum(['order_closed', 'paid_twice', 'not_payable']).meta({
+        description:
+          'order_closed: the order had closed unpaid; paid_twice: what it paid was paid already; not_payable: its bookings no longer take a card payment.',
+      }),
+      orderId: z.string().nullable(),
+      bookingIds: z.array(z.string()),
+    }),
   }),
   'order.paid': event({
     version: 1,

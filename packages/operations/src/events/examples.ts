@@ -77,6 +77,13 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     booking: { ...booking, status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' },
     refund: { amount: 45000, currency: 'ZAR' },
   },
+  'payment.refund_due': {
+    paymentId: 'pay_2c6g0k4n8r3v7z1d5h9m',
+    refund: { amount: 38900, currency: 'ZAR' },
+    reason: 'order_closed',
+    orderId: 'ord_5h9m3q7t1x6b0f4j8n2r',
+    bookingIds: [],
+  },
   'order.paid': { order },
   'order.shipped': { order: { ...order, status: 'SHIPPED', tracking: 'TCG-88412035' } },
   'order.delivered': { order: { ...order, status: 'DELIVERED', tracking: 'TCG-88412035' } },

@@ -15,6 +15,8 @@ const WRITTEN_OUTSIDE_OPERATIONS: Partial<Record<EventType, string>> = {
   // Confirmed money that no booking takes any more (the booking lapsed or was cancelled meanwhile).
   'booking.refund_due': "the payment gateway's notification of money no booking takes",
   'order.paid': "the payment gateway's notification of a card payment for an order",
+  // A whole payment no booking or order takes (paid twice, the order closed meanwhile).
+  'payment.refund_due': "the payment gateway's notification of money nothing takes",
   // The operator packs and ships the shop's orders (shop/operator.ts moveOrder: console and CLI).
   'order.shipped': 'the operator, marking an order shipped',
   'order.delivered': 'the operator, marking an order delivered',

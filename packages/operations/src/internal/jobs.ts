@@ -139,7 +139,7 @@ export const recheckPaymentNotices = defineInternalOperation({
   auth: SYSTEM,
   input: NO_INPUT,
   output: typed<{ rechecked: number; failed: number }>(),
-  events: ['booking.paid', 'order.paid', 'booking.refund_due'],
+  events: ['booking.paid', 'order.paid', 'booking.refund_due', 'payment.refund_due'],
   async handler(ctx) {
     return recheckNotices(ctx.deps);
   },

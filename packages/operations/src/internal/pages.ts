@@ -184,7 +184,7 @@ export const checkPaymentNotice = defineInternalOperation({
   auth: { principal: ['gateway'] },
   input: z.object({ noticeId: ID }).strict(),
   output: typed<Result<typeof checkNotification>>(),
-  events: ['booking.paid', 'booking.refund_due', 'order.paid'],
+  events: ['booking.paid', 'booking.refund_due', 'order.paid', 'payment.refund_due'],
   async handler(ctx, input) {
     gatewayOf(ctx);
     const notice = await findPaymentNotice(ctx.deps.sql, input.noticeId);

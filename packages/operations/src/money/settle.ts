@@ -1,5 +1,5 @@
 import { orderTransition, transition } from '@nogpets/booking-rules';
-import type { BookingRow } from '@nogpets/store';
+import type { BookingRow, PaymentRow } from '@nogpets/store';
 import {
   appendAudit,
   findBookings,
@@ -214,6 +214,7 @@ async function apply(
         orderId: order.id,
         orderStatus: order.status,
       });
+      await recordPaymentRefundDue(q, settled(now), payment, 'order_closed', order.id);
       return {
         outcome: 'REFUND_DUE',
         reason: `order ${order.id} is ${order.status}`,
@@ -265,6 +266,13 @@ async function apply(
       alreadyPaid: paidBefore.map((b) => b.id),
       refused,
     });
+    await recordPaymentRefundDue(
+      q,
+      settled(now),
+      payment,
+      paidBefore.length ? 'paid_twice' : 'not_payable',
+      null,
+    );
     return {
       outcome: 'REFUND_DUE',
       reason: paidBefore.length ? 'paid twice' : 'no booking takes it',
@@ -333,4 +341,29 @@ async function apply(
     bookingIds: taken,
     notice: 'DONE',
   };
+}
+
+/** A whole payment owed back, told to the person it came from (and the business it was for). */
+function recordPaymentRefundDue(
+  q: Queryable,
+  source: EventSource,
+  payment: PaymentRow,
+  reason: 'order_closed' | 'paid_twice' | 'not_payable',
+  orderId: string | null,
+): Promise<void> {
+  return recordEvents(q, source, [
+    {
+      type: 'payment.refund_due',
+      businessId: payment.businessId,
+      personId: payment.userId,
+      subjectId: payment.id,
+      data: {
+        paymentId: payment.id,
+        refund: { amount: payment.amountCents, currency: payment.currency },
+        reason,
+        orderId,
+        bookingIds: payment.bookingIds,
+      },
+    },
+  ]);
 }
