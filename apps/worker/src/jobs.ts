@@ -107,6 +107,18 @@ export const completeFinishedBookings: JobDefinition = {
   },
 };
 
+/** Confirmed bookings are reminded the evening before (18:00 in the business's zone): checked every 10 minutes. */
+export const remindBookings: JobDefinition = {
+  name: 'remind-bookings',
+  cron: '*/10 * * * *',
+  expireInSeconds: EXPIRE.hourly,
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    const { reminded } = await runAs('remind-bookings', op.remindBookingsDue, ctx, false);
+    return { reminded: reminded.length };
+  },
+};
+
 /** Weekly walks are kept booked four weeks ahead. */
 export const keepSeriesBooked: JobDefinition = {
   name: 'keep-series-booked',
@@ -183,6 +195,7 @@ export const jobs: readonly JobDefinition[] = [
   expireUnpaidHolds,
   expireUnpaidOrders,
   completeFinishedBookings,
+  remindBookings,
   keepSeriesBooked,
   purgeOldIdempotencyKeys,
   deliverMail,

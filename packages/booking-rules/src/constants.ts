@@ -32,3 +32,9 @@ export const HOUR_MS = 3_600_000;
 
 /** Temporal's `dayOfWeek` (1 = Monday) minus one indexes this. Not exported from the package. */
 export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+/** The local hour of the day before a booking at which its person is reminded (18:00). */
+export const REMINDER_LOCAL_HOUR = 18;
+
+/** A booking made less than this before its reminder time is not reminded: its confirmation is fresh. */
+export const REMINDER_MIN_NOTICE_HOURS = 6;

@@ -3,6 +3,8 @@ export {
   BOOKING_STATUSES,
   PAY_LINK_HOURS,
   PAYMENT_STATUSES,
+  REMINDER_LOCAL_HOUR,
+  REMINDER_MIN_NOTICE_HOURS,
   RESCHEDULE_CUTOFF_HOURS,
   SERIES_WEEKS_AHEAD,
 } from './constants.js';
@@ -24,6 +26,7 @@ export {
 export { parseRepeat } from './parse-repeat.js';
 export { payLink } from './pay-link.js';
 export { payLinkExpiresAt } from './pay-link-expires-at.js';
+export { reminderAt } from './reminder-at.js';
 export { rescheduleAllowed } from './reschedule-allowed.js';
 export { rescheduleDeadline } from './reschedule-deadline.js';
 export { seriesHorizon } from './series-horizon.js';

@@ -273,3 +273,42 @@ export async function listFinishedBookings(sql: Queryable, now: Date, limit = 50
     order by ends_at limit ${limit}`;
   return rows.map((r) => r.id);
 }
+
+/** A confirmed booking that may be due its reminder: when it starts, in which zone, when it was made. */
+export interface BookingToRemind {
+  id: string;
+  start: Date;
+  timeZone: string;
+  createdAt: Date;
+}
+
+/**
+ * Confirmed bookings starting after `now` and within `withinHours`, not yet reminded for their
+ * current start, soonest first (the reminder rule decides which are due now).
+ */
+export async function listBookingsToRemind(
+  sql: Queryable,
+  now: Date,
+  withinHours: number,
+  limit = 500,
+): Promise<BookingToRemind[]> {
+  return sql<BookingToRemind[]>`
+    select b.id, b.starts_at as "start", z.timezone as "timeZone", b.created_at as "createdAt"
+    from bookings b join businesses z on z.id = b.business_id
+    where b.status = 'ACCEPTED' and b.starts_at > ${now}
+      and b.starts_at <= ${new Date(now.getTime() + withinHours * 3_600_000)}
+      and not exists (select 1 from booking_reminders r where r.booking_id = b.id and r.starts_at = b.starts_at)
+    order by b.starts_at limit ${limit}`;
+}
+
+/** Claims the reminder of a booking at this start: false when it was already written. */
+export async function claimBookingReminder(
+  sql: Queryable,
+  bookingId: string,
+  startsAt: Date,
+  now: Date,
+): Promise<boolean> {
+  const rows = await sql`insert into booking_reminders (booking_id, starts_at, reminded_at)
+    values (${bookingId}, ${startsAt}, ${now}) on conflict do nothing returning booking_id`;
+  return rows.length === 1;
+}

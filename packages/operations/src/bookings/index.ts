@@ -41,4 +41,4 @@ export {
   refundsDue,
 } from './operator.js';
 export { payUrlOf } from './place.js';
-export { completeBookings, expireHolds, extendSeries } from './timed-rules.js';
+export { completeBookings, expireHolds, extendSeries, remindBookings } from './timed-rules.js';

@@ -1,10 +1,19 @@
-import { parseRepeat, seriesHorizon, type Trigger, transition } from '@nogpets/booking-rules';
+import {
+  parseRepeat,
+  reminderAt,
+  rescheduleDeadline,
+  seriesHorizon,
+  type Trigger,
+  transition,
+} from '@nogpets/booking-rules';
 import {
   appendAudit,
   type BookingRow,
+  claimBookingReminder,
   findBooking,
   firstSeriesBooking,
   holdUntilStart,
+  listBookingsToRemind,
   listFinishedBookings,
   listLapsedHolds,
   listOpenSeries,
@@ -96,6 +105,35 @@ export async function completeBookings(deps: Deps): Promise<string[]> {
     eligible: (row) => !(row.paymentMethod === 'CARD' && row.paymentStatus === 'PENDING'),
     details: (row) => ({ end: row.end.toISOString() }),
   });
+}
+
+/**
+ * Confirmed bookings whose reminder is due (booking-rules `reminderAt`: 18:00 local the evening
+ * before) get a `booking.reminder_due` event, once per booking and start: a booking moved to
+ * another day is reminded again. A reminder missed while no worker ran is still written until the
+ * booking starts. Safe with two workers: the reminder row is the claim, in the event's transaction.
+ */
+export async function remindBookings(deps: Deps): Promise<string[]> {
+  const now = deps.clock.now();
+  // The latest a reminder can be due: 18:00 the day before a start at 23:59, with an hour of DST.
+  const candidates = await listBookingsToRemind(deps.sql, now, 31);
+  const reminded: string[] = [];
+  for (const c of candidates) {
+    const at = reminderAt({ start: c.start, timeZone: c.timeZone, bookedAt: c.createdAt });
+    if (!at || at > now) continue;
+    await transaction(deps.sql, async (q) => {
+      const row = await findBooking(q, c.id, { forUpdate: true });
+      // Moved or cancelled since it was listed: its new start is the next pass's.
+      if (!row || row.status !== 'ACCEPTED' || row.start.getTime() !== c.start.getTime()) return;
+      if (!(await claimBookingReminder(q, c.id, c.start, now))) return;
+      const changeUntil = rescheduleDeadline(stateOf(row));
+      await recordBookingEvents(q, systemSource('remind-bookings', now), 'booking.reminder_due', [c.id], {
+        changeUntil: changeUntil && changeUntil > now ? changeUntil.toISOString() : null,
+      });
+      reminded.push(c.id);
+    });
+  }
+  return reminded;
 }
 
 interface SeriesTemplate {

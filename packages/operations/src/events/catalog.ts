@@ -136,6 +136,18 @@ export const EVENT_CATALOG = {
     description: 'A card booking was not paid in time: its hold lapsed and the time is free again.',
     data: z.object({ booking: BookingFactsSchema }),
   }),
+  'booking.reminder_due': event({
+    version: 1,
+    subject: 'booking',
+    description:
+      "A confirmed booking starts tomorrow: its person is reminded the evening before (18:00 in the business's zone), once per start.",
+    data: z.object({
+      booking: BookingFactsSchema,
+      changeUntil: z.iso.datetime().nullable().meta({
+        description: 'Until when the person may still move or cancel it themselves; null: no longer.',
+      }),
+    }),
+  }),
   'booking.refund_due': event({
     version: 1,
     subject: 'booking',

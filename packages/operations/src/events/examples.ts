@@ -73,6 +73,10 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     message: null,
     refund: { amount: 45000, currency: 'ZAR' },
   },
+  'booking.reminder_due': {
+    booking: { ...booking, status: 'ACCEPTED', paymentStatus: 'PAID' },
+    changeUntil: '2026-12-09T20:00:00.000Z',
+  },
   'booking.refund_due': {
     booking: { ...booking, status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' },
     refund: { amount: 45000, currency: 'ZAR' },

@@ -12,6 +12,7 @@ const WRITTEN_OUTSIDE_OPERATIONS: Partial<Record<EventType, string>> = {
   // The gateway's signed notification settles a card payment (payments/settle.ts).
   'booking.paid': "the payment gateway's notification of a card payment",
   'booking.expired': 'the worker, when an unpaid hold lapses',
+  'booking.reminder_due': 'the worker, the evening before a confirmed booking',
   // Confirmed money that no booking takes any more (the booking lapsed or was cancelled meanwhile).
   'booking.refund_due': "the payment gateway's notification of money no booking takes",
   'order.paid': "the payment gateway's notification of a card payment for an order",

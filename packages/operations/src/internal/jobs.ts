@@ -11,7 +11,7 @@ import {
   purgeRateLimits,
 } from '@nogpets/store';
 import { deliverPendingMail } from '../identity/index.js';
-import { completeBookings, expireHolds, extendSeries } from '../bookings/index.js';
+import { completeBookings, expireHolds, extendSeries, remindBookings } from '../bookings/index.js';
 import { defineInternalOperation } from '../core/index.js';
 import { recheckNotices } from '../money/index.js';
 import { expireOrders, releaseStrandedVisitOrders } from '../shop/index.js';
@@ -73,6 +73,20 @@ export const completeFinishedBookings = defineInternalOperation({
   events: [],
   async handler(ctx) {
     return { done: await completeBookings(ctx.deps) };
+  },
+});
+
+export const remindBookingsDue = defineInternalOperation({
+  operationId: 'remindBookingsDue',
+  title: 'Remind bookings due tomorrow',
+  description:
+    'Confirmed bookings whose reminder is due (18:00 local the evening before) get a booking.reminder_due event, once per start; answers their ids.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ reminded: string[] }>(),
+  events: ['booking.reminder_due'],
+  async handler(ctx) {
+    return { reminded: await remindBookings(ctx.deps) };
   },
 });
 

@@ -1,0 +1,139 @@
+// The day-before reminder: the worker's remind-bookings job writes `booking.reminder_due` for a
+// confirmed booking at 18:00 in the business's zone the evening before, once per start (a booking
+// moved to another day is reminded again), never for an unpaid, cancelled or freshly made one.
+import { jobOperations, runOperation } from '@nogpets/operations';
+import { listEvents } from '@nogpets/store';
+import { fixedClock } from '@nogpets/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, newPetOwner, payInSandbox, startTestServer, type TestServer } from './harness.js';
+
+const HOUR = 3_600_000;
+
+describe('the day-before reminder', () => {
+  let server: TestServer;
+  const clock = fixedClock('2026-11-23T04:00:00Z'); // Monday 06:00 in Johannesburg
+  let person: { key: string; petId: string; addressId: string };
+  const as = () => ({ authorization: `Bearer ${person.key}` });
+  const grooming = () => ({
+    category: 'grooming',
+    addressId: person.addressId,
+    pets: [{ petId: person.petId, serviceIds: ['groom-dog-bath'] }],
+  });
+
+  async function slot(date: string, nth = 0) {
+    const res = await server.post('/v1/availability', { ...grooming(), from: date, to: date }, as());
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.days[0].slots[nth] as { start: string; resourceId: string };
+  }
+  async function book(date: string, nth = 0, pay = true) {
+    const s = await slot(date, nth);
+    const res = await server.post(
+      '/v1/bookings',
+      { ...grooming(), start: s.start, resourceId: s.resourceId, paymentMethod: 'CARD' },
+      as(),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.bookingId as string;
+    if (pay) expect(await payInSandbox(server, id)).toBe(200);
+    return { id, start: s.start };
+  }
+  /** The worker's job, run as the worker runs it. */
+  const remind = async () =>
+    (
+      await runOperation(
+        jobOperations.remindBookingsDue,
+        {
+          deps: server.service.runtime.deps,
+          requestId: 'reminders-test',
+          clientName: null,
+          auth: null,
+          log: { info() {}, warn() {}, error() {} },
+          principal: { kind: 'system', job: 'remind-bookings' },
+        },
+        {},
+      )
+    ).reminded;
+  const remindersOf = (id: string) =>
+    listEvents(server.db.sql, { subjectId: id, types: ['booking.reminder_due'] });
+
+  beforeAll(async () => {
+    server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
+    person = await newPetOwner(server, {
+      email: 'reminders-lindiwe@example.com',
+      pet: { name: 'Bobo', weightKg: 9 },
+      line1: '3 Andringa Street',
+    });
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('reminds a paid booking at 18:00 Johannesburg time the evening before, once, with until when it can change', async () => {
+    const paid = await book('2026-11-25');
+    const unpaid = await book('2026-11-25', 1, false);
+    const cancelled = await book('2026-11-25', 2);
+    expect((await server.post(`/v1/bookings/${cancelled.id}/cancel`, { confirm: true }, as())).status).toBe(
+      200,
+    );
+    // The demo's own bookings due now are reminded; none of these yet.
+    expect(await remind()).not.toEqual(expect.arrayContaining([paid.id]));
+    // Tuesday 17:59 in Johannesburg: not yet.
+    clock.set(new Date('2026-11-24T15:59:00Z'));
+    expect(await remind()).not.toContain(paid.id);
+    clock.set(new Date('2026-11-24T16:00:00Z'));
+    // Two workers at once: one reminder.
+    const [one, two] = await Promise.all([remind(), remind()]);
+    const mine = [paid.id, unpaid.id, cancelled.id];
+    expect([...one, ...two].filter((id) => mine.includes(id))).toEqual([paid.id]);
+    expect(await remind()).toEqual([]);
+    const [event, ...more] = await remindersOf(paid.id);
+    expect(more).toEqual([]);
+    const start = new Date(paid.start);
+    expect(event).toMatchObject({
+      type: 'booking.reminder_due',
+      actor: { kind: 'system' },
+      operation: 'remind-bookings',
+      data: {
+        booking: {
+          bookingId: paid.id,
+          status: 'ACCEPTED',
+          paymentStatus: 'PAID',
+          timeZone: 'Africa/Johannesburg',
+        },
+        changeUntil: new Date(start.getTime() - 12 * HOUR).toISOString(),
+      },
+    });
+    expect(await remindersOf(unpaid.id)).toEqual([]);
+    expect(await remindersOf(cancelled.id)).toEqual([]);
+  });
+
+  it('reminds a booking moved to another day again, for its new start', async () => {
+    clock.set(new Date('2026-11-24T16:30:00Z'));
+    const booked = await book('2026-11-27');
+    clock.set(new Date('2026-11-26T16:00:00Z'));
+    expect(await remind()).toContain(booked.id);
+    const to = await slot('2026-12-01');
+    const moved = await server.post(
+      `/v1/bookings/${booked.id}/reschedule`,
+      { start: to.start, resourceId: to.resourceId },
+      as(),
+    );
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    // Moved, it waits for the business to accept the new time: no reminder while it is not confirmed.
+    expect(moved.body.status).toBe('PENDING');
+    clock.set(new Date('2026-11-30T16:00:00Z'));
+    expect(await remind()).not.toContain(booked.id);
+    const accepted = await cli(server.db.url, ['booking', 'accept', booked.id]);
+    expect(accepted.status, accepted.stderr).toBe(0);
+    expect(await remind()).toContain(booked.id);
+    expect(
+      (await remindersOf(booked.id)).map((e) => (e.data as { booking: { start: string } }).booking.start),
+    ).toEqual([new Date(booked.start).toISOString(), new Date(to.start).toISOString()]);
+  });
+
+  it('does not remind a booking made in the six hours before its reminder time', async () => {
+    clock.set(new Date('2026-12-01T11:00:00Z')); // Tuesday 13:00: the reminder would be at 18:00
+    const late = await book('2026-12-02');
+    clock.set(new Date('2026-12-01T16:00:00Z'));
+    expect(await remind()).not.toContain(late.id);
+    expect(await remindersOf(late.id)).toEqual([]);
+  });
+});
