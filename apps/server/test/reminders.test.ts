@@ -6,6 +6,7 @@ import { listEvents } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, payInSandbox, startTestServer, type TestServer } from './harness.js';
+import { courierOrder, newBuyer } from './shop-fixture.js';
 
 const HOUR = 3_600_000;
 
@@ -135,5 +136,55 @@ describe('the day-before reminder', () => {
     clock.set(new Date('2026-12-01T16:00:00Z'));
     expect(await remind()).not.toContain(late.id);
     expect(await remindersOf(late.id)).toEqual([]);
+  });
+
+  it('tells the person 6 hours before an unpaid card booking or order lapses, once per deadline', async () => {
+    const remindPay = async () =>
+      runOperation(
+        jobOperations.remindUnpaidLinks,
+        {
+          deps: server.service.runtime.deps,
+          requestId: 'reminders-test',
+          clientName: null,
+          auth: null,
+          log: { info() {}, warn() {}, error() {} },
+          principal: { kind: 'system', job: 'remind-payments' },
+        },
+        {},
+      );
+    clock.set(new Date('2026-12-01T16:00:00Z'));
+    const unpaid = await book('2026-12-04', 0, false); // its link lapses in 48 hours: 3 December 16:00 UTC
+    const paid = await book('2026-12-04', 1);
+    const buyer = await newBuyer(server, 'reminders-buyer@example.com');
+    const bought = await server.post('/v1/orders', courierOrder([{ productId: 'cat-brush', qty: 1 }]), {
+      authorization: `Bearer ${buyer.key}`,
+    });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+    const orderId = bought.body.orderId as string; // its link lapses in 24 hours: 2 December 16:00 UTC
+    expect(await remindPay()).toEqual({ bookings: [], orders: [] });
+    clock.set(new Date('2026-12-02T09:59:00Z'));
+    expect(await remindPay()).toEqual({ bookings: [], orders: [] });
+    clock.set(new Date('2026-12-02T10:00:00Z'));
+    const [a, b] = await Promise.all([remindPay(), remindPay()]);
+    expect([...a.orders, ...b.orders]).toEqual([orderId]);
+    expect([...a.bookings, ...b.bookings]).toEqual([]);
+    clock.set(new Date('2026-12-03T10:00:00Z'));
+    expect(await remindPay()).toEqual({ bookings: [unpaid.id], orders: [] });
+    expect(await remindPay()).toEqual({ bookings: [], orders: [] });
+    const [event] = await listEvents(server.db.sql, { subjectId: unpaid.id, types: ['booking.payment_due'] });
+    expect(event).toMatchObject({
+      personId: expect.stringMatching(/^usr_/),
+      data: {
+        payUntil: '2026-12-03T16:00:00.000Z',
+        booking: { bookingId: unpaid.id, paymentStatus: 'PENDING' },
+      },
+    });
+    // Nothing about the pay link itself is in the event (a business's webhook reads it too).
+    expect(JSON.stringify(event!.data)).not.toMatch(/token|\/pay\//);
+    expect(await listEvents(server.db.sql, { subjectId: paid.id, types: ['booking.payment_due'] })).toEqual(
+      [],
+    );
+    const [told] = await listEvents(server.db.sql, { subjectId: orderId, types: ['order.payment_due'] });
+    expect(told).toMatchObject({ data: { payUntil: '2026-12-02T16:00:00.000Z', order: { orderId } } });
   });
 });

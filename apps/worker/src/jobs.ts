@@ -119,6 +119,18 @@ export const remindBookings: JobDefinition = {
   },
 };
 
+/** Unpaid card bookings and orders: their person is told 6 hours before the link lapses (checked every 10 minutes). */
+export const remindPayments: JobDefinition = {
+  name: 'remind-payments',
+  cron: '*/10 * * * *',
+  expireInSeconds: EXPIRE.hourly,
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    const told = await runAs('remind-payments', op.remindUnpaidLinks, ctx, false);
+    return { bookings: told.bookings.length, orders: told.orders.length };
+  },
+};
+
 /** Weekly walks are kept booked four weeks ahead. */
 export const keepSeriesBooked: JobDefinition = {
   name: 'keep-series-booked',
@@ -196,6 +208,7 @@ export const jobs: readonly JobDefinition[] = [
   expireUnpaidOrders,
   completeFinishedBookings,
   remindBookings,
+  remindPayments,
   keepSeriesBooked,
   purgeOldIdempotencyKeys,
   deliverMail,

@@ -38,3 +38,6 @@ export const REMINDER_LOCAL_HOUR = 18;
 
 /** A booking made less than this before its reminder time is not reminded: its confirmation is fresh. */
 export const REMINDER_MIN_NOTICE_HOURS = 6;
+
+/** An unpaid link's person is told this long before it lapses (and only if it was opened this long before that). */
+export const PAY_REMINDER_HOURS = 6;

@@ -2,6 +2,7 @@ export { canPay } from './can-pay.js';
 export {
   BOOKING_STATUSES,
   PAY_LINK_HOURS,
+  PAY_REMINDER_HOURS,
   PAYMENT_STATUSES,
   REMINDER_LOCAL_HOUR,
   REMINDER_MIN_NOTICE_HOURS,
@@ -26,6 +27,7 @@ export {
 export { parseRepeat } from './parse-repeat.js';
 export { payLink } from './pay-link.js';
 export { payLinkExpiresAt } from './pay-link-expires-at.js';
+export { payReminderAt } from './pay-reminder-at.js';
 export { reminderAt } from './reminder-at.js';
 export { rescheduleAllowed } from './reschedule-allowed.js';
 export { rescheduleDeadline } from './reschedule-deadline.js';

@@ -312,3 +312,47 @@ export async function claimBookingReminder(
     values (${bookingId}, ${startsAt}, ${now}) on conflict do nothing returning booking_id`;
   return rows.length === 1;
 }
+
+/** An unpaid card booking or order whose pay deadline is near: when it lapses and when it was made. */
+export interface PaymentToRemind {
+  id: string;
+  payUntil: Date;
+  openedAt: Date;
+}
+
+/**
+ * Unpaid card bookings (still holding their time) and unpaid card orders whose deadline is after
+ * `now` and within `withinHours`, not yet told for that deadline, soonest first.
+ */
+export async function listPaymentsToRemind(
+  sql: Queryable,
+  now: Date,
+  withinHours: number,
+  limit = 500,
+): Promise<{ bookings: PaymentToRemind[]; orders: PaymentToRemind[] }> {
+  const until = new Date(now.getTime() + withinHours * 3_600_000);
+  const bookings = await sql<PaymentToRemind[]>`
+    select b.id, b.hold_until as "payUntil", b.created_at as "openedAt" from bookings b
+    where b.status = 'PENDING' and b.payment_method = 'CARD' and b.payment_status = 'PENDING'
+      and b.hold_until > ${now} and b.hold_until <= ${until}
+      and not exists (select 1 from pay_reminders r where r.subject_id = b.id and r.pay_until = b.hold_until)
+    order by b.hold_until limit ${limit}`;
+  const orders = await sql<PaymentToRemind[]>`
+    select o.id, o.expires_at as "payUntil", o.created_at as "openedAt" from orders o
+    where o.status = 'PENDING_PAYMENT' and o.expires_at > ${now} and o.expires_at <= ${until}
+      and not exists (select 1 from pay_reminders r where r.subject_id = o.id and r.pay_until = o.expires_at)
+    order by o.expires_at limit ${limit}`;
+  return { bookings, orders };
+}
+
+/** Claims the pay reminder of a booking or order for this deadline: false when it was already written. */
+export async function claimPayReminder(
+  sql: Queryable,
+  subjectId: string,
+  payUntil: Date,
+  now: Date,
+): Promise<boolean> {
+  const rows = await sql`insert into pay_reminders (subject_id, pay_until, reminded_at)
+    values (${subjectId}, ${payUntil}, ${now}) on conflict do nothing returning subject_id`;
+  return rows.length === 1;
+}

@@ -148,6 +148,13 @@ export const EVENT_CATALOG = {
       }),
     }),
   }),
+  'booking.payment_due': event({
+    version: 1,
+    subject: 'booking',
+    description:
+      'An unpaid card booking holds its time only until `payUntil` (6 hours from now): its person is told to pay or lose it.',
+    data: z.object({ booking: BookingFactsSchema, payUntil: z.iso.datetime() }),
+  }),
   'booking.refund_due': event({
     version: 1,
     subject: 'booking',
@@ -175,6 +182,13 @@ export const EVENT_CATALOG = {
     subject: 'order',
     description: 'A shop order was paid (or a cash order confirmed).',
     data: z.object({ order: OrderFactsSchema }),
+  }),
+  'order.payment_due': event({
+    version: 1,
+    subject: 'order',
+    description:
+      "An unpaid card order's pay link lapses at `payUntil` (6 hours from now): its person is told.",
+    data: z.object({ order: OrderFactsSchema, payUntil: z.iso.datetime() }),
   }),
   'order.shipped': event({
     version: 1,

@@ -77,6 +77,7 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     booking: { ...booking, status: 'ACCEPTED', paymentStatus: 'PAID' },
     changeUntil: '2026-12-09T20:00:00.000Z',
   },
+  'booking.payment_due': { booking, payUntil: '2026-12-03T10:00:00.000Z' },
   'booking.refund_due': {
     booking: { ...booking, status: 'CANCELLED', paymentStatus: 'REFUND_REQUESTED' },
     refund: { amount: 45000, currency: 'ZAR' },
@@ -89,6 +90,10 @@ export const EVENT_EXAMPLES: { [T in EventType]: EventData<T> } = {
     bookingIds: [],
   },
   'order.paid': { order },
+  'order.payment_due': {
+    order: { ...order, status: 'PENDING_PAYMENT', paymentStatus: 'PENDING' },
+    payUntil: '2026-12-02T10:00:00.000Z',
+  },
   'order.shipped': { order: { ...order, status: 'SHIPPED', tracking: 'TCG-88412035' } },
   'order.delivered': { order: { ...order, status: 'DELIVERED', tracking: 'TCG-88412035' } },
   'order.cancelled': {

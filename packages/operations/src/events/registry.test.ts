@@ -13,6 +13,8 @@ const WRITTEN_OUTSIDE_OPERATIONS: Partial<Record<EventType, string>> = {
   'booking.paid': "the payment gateway's notification of a card payment",
   'booking.expired': 'the worker, when an unpaid hold lapses',
   'booking.reminder_due': 'the worker, the evening before a confirmed booking',
+  'booking.payment_due': "the worker, six hours before an unpaid card booking's hold ends",
+  'order.payment_due': "the worker, six hours before an unpaid order's pay link lapses",
   // Confirmed money that no booking takes any more (the booking lapsed or was cancelled meanwhile).
   'booking.refund_due': "the payment gateway's notification of money no booking takes",
   'order.paid': "the payment gateway's notification of a card payment for an order",

@@ -13,7 +13,7 @@ import {
 import { deliverPendingMail } from '../identity/index.js';
 import { completeBookings, expireHolds, extendSeries, remindBookings } from '../bookings/index.js';
 import { defineInternalOperation } from '../core/index.js';
-import { recheckNotices } from '../money/index.js';
+import { recheckNotices, remindUnpaid } from '../money/index.js';
 import { expireOrders, releaseStrandedVisitOrders } from '../shop/index.js';
 import { NO_INPUT, typed } from '../core/index.js';
 
@@ -87,6 +87,20 @@ export const remindBookingsDue = defineInternalOperation({
   events: ['booking.reminder_due'],
   async handler(ctx) {
     return { reminded: await remindBookings(ctx.deps) };
+  },
+});
+
+export const remindUnpaidLinks = defineInternalOperation({
+  operationId: 'remindUnpaidLinks',
+  title: 'Tell people their pay links are about to lapse',
+  description:
+    'Unpaid card bookings and orders 6 hours before their deadline get booking.payment_due or order.payment_due, once per deadline; answers their ids.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ bookings: string[]; orders: string[] }>(),
+  events: ['booking.payment_due', 'order.payment_due'],
+  async handler(ctx) {
+    return remindUnpaid(ctx.deps);
   },
 });
 

@@ -31,6 +31,7 @@ export {
   phpUrlencode,
 } from './payfast.js';
 export { createInvoiceLink, sendPaymentLink } from './payment-links.js';
+export { remindUnpaid } from './pay-reminders.js';
 export {
   cardEntries,
   createPayout,
