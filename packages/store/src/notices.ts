@@ -49,7 +49,7 @@ export async function bookingPeople(q: Queryable, bookingIds: string[]): Promise
   if (!bookingIds.length) return [];
   return q<NoticePersonRow[]>`select b.id as "subjectId", b.user_id as "userId",
       case when b.user_id is not null then u.email else nullif(c.email, '') end as email,
-      coalesce(nullif(u.name, ''), nullif(c.name, ''), b.client_name, '') as name
+      coalesce(nullif(u.name, ''), nullif(c.name, ''), '') as name
     from bookings b
     left join users u on u.id = b.user_id
     left join business_clients c on c.business_id = b.business_id and c.id = b.business_client_id
@@ -60,7 +60,7 @@ export async function bookingPeople(q: Queryable, bookingIds: string[]): Promise
 export async function orderPeople(q: Queryable, orderIds: string[]): Promise<NoticePersonRow[]> {
   if (!orderIds.length) return [];
   return q<NoticePersonRow[]>`select o.id as "subjectId", o.user_id as "userId", u.email,
-      coalesce(nullif(u.name, ''), o.client_name, '') as name
+      coalesce(nullif(u.name, ''), '') as name
     from orders o left join users u on u.id = o.user_id where o.id = any(${orderIds})`;
 }
 

@@ -14,10 +14,12 @@ interface BookingData {
   message?: string | null;
   refund?: { amount: number; currency: string } | null;
   name: string;
+  /** The booking's person (their account's or the business's client's name). */
+  client: string;
   paidNow?: boolean;
 }
 
-const clientOf = (b: BookingFacts) => b.clientName?.trim() || 'A client';
+const clientOf = (d: BookingData) => d.client.trim() || 'A client';
 
 const dayPlan = (_ctx: RenderContext): MailBlock => ({
   text: 'It is on your day plan (get_day_plan in your assistant).',
@@ -39,32 +41,32 @@ const kind = (
 
 export const BUSINESS_KINDS = {
   business_new_booking: kind('New bookings', (d, ctx) => ({
-    subject: `New booking: ${clientOf(d.booking)}, ${bookingWhen(d.booking, ctx)}`,
+    subject: `New booking: ${clientOf(d)}, ${bookingWhen(d.booking, ctx)}`,
     heading: `New booking at ${businessName(ctx)}`,
     blocks: [
       {
         text: d.paidNow
-          ? `${clientOf(d.booking)} booked and paid ${moneyText(d.booking.total, ctx.locale)} by card.`
-          : `${clientOf(d.booking)} booked, paying cash on the day: accept it (accept_business_booking) or decline it.`,
+          ? `${clientOf(d)} booked and paid ${moneyText(d.booking.total, ctx.locale)} by card.`
+          : `${clientOf(d)} booked, paying cash on the day: accept it (accept_business_booking) or decline it.`,
       },
       bookingRows(d.booking, ctx),
     ],
   })),
   business_booking_cancelled: kind('Cancellations by clients', (d, ctx) => ({
-    subject: `Cancelled by the client: ${clientOf(d.booking)}, ${bookingWhen(d.booking, ctx)}`,
+    subject: `Cancelled by the client: ${clientOf(d)}, ${bookingWhen(d.booking, ctx)}`,
     heading: 'A client cancelled',
     blocks: [
-      { text: `${clientOf(d.booking)} cancelled this booking; its time is free again.` },
+      { text: `${clientOf(d)} cancelled this booking; its time is free again.` },
       bookingRows(d.booking, ctx),
       ...(d.refund ? [{ text: `${moneyText(d.refund, ctx.locale)} is refunded to the client.` }] : []),
     ],
   })),
   business_booking_moved: kind('Moves by clients', (d, ctx) => ({
-    subject: `Moved by the client: ${clientOf(d.booking)}, now ${bookingWhen(d.booking, ctx)}`,
+    subject: `Moved by the client: ${clientOf(d)}, now ${bookingWhen(d.booking, ctx)}`,
     heading: 'A client moved a booking',
     blocks: [
       {
-        text: `${clientOf(d.booking)} moved this booking${d.from ? ` from ${bookingWhen(d.from, ctx)}` : ''}; accept the new time or decline it.`,
+        text: `${clientOf(d)} moved this booking${d.from ? ` from ${bookingWhen(d.from, ctx)}` : ''}; accept the new time or decline it.`,
       },
       bookingRows(d.booking, ctx),
     ],
@@ -91,7 +93,13 @@ export function toStaff(
     const key = m.email.toLowerCase();
     if (!hears || seen.has(key)) continue;
     seen.add(key);
-    out.push({ to: m.email, name: m.name, kind: kindName, optional: true, data: { ...data, name: m.name } });
+    out.push({
+      to: m.email,
+      name: m.name,
+      kind: kindName,
+      optional: true,
+      data: { ...data, name: m.name, client: facts.person?.name ?? '' },
+    });
   }
   return out;
 }

@@ -1,6 +1,15 @@
 /** The public entry of notices/: mail to people made from the domain events, and the choices of who gets which. */
 
 export { BUSINESS_NOTICES, toStaff } from './business-rules.js';
+export {
+  getNotificationSettings,
+  type NoticeChoice,
+  personNoticeChoices,
+  setPersonNoticeChoices,
+  unsubscribeByLink,
+  unsubscribeLinkOf,
+  updateNotificationSettings,
+} from './choices.js';
 export { decideNotices, readEvent } from './decide.js';
 export {
   dispatchAllNotices,
