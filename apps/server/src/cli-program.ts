@@ -536,7 +536,9 @@ function buildProgram(io: CliIo): Command {
       io.out(`${orderLine(o)}\n`);
     });
 
-  const mail = program.command('mail').description('Mail the service sends (sign-in links)');
+  const mail = program
+    .command('mail')
+    .description('Mail the service sends (sign-in links, and mail to people made from the events)');
   mail
     .command('list')
     .description(
@@ -561,6 +563,25 @@ function buildProgram(io: CliIo): Command {
         return `${m.id}  ${m.createdAt.toISOString()}  ${state}\nTo: ${m.to}\nSubject: ${m.subject}\n\n${m.body ?? '(text not kept after delivery)'}`;
       });
       io.out(`${blocks.join(`\n${'-'.repeat(72)}\n`)}\n`);
+    });
+  mail
+    .command('failed')
+    .description(
+      'Mail that could not be delivered: each mail to people is retried with backoff (1, 5, 30 minutes, 2, 6, 12 hours) ' +
+        'and listed here after its last attempt failed, newest first, with the last error.',
+    )
+    .option('--limit <n>', 'how many (1 to 100)', '20')
+    .action(async (opts: { limit: string }) => {
+      const limit = Math.min(100, Math.max(1, Number.parseInt(opts.limit, 10) || 20));
+      const rows = await asOperator(io.env, op.listFailedMail, { limit });
+      if (!rows.length) {
+        io.out('No failed mail.\n');
+        return;
+      }
+      for (const m of rows)
+        io.out(
+          `${m.id}\t${m.failedAt?.toISOString() ?? ''}\t${m.kind}\t${m.to}\t${m.attempts} tries\t${m.subject}\n    last error: ${m.lastError ?? '-'}\n`,
+        );
     });
 
   return program;

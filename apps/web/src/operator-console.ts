@@ -56,6 +56,8 @@ const OTHERS_SHOWN = 20;
 const LEADS_SHOWN = 50;
 /** Orders to pack shown at once (the oldest first). */
 const ORDERS_SHOWN = 100;
+/** Failed mails the console lists (the CLI's `mail failed` shows up to 100). */
+const FAILED_MAIL_SHOWN = 50;
 
 const hidden = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 
@@ -259,6 +261,25 @@ function leadsSection(leads: LeadRow[], timeZone: string, csrf: string, notice?:
     }`;
 }
 
+/** Mail that failed after its last retry: who it was for, what, and the SMTP server's last answer. */
+function failedMailSection(
+  mails: Awaited<ReturnType<typeof op.listFailedMail.handler>>,
+  timeZone: string,
+): string {
+  return html`<h2 id="failed-mail">Mail not delivered</h2>
+    $${
+      mails.length
+        ? html`<table id="failed-mail-list"><tr><th>To</th><th>Mail</th><th>Failed</th><th>Last error</th></tr>$${mails
+            .map(
+              (m) =>
+                html`<tr id="mail-${m.id}"><td>${m.to}</td><td><strong>${m.subject}</strong><br><span class="muted">${m.kind} · ${m.id} · ${String(m.attempts)} tries</span></td>
+                <td data-label="Failed">${m.failedAt ? momentText(m.failedAt, timeZone) : ''}</td><td data-label="Last error">${m.lastError ?? ''}</td></tr>`,
+            )
+            .join('')}</table>`
+        : html`<p>Every mail was delivered or is still being tried.</p>`
+    }`;
+}
+
 function refundsSection(refunds: RefundOwed[], csrf: string, notice?: Notice): string {
   return html`<h2 id="refunds">Refunds owed</h2>
     $${noticeHtml(notice, 'refunds')}
@@ -396,16 +417,18 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
     notice?: Notice,
     status = 200,
   ): Promise<void> {
-    const [waitingApps, otherApps, areas, leads, refunds, shop, orders, timeZone] = await Promise.all([
-      run(op.listApplications, ctx, { statuses: ['SUBMITTED'], limit: WAITING_SHOWN }),
-      run(op.listApplications, ctx, { statuses: ['DRAFT', 'APPROVED', 'REJECTED'], limit: OTHERS_SHOWN }),
-      run(op.listProposedAreas, ctx, {}),
-      run(op.listLeads, ctx, { limit: LEADS_SHOWN }),
-      run(op.listAllRefundsOwed, ctx, {}),
-      run(op.shopStatus, ctx, {}),
-      run(op.listOrdersToPack, ctx, { limit: ORDERS_SHOWN }),
-      runOperation(pageOperations.pagesTimeZone, ctx, {}),
-    ]);
+    const [waitingApps, otherApps, areas, leads, refunds, shop, orders, timeZone, failedMail] =
+      await Promise.all([
+        run(op.listApplications, ctx, { statuses: ['SUBMITTED'], limit: WAITING_SHOWN }),
+        run(op.listApplications, ctx, { statuses: ['DRAFT', 'APPROVED', 'REJECTED'], limit: OTHERS_SHOWN }),
+        run(op.listProposedAreas, ctx, {}),
+        run(op.listLeads, ctx, { limit: LEADS_SHOWN }),
+        run(op.listAllRefundsOwed, ctx, {}),
+        run(op.shopStatus, ctx, {}),
+        run(op.listOrdersToPack, ctx, { limit: ORDERS_SHOWN }),
+        runOperation(pageOperations.pagesTimeZone, ctx, {}),
+        run(op.listFailedMail, ctx, { limit: FAILED_MAIL_SHOWN }),
+      ]);
     const apps = [...waitingApps, ...otherApps];
     const waiting = waitingApps.length;
     res
@@ -417,12 +440,14 @@ export function operatorRoutes(router: Router, { runtime, requireSession }: Oper
           html`<nav class="sections"><a href="#applications">Applications (${String(waiting)})</a> ·
             <a href="#areas">Areas (${String(areas.length)})</a> · <a href="#leads">Leads (${String(leads.length)})</a> ·
             <a href="#refunds">Refunds (${String(refunds.length)})</a> ·
-            <a href="#shop">Shop (${shop.open ? 'open' : 'closed'}, ${String(orders.length)} to pack)</a></nav>
+            <a href="#shop">Shop (${shop.open ? 'open' : 'closed'}, ${String(orders.length)} to pack)</a> ·
+            <a href="#failed-mail">Mail not delivered (${String(failedMail.length)})</a></nav>
             $${applicationsSection(apps, timeZone, s.csrf, notice)}
             $${areasSection(areas, s.csrf, notice)}
             $${leadsSection(leads, timeZone, s.csrf, notice)}
             $${refundsSection(refunds, s.csrf, notice)}
-            $${shopSection(shop, orders, timeZone, s.csrf, notice)}`,
+            $${shopSection(shop, orders, timeZone, s.csrf, notice)}
+            $${failedMailSection(failedMail, timeZone)}`,
           s,
         ),
       );

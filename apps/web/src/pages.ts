@@ -2,6 +2,7 @@ import {
   cutText,
   identityOperations as identity,
   isEmailAddress,
+  pageOperations,
   momentText,
   MAX_PASSWORD,
   MIN_PASSWORD,
@@ -27,6 +28,7 @@ import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorable
 import { homeRoutes, START_PATH } from './home.js';
 import { invitationRoutes } from './invitation-pages.js';
 import { linkMailRefused } from './link-mail-refused.js';
+import { mailSection, noticeRoutes } from './notice-pages.js';
 import { FAVICON_SVG, page, STYLESHEET } from './layout.js';
 import { operatorRoutes } from './operator-console.js';
 import { type PageSession, SESSION_COOKIE, sessionReader } from './session.js';
@@ -592,16 +594,18 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   ) {
     const { created, error, notice } = shown;
     const ctx = personCall(runtime, req, s.user.id);
-    const [liveKeys, connections, care] = await Promise.all([
+    const [liveKeys, connections, care, mail] = await Promise.all([
       run(identity.listApiKeysOp, ctx, {}),
       run(identity.listAssistantConnectionsOp, ctx, {}),
       loadCare(ctx),
+      run(pageOperations.noticeChoices, ctx, {}),
     ]);
     return page(
       'Your account',
       html`<p>Signed in as <strong>${s.user.name || s.user.email}</strong> (${s.user.email}).</p>
-      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a></nav>
+      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a> · <a href="#mail">Mail</a></nav>
       $${careSections(care, s.csrf, notice)}
+      $${mailSection(mail.choices, s.csrf)}
       <h2 id="assistants">Connected assistants</h2>
       $${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}
       $${
@@ -794,6 +798,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   draftRoutes(router, { runtime, requireSession, signedIn, preToken, refusedPresession });
   operatorRoutes(router, { runtime, requireSession });
   invitationRoutes(router, { runtime, requireSession });
+  noticeRoutes(router, { runtime, requireSession });
   careRoutes(router, {
     runtime,
     requireSession,

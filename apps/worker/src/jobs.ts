@@ -161,6 +161,17 @@ export const deliverMail: JobDefinition = {
   },
 };
 
+/** Mail to people made from the domain events (docs/decisions.md, "Mail to people"), then delivered. */
+export const dispatchNotices: JobDefinition = {
+  name: 'dispatch-notices',
+  cron: '* * * * *',
+  expireInSeconds: EXPIRE.everyMinute,
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    return runAs('dispatch-notices', op.dispatchNotices, ctx, false);
+  },
+};
+
 /** Sign-in links past their time are kept a day (for support questions), then removed; so are link-mail counts. */
 export const purgeOldEmailLinks: JobDefinition = {
   name: 'purge-email-links',
@@ -212,6 +223,7 @@ export const jobs: readonly JobDefinition[] = [
   keepSeriesBooked,
   purgeOldIdempotencyKeys,
   deliverMail,
+  dispatchNotices,
   purgeOldEmailLinks,
   recheckPaymentNotices,
   purgeDoneNotices,

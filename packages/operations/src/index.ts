@@ -223,3 +223,10 @@ export {
 // apps name them without reaching into the store.
 export type { AddressRow, LeadRow, PetRow, UserRow } from '@nogpets/store';
 export { MAX_PASSWORD, MIN_PASSWORD, passwordProblem } from './identity/index.js';
+// Mail to people made from the events (docs/decisions.md, "Mail to people"): the business's settings.
+export {
+  getNotificationSettings,
+  type NoticeChoice,
+  UNSUBSCRIBE_PATH,
+  updateNotificationSettings,
+} from './notices/index.js';

@@ -55,6 +55,7 @@ import {
 } from './staff/index.js';
 import { addClientNote, getClient, listClients } from './clients/index.js';
 import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
+import { getNotificationSettings, updateNotificationSettings } from './notices/index.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -123,4 +124,6 @@ export const operations: readonly Operation[] = [
   getEarnings,
   listPayouts,
   listUnpaidClients,
+  getNotificationSettings,
+  updateNotificationSettings,
 ] as unknown as Operation[];

@@ -1,6 +1,12 @@
 import type { MailTransport } from '@nogpets/operations';
 import nodemailer from 'nodemailer';
 
+/** The domain of the From address (Message-IDs are made on it), or a fixed one. */
+function domainOf(from: string): string {
+  const m = /@([A-Za-z0-9.-]+)/.exec(from);
+  return m?.[1] ?? 'nogpets.invalid';
+}
+
 /**
  * Mail through the SMTP server of `SMTP_URL` (nodemailer: `smtp://user:pass@host:587`, or
  * `smtps://` for TLS from the start); null without one, and mail then waits in the outbox.
@@ -8,6 +14,7 @@ import nodemailer from 'nodemailer';
 export function createMailTransport(smtpUrl: string | undefined, from: string): MailTransport | null {
   if (!smtpUrl) return null;
   const transport = nodemailer.createTransport(smtpUrl);
+  const domain = domainOf(from);
   return {
     async send(message) {
       // The address as an object: nodemailer does not parse it for names or further recipients.
@@ -16,6 +23,20 @@ export function createMailTransport(smtpUrl: string | undefined, from: string): 
         to: { name: '', address: message.to },
         subject: message.subject,
         text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+        ...(message.attachments?.length
+          ? {
+              attachments: message.attachments.map((a) => ({
+                filename: a.filename,
+                content: a.content,
+                contentType: a.contentType,
+              })),
+            }
+          : {}),
+        ...(message.headers && Object.keys(message.headers).length ? { headers: message.headers } : {}),
+        // The same on every attempt of a mail, so a mail sent twice (a crash after the server took
+        // it) is known for one by the receiving side.
+        ...(message.id ? { messageId: `<${message.id}@${domain}>` } : {}),
       });
     },
   };

@@ -1,20 +1,41 @@
 import { newId } from './ids.js';
 import type { Queryable as Sql } from './sql.js';
 
+/** A file sent with a mail (an .ics), kept as text until the mail is delivered. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 export interface MailRow {
   id: string;
   to: string;
   subject: string;
   /** Null once delivered over SMTP. */
   body: string | null;
+  /** The HTML part (null for text-only mail, and once delivered). */
+  html: string | null;
+  attachments: MailAttachment[];
+  headers: Record<string, string>;
+  /** What the mail is: 'sign_in' for link mails (and every mail before notices), else a notice kind. */
+  kind: string;
+  optional: boolean;
   createdAt: Date;
   sentAt: Date | null;
   attempts: number;
   lastError: string | null;
+  /** When a notice is tried next (null for link mails: each worker pass while their link lives). */
+  nextAttemptAt: Date | null;
+  /** Set once the last attempt failed: the operator sees it (`pnpm cli mail failed`, the console). */
+  failedAt: Date | null;
+  eventId: string | null;
 }
 
 const MAIL_COLUMNS = (sql: Sql) =>
-  sql`id, to_address as "to", subject, body, created_at as "createdAt", sent_at as "sentAt", attempts, last_error as "lastError"`;
+  sql`id, to_address as "to", subject, body, html, attachments, headers, kind, optional,
+    created_at as "createdAt", sent_at as "sentAt", attempts, last_error as "lastError",
+    next_attempt_at as "nextAttemptAt", failed_at as "failedAt", event_id as "eventId"`;
 
 /** Queues a mail; write it in the transaction of what it tells about. */
 export async function insertMail(
@@ -27,16 +48,74 @@ export async function insertMail(
   return id;
 }
 
+/** A notice made from an event: HTML, attachments and headers beside the text, tried at `now` first. */
+export interface NewNoticeMail {
+  to: string;
+  subject: string;
+  body: string;
+  html: string;
+  attachments: MailAttachment[];
+  headers: Record<string, string>;
+  kind: string;
+  optional: boolean;
+  eventId: string;
+}
+
+/**
+ * Queues notices (in the transaction that advances the event reader). One of a kind per event and
+ * address: a row that exists is kept and not counted. Answers the ids written.
+ */
+export async function insertNoticeMails(sql: Sql, mails: NewNoticeMail[], now: Date): Promise<string[]> {
+  if (!mails.length) return [];
+  const rows = mails.map((m) => ({
+    id: newId('mail'),
+    to_address: m.to,
+    subject: m.subject,
+    body: m.body,
+    html: m.html,
+    attachments: sql.json(m.attachments as never),
+    headers: sql.json(m.headers as never),
+    kind: m.kind,
+    optional: m.optional,
+    event_id: m.eventId,
+    created_at: now,
+    next_attempt_at: now,
+  }));
+  const written = await sql<{ id: string }[]>`insert into mail_outbox ${sql(rows as never)}
+    on conflict (event_id, lower(to_address), kind) where event_id is not null do nothing returning id`;
+  return written.map((r) => r.id);
+}
+
 /** The newest mails first (the outbox people read when no SMTP server is configured). */
 export async function listMail(sql: Sql, limit: number, to?: string): Promise<MailRow[]> {
   return sql<MailRow[]>`select ${MAIL_COLUMNS(sql)} from mail_outbox
     where ${to ? sql`lower(to_address) = lower(${to})` : sql`true`} order by seq desc limit ${limit}`;
 }
 
-/** Mails still to deliver, made after `since`, oldest first, locked so two workers never send one twice. */
-export async function takeUnsentMail(sql: Sql, since: Date, limit: number, id?: string): Promise<MailRow[]> {
+/** Mails whose last attempt failed, newest first (the operator's list). */
+export async function listFailedMail(sql: Sql, limit: number): Promise<MailRow[]> {
   return sql<MailRow[]>`select ${MAIL_COLUMNS(sql)} from mail_outbox
-    where sent_at is null and body is not null and created_at > ${since} and attempts < 10 and ${id ? sql`id = ${id}` : sql`true`}
+    where failed_at is not null order by failed_at desc, seq desc limit ${limit}`;
+}
+
+/**
+ * Mail due now, oldest first, locked so two workers never send one twice: link mails made after
+ * `since` (their link lives) with fewer than 10 tries; notices whose next attempt is due.
+ */
+export async function takeUnsentMail(
+  sql: Sql,
+  since: Date,
+  limit: number,
+  id?: string,
+  now: Date | null = null,
+  /** Mails this pass tried already (a failed one waits for the next pass). */
+  tried: string[] = [],
+): Promise<MailRow[]> {
+  return sql<MailRow[]>`select ${MAIL_COLUMNS(sql)} from mail_outbox
+    where sent_at is null and failed_at is null and body is not null
+      and ((kind = 'sign_in' and created_at > ${since} and attempts < 10)
+        or (kind <> 'sign_in' and ${now ? sql`next_attempt_at <= ${now}` : sql`true`}))
+      and ${id ? sql`id = ${id}` : sql`true`} and not (id = any(${tried}))
     order by seq limit ${limit} for update skip locked`;
 }
 
@@ -45,13 +124,26 @@ export async function findMail(sql: Sql, id: string): Promise<MailRow | null> {
   return row ?? null;
 }
 
-/** Delivered: the body (which may hold a sign-in link) is dropped. */
+/** Delivered: the body (which may hold a sign-in or unsubscribe link) and its parts are dropped. */
 export async function markMailSent(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql`update mail_outbox set sent_at = ${now}, body = null, attempts = attempts + 1, last_error = null where id = ${id}`;
+  await sql`update mail_outbox set sent_at = ${now}, body = null, html = null, attachments = '[]',
+    attempts = attempts + 1, last_error = null, next_attempt_at = null where id = ${id}`;
 }
 
-export async function markMailFailed(sql: Sql, id: string, error: string): Promise<void> {
-  await sql`update mail_outbox set attempts = attempts + 1, last_error = ${error.slice(0, 500)} where id = ${id}`;
+/**
+ * A failed attempt: `retryAt` when it is tried again (null for link mails: the next pass), or
+ * failed for good when `retryAt` is 'never' (the operator's list).
+ */
+export async function markMailFailed(
+  sql: Sql,
+  id: string,
+  error: string,
+  retry: { retryAt: Date | null } | { failedAt: Date } = { retryAt: null },
+): Promise<void> {
+  const next = 'retryAt' in retry ? retry.retryAt : null;
+  const failed = 'failedAt' in retry ? retry.failedAt : null;
+  await sql`update mail_outbox set attempts = attempts + 1, last_error = ${error.slice(0, 500)},
+    next_attempt_at = ${next}, failed_at = ${failed} where id = ${id}`;
 }
 
 export interface EmailLinkRow {

@@ -18,6 +18,12 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The outbox row's id: the transport makes the Message-ID of it, the same on every attempt. */
+  id?: string;
+  html?: string | null;
+  attachments?: { filename: string; contentType: string; content: string }[];
+  /** Extra headers (List-Unsubscribe on optional mail). */
+  headers?: Record<string, string>;
 }
 
 /** Delivers one mail (SMTP through nodemailer in the service); throws when the server refuses it. */

@@ -196,35 +196,78 @@ export async function followSignInLink(
 export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> {
   const transport = deps.mail;
   if (!transport) return false;
-  return deliverBatch(deps, transport, (tx) => takeUnsentMail(tx, new Date(0), 1, id)).then((n) => n > 0);
+  return (await deliverOne(deps, transport, (tx) => takeUnsentMail(tx, new Date(0), 1, id))) === 'sent';
 }
 
-/** The worker's pass over the outbox: recent mail not yet delivered (a failed try, or a crash). */
-export async function deliverPendingMail(deps: MailDeps): Promise<number> {
+/**
+ * When a notice is tried again after its n-th failed attempt (minutes): about a day in all; after
+ * the last it is failed and the operator sees it. Link mails are not held back: their link lives
+ * 30 minutes, so they are tried each worker pass meanwhile.
+ */
+export const MAIL_RETRY_MINUTES = [1, 5, 30, 120, 360, 720] as const;
+
+/** After `attempts` failed attempts: when to try again, or null when that was the last. */
+export function nextMailAttempt(attempts: number, now: Date): Date | null {
+  const minutes = MAIL_RETRY_MINUTES[attempts - 1];
+  return minutes === undefined ? null : new Date(now.getTime() + minutes * 60_000);
+}
+
+/** The worker's pass over the outbox: link mails while their link lives, notices that are due. */
+export async function deliverPendingMail(deps: MailDeps, limit = 50): Promise<number> {
   const transport = deps.mail;
   if (!transport) return 0;
-  const since = new Date(deps.clock.now().getTime() - DELIVERY_WINDOW_MS);
-  return deliverBatch(deps, transport, (tx) => takeUnsentMail(tx, since, 20));
+  const now = deps.clock.now();
+  const since = new Date(now.getTime() - DELIVERY_WINDOW_MS);
+  let sent = 0;
+  const tried: string[] = [];
+  for (let i = 0; i < limit; i += 1) {
+    const outcome = await deliverOne(deps, transport, async (tx) => {
+      const rows = await takeUnsentMail(tx, since, 1, undefined, now, tried);
+      tried.push(...rows.map((r) => r.id));
+      return rows;
+    });
+    if (outcome === 'none') break;
+    if (outcome === 'sent') sent += 1;
+  }
+  return sent;
 }
 
-/** Each mail is locked while it is sent, so two instances or the worker never deliver it twice. */
-async function deliverBatch(
+/**
+ * One mail, in its own transaction holding its row: sent, then marked sent. It is marked only after
+ * the SMTP server accepted it, so a worker killed before that loses nothing (the lock goes with the
+ * connection and the next pass sends it); killed between the accept and the commit, the mail goes
+ * again with the same Message-ID: at least once (docs/decisions.md, "Mail to people").
+ */
+async function deliverOne(
   deps: MailDeps,
   transport: MailTransport,
   take: (tx: Queryable) => ReturnType<typeof takeUnsentMail>,
-): Promise<number> {
+): Promise<'sent' | 'failed' | 'none'> {
   return transaction(deps.sql, async (tx) => {
-    let sent = 0;
-    for (const mail of await take(tx)) {
-      try {
-        await transport.send({ to: mail.to, subject: mail.subject, text: mail.body ?? '' });
-        await markMailSent(tx, mail.id, deps.clock.now());
-        sent += 1;
-      } catch (err) {
-        deps.log?.warn({ err, mailId: mail.id }, 'mail not delivered; the worker tries again');
-        await markMailFailed(tx, mail.id, (err as Error).message ?? String(err));
+    const [mail] = await take(tx);
+    if (!mail) return 'none' as const;
+    try {
+      await transport.send({
+        id: mail.id,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.body ?? '',
+        html: mail.html,
+        attachments: mail.attachments,
+        headers: mail.headers,
+      });
+      await markMailSent(tx, mail.id, deps.clock.now());
+      return 'sent' as const;
+    } catch (err) {
+      deps.log?.warn({ err, mailId: mail.id }, 'mail not delivered; the worker tries again');
+      const message = (err as Error).message ?? String(err);
+      if (mail.kind === 'sign_in') await markMailFailed(tx, mail.id, message);
+      else {
+        const now = deps.clock.now();
+        const retryAt = nextMailAttempt(mail.attempts + 1, now);
+        await markMailFailed(tx, mail.id, message, retryAt ? { retryAt } : { failedAt: now });
       }
+      return 'failed' as const;
     }
-    return sent;
-  }) as Promise<number>;
+  }) as Promise<'sent' | 'failed' | 'none'>;
 }

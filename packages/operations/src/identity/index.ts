@@ -4,6 +4,8 @@ export { listAssistantConnections, removeConnection } from './connections.js';
 export {
   deliverMail,
   deliverPendingMail,
+  MAIL_RETRY_MINUTES,
+  nextMailAttempt,
   followSignInLink,
   peekSignInLink,
   sendSignInLink,

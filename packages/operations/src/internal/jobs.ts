@@ -10,12 +10,12 @@ import {
   purgeLinkMailRequests,
   purgeRateLimits,
 } from '@nogpets/store';
-import { deliverPendingMail } from '../identity/index.js';
 import { completeBookings, expireHolds, extendSeries, remindBookings } from '../bookings/index.js';
-import { defineInternalOperation } from '../core/index.js';
+import { defineInternalOperation, NO_INPUT, typed } from '../core/index.js';
+import { deliverPendingMail } from '../identity/index.js';
 import { recheckNotices, remindUnpaid } from '../money/index.js';
+import { dispatchAllNotices } from '../notices/index.js';
 import { expireOrders, releaseStrandedVisitOrders } from '../shop/index.js';
-import { NO_INPUT, typed } from '../core/index.js';
 
 const SYSTEM = { principal: ['system'] } as const;
 const HOUR = 3600_000;
@@ -140,6 +140,23 @@ export const deliverMail = defineInternalOperation({
   events: [],
   async handler(ctx) {
     return { sent: await deliverPendingMail(ctx.deps) };
+  },
+});
+
+export const dispatchNotices = defineInternalOperation({
+  operationId: 'dispatchNotices',
+  title: 'Make mail from the events',
+  description:
+    'Reads the domain events not yet read for mail (reader notices), queues the mails they make to pet owners and businesses, then delivers what is due.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ events: number; mails: number; sent: number }>(),
+  events: [],
+  async handler(ctx) {
+    const made = await dispatchAllNotices(ctx.deps);
+    // Delivered now rather than at deliver-mail's next run: a confirmation is awaited.
+    const sent = made.mails ? await deliverPendingMail(ctx.deps) : 0;
+    return { ...made, sent };
   },
 });
 

@@ -4,7 +4,7 @@
  * that does the work; the operator's name and account (none for the CLI) go where those functions
  * record who acted.
  */
-import { listMail as listMailRows } from '@nogpets/store';
+import { listFailedMail as listFailedMailRows, listMail as listMailRows } from '@nogpets/store';
 import { z } from 'zod';
 import { defineInternalOperation, createApiKey as makeApiKey } from '../core/index.js';
 import {
@@ -377,5 +377,18 @@ export const listMail = defineInternalOperation({
   output: typed<Result<typeof listMailRows>>(),
   async handler(ctx, input) {
     return listMailRows(ctx.deps.sql, input.limit, input.to);
+  },
+});
+
+export const listFailedMail = defineInternalOperation({
+  operationId: 'listFailedMail',
+  title: 'Mail that could not be delivered',
+  description:
+    'Mails whose last attempt failed (after retries with backoff), newest first, with the last error.',
+  auth: OPERATOR,
+  input: z.object({ limit: z.int().min(1).max(100) }).strict(),
+  output: typed<Result<typeof listFailedMailRows>>(),
+  async handler(ctx, input) {
+    return listFailedMailRows(ctx.deps.sql, input.limit);
   },
 });

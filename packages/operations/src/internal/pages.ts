@@ -18,6 +18,12 @@ import { checkNotification, receiveNotification } from '../money/index.js';
 import { findPayLink as payLinkOf } from '../money/index.js';
 import { draftForPage as draftOf, keepDraft as keep } from '../onboarding/index.js';
 import { isOperator as isOperatorAccount } from '../onboarding/index.js';
+import {
+  personNoticeChoices,
+  setPersonNoticeChoices,
+  unsubscribeByLink,
+  unsubscribeLinkOf,
+} from '../notices/index.js';
 import { invitationForPerson as invitationOf } from '../staff/index.js';
 import { NO_INPUT, personOf, typed } from '../core/index.js';
 
@@ -205,5 +211,64 @@ export const isOperator = defineInternalOperation({
   output: typed<boolean>(),
   async handler(ctx) {
     return isOperatorAccount(ctx.deps, personOf(ctx));
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Mail to people: a person's optional mails (the account page), and a mail's one-click unsubscribe link
+
+const KIND = z.string().min(1).max(64);
+const UNSUBSCRIBE_TOKEN = z.string().min(1).max(200);
+
+export const noticeChoices = defineInternalOperation({
+  operationId: 'noticeChoices',
+  title: "The person's optional mails",
+  description: 'Each kind of mail the signed-in person may turn off, on or off for their address.',
+  auth: PERSON,
+  input: NO_INPUT,
+  output: typed<Result<typeof personNoticeChoices>>(),
+  async handler(ctx) {
+    return personNoticeChoices(ctx.deps, personOf(ctx));
+  },
+});
+
+export const setNoticeChoices = defineInternalOperation({
+  operationId: 'setNoticeChoices',
+  title: "Turn the person's optional mails on or off",
+  description:
+    'Kind → on or off for the signed-in person’s address; a mail that must go has no switch (400).',
+  auth: PERSON,
+  input: z.object({ choices: z.record(KIND, z.boolean()) }).strict(),
+  output: typed<Result<typeof setPersonNoticeChoices>>(),
+  events: [],
+  async handler(ctx, input) {
+    return setPersonNoticeChoices(ctx.deps, personOf(ctx), input.choices);
+  },
+});
+
+export const unsubscribeLink = defineInternalOperation({
+  operationId: 'unsubscribeLink',
+  title: 'An unsubscribe link, for its page',
+  description:
+    'Which kind of mail to which address a mailed unsubscribe link stops, without using it; null for none.',
+  auth: { principal: ['visitor'] },
+  input: z.object({ token: UNSUBSCRIBE_TOKEN }).strict(),
+  output: typed<Result<typeof unsubscribeLinkOf>>(),
+  async handler(ctx, input) {
+    return unsubscribeLinkOf(ctx.deps, input.token);
+  },
+});
+
+export const unsubscribe = defineInternalOperation({
+  operationId: 'unsubscribe',
+  title: 'Stop a kind of optional mail by its link',
+  description:
+    'One click (RFC 8058): the link’s kind of optional mail goes no more to its address; no sign-in, the link is the secret. Null for no such link.',
+  auth: { principal: ['visitor'] },
+  input: z.object({ token: UNSUBSCRIBE_TOKEN }).strict(),
+  output: typed<Result<typeof unsubscribeByLink>>(),
+  events: [],
+  async handler(ctx, input) {
+    return unsubscribeByLink(ctx.deps, input.token);
   },
 });
