@@ -4,6 +4,7 @@ import {
   isEmailAddress,
   momentText,
   MAX_PASSWORD,
+  pageOperations,
   MIN_PASSWORD,
   passwordProblem,
   SCOPE_NAMES,
@@ -21,6 +22,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { personCall, run, visitorCall } from './calls.js';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
+import { type FeedShown, feedRoutes, feedsSection } from './calendar-feeds.js';
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
@@ -588,20 +590,27 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   async function accountPage(
     req: Request,
     s: { user: UserRow; csrf: string },
-    shown: { created?: { key: string; scopes: string[] }; error?: string; notice?: Notice } = {},
+    shown: {
+      created?: { key: string; scopes: string[] };
+      error?: string;
+      notice?: Notice;
+      feed?: FeedShown;
+    } = {},
   ) {
-    const { created, error, notice } = shown;
+    const { created, error, notice, feed } = shown;
     const ctx = personCall(runtime, req, s.user.id);
-    const [liveKeys, connections, care] = await Promise.all([
+    const [liveKeys, connections, care, feeds] = await Promise.all([
       run(identity.listApiKeysOp, ctx, {}),
       run(identity.listAssistantConnectionsOp, ctx, {}),
       loadCare(ctx),
+      run(pageOperations.ownCalendarFeeds, ctx, {}),
     ]);
     return page(
       'Your account',
       html`<p>Signed in as <strong>${s.user.name || s.user.email}</strong> (${s.user.email}).</p>
-      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a></nav>
+      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#calendar">Calendar</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a></nav>
       $${careSections(care, s.csrf, notice)}
+      $${feedsSection(feeds, s.csrf, care.timeZone, feed)}
       <h2 id="assistants">Connected assistants</h2>
       $${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}
       $${
@@ -794,6 +803,16 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   draftRoutes(router, { runtime, requireSession, signedIn, preToken, refusedPresession });
   operatorRoutes(router, { runtime, requireSession });
   invitationRoutes(router, { runtime, requireSession });
+  feedRoutes(router, {
+    runtime,
+    requireSession,
+    async showAccount(res, s, feed, status = 200) {
+      res
+        .status(status)
+        .type('html')
+        .send(await accountPage(res.req, s, { feed }));
+    },
+  });
   careRoutes(router, {
     runtime,
     requireSession,

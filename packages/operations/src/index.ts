@@ -223,3 +223,16 @@ export {
 // apps name them without reaching into the store.
 export type { AddressRow, LeadRow, PetRow, UserRow } from '@nogpets/store';
 export { MAX_PASSWORD, MIN_PASSWORD, passwordProblem } from './identity/index.js';
+export {
+  CalendarFeedSchema,
+  FEED_CANCELLED_DAYS,
+  FEED_DAYS_AHEAD,
+  FEED_DAYS_BACK,
+  FEED_MAX_EVENTS,
+  FEED_PATH,
+  getBusinessCalendarFeed,
+  getCalendarFeed,
+  type OwnCalendarFeed,
+  rotateBusinessCalendarFeed,
+  rotateCalendarFeed,
+} from './feeds/index.js';

@@ -55,6 +55,12 @@ import {
 } from './staff/index.js';
 import { addClientNote, getClient, listClients } from './clients/index.js';
 import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
+import {
+  getBusinessCalendarFeed,
+  getCalendarFeed,
+  rotateBusinessCalendarFeed,
+  rotateCalendarFeed,
+} from './feeds/index.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -123,4 +129,8 @@ export const operations: readonly Operation[] = [
   getEarnings,
   listPayouts,
   listUnpaidClients,
+  getCalendarFeed,
+  rotateCalendarFeed,
+  getBusinessCalendarFeed,
+  rotateBusinessCalendarFeed,
 ] as unknown as Operation[];
