@@ -29,6 +29,7 @@ import {
   hashSecret,
   newSecret,
   type OperationContext,
+  READ_ONLY,
   ServiceError,
 } from '../core/index.js';
 import { RUN_ACCESS_ERRORS, RunBusinessIdShape, runAccess } from '../staff/index.js';
@@ -195,13 +196,11 @@ const ROTATE_ANNOTATIONS = {
   idempotentHint: false,
   openWorldHint: false,
 } as const;
-/** Get makes the feed on its first call, and changes nothing after. */
-const GET_ANNOTATIONS = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
+/**
+ * Get makes the feed on its first call and changes nothing after: an address nobody holds yet is
+ * its first answer, not a change anyone could lose, so it is a read like every GET (decisions.md).
+ */
+const GET_ANNOTATIONS = READ_ONLY;
 
 export const getCalendarFeed = defineOperation({
   operationId: 'getCalendarFeed',
