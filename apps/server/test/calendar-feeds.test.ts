@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { hash } from '@node-rs/argon2';
+import { type AuthContext, type OperationContext, pageOperations, runOperation } from '@nogpets/operations';
 import { createApiKey } from '@nogpets/operations/testing';
 import { setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
@@ -326,6 +327,54 @@ describe('calendar feeds', () => {
       await res.body?.cancel();
     }
     expect((await readFeed(known)).status).toBe(200);
+  });
+
+  it("the pages' feed operations run only for their principal: the feed for a visitor, the section for the person", async () => {
+    const [u] = await server.db.sql`select id from users where email = ${CLIENT}`;
+    const cred = (kind: AuthContext['kind']): AuthContext => ({
+      userId: u!.id,
+      credentialId: 'c',
+      kind,
+      scopes: ['bookings:read', 'business:manage'],
+      clientId: null,
+      clientName: null,
+    });
+    const call = (who: Pick<OperationContext, 'auth' | 'principal'>): OperationContext => ({
+      deps: server.service.runtime.deps,
+      requestId: 'calendar-feeds-test',
+      clientName: null,
+      log: { info() {}, warn() {}, error() {} },
+      ...who,
+    });
+    const visitor = call({ auth: null, principal: { kind: 'visitor' } });
+    const person = call({ auth: cred('WEB_SESSION') });
+    const apiKey = call({ auth: cred('API_KEY') });
+    const refused = (p: Promise<unknown>) =>
+      expect(p).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    const before = await feedRows();
+    await refused(runOperation(pageOperations.calendarFeed, person, { token: 'x' }));
+    await refused(runOperation(pageOperations.calendarFeed, apiKey, { token: 'x' }));
+    for (const who of [visitor, apiKey, call({ auth: null })]) {
+      await refused(runOperation(pageOperations.ownCalendarFeeds, who, {}));
+      await refused(
+        runOperation(pageOperations.rotateOwnCalendarFeed, who, { scope: 'mine', businessId: null }),
+      );
+    }
+    expect(
+      await runOperation(pageOperations.calendarFeed, visitor, { token: `ncf_${'x'.repeat(43)}` }),
+    ).toBeNull();
+    // A pet owner is on no business's staff: only their own bookings' feed is offered, and the
+    // business's is refused as for any Run operation (403), nothing made.
+    expect((await runOperation(pageOperations.ownCalendarFeeds, person, {})).map((f) => f.scope)).toEqual([
+      'mine',
+    ]);
+    await refused(
+      runOperation(pageOperations.rotateOwnCalendarFeed, person, { scope: 'business', businessId: BIZ }),
+    );
+    await expect(
+      runOperation(pageOperations.rotateOwnCalendarFeed, person, { scope: 'mine', businessId: BIZ }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await feedRows()).toEqual(before);
   });
 
   describe('the account page (Chromium)', () => {
