@@ -123,6 +123,12 @@ describe('calendar feeds', () => {
     expect(feed.status).toBe(200);
     expect(feed.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(feed.headers.get('cache-control')).toBe('private, max-age=300');
+    // Unchanged, it is the same text: a poll with its ETag gets a 304.
+    const etag = feed.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    const again304 = await fetch(made.body.url, { headers: { 'if-none-match': etag } });
+    expect(again304.status).toBe(304);
+    expect((await readFeed(made.body.url)).body).toBe(feed.body);
     expect(feed.calendar['WR-TIMEZONE']).toBe('Africa/Johannesburg');
     expect(feed.body).toMatch(/\r\nDTSTART:\d{8}T\d{6}Z\r\n/);
     const uids = feed.events.map((e) => e.uid).sort();

@@ -1,6 +1,7 @@
 // Calendar feeds (issue 30): the feed at /feeds/<secret>.ics for whoever holds its address (a
 // calendar app polling it), and the account page's section that makes or replaces a feed's address.
 // Both run the pages' internal operations: the feed as a visitor, the section as the person.
+import { createHash } from 'node:crypto';
 import {
   FEED_CANCELLED_DAYS,
   FEED_DAYS_AHEAD,
@@ -57,6 +58,14 @@ export function calendarFeedsRouter(runtime: Runtime): Router {
           : null;
         if (!feed) {
           notFound(res);
+          return;
+        }
+        // The text changes only when a booking does (DTSTAMP is its last change): calendars that
+        // poll with If-None-Match get a 304 (the service turns Express's own ETags off).
+        const etag = `"${createHash('sha256').update(feed.ics).digest('base64url').slice(0, 32)}"`;
+        res.setHeader('ETag', etag);
+        if (req.get('if-none-match') === etag) {
+          res.status(304).setHeader('Cache-Control', 'private, max-age=300').end();
           return;
         }
         res
