@@ -111,7 +111,7 @@ export function feedsSection(
     ? ''
     : 'error' in shown
       ? html`<p class="error" role="alert">${shown.error}</p>`
-      : html`<p class="notice" role="status">The address of the calendar feed of ${shown.label.toLowerCase()}, shown this once. Add it to your calendar app as a subscription (Google Calendar: Other calendars, From URL; Apple Calendar: File, New Calendar Subscription). Anyone holding it sees the feed; any earlier address no longer works.</p>
+      : html`<p class="notice" role="status">The address of the calendar feed of ${shown.label.charAt(0).toLowerCase() + shown.label.slice(1)}, shown this once. Add it to your calendar app as a subscription (Google Calendar: Other calendars, From URL; Apple Calendar: File, New Calendar Subscription). Anyone holding it sees the feed; any earlier address no longer works.</p>
         <p class="secret" id="new-feed-url">${shown.url}</p>`;
   return html`<h2 id="calendar">Calendar feeds</h2>
     $${notice}
