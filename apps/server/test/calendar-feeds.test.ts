@@ -13,7 +13,7 @@ import { setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import ical from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, toolJson } from './harness.js';
+import { postForm, signedInForm, startTestServer, type TestServer, toolJson } from './harness.js';
 import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
@@ -381,6 +381,45 @@ describe('calendar feeds', () => {
       runOperation(pageOperations.rotateOwnCalendarFeed, person, { scope: 'mine', businessId: BIZ }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect(await feedRows()).toEqual(before);
+  });
+
+  it("the account page offers staff their own jobs' feed (and owners all jobs), and the form makes it", async () => {
+    for (const email of ['crew@partner.example', 'owner@partner.example']) {
+      const [u] = await server.db.sql`select id from users where email = ${email}`;
+      await setPassword(server.db.sql, u!.id, await hash(PASSWORD));
+    }
+    const crew = await signedInForm(server, 'crew@partner.example', PASSWORD);
+    const page = await (await fetch(`${server.url}/account`, { headers: { cookie: crew.cookie } })).text();
+    expect(page).toContain('Your jobs at Boland Paws');
+    expect(page).not.toContain('All jobs at Boland Paws');
+    // Crew posting the business's feed by hand: refused with the page, nothing made.
+    const before = await feedRows();
+    const refused = await postForm(
+      server,
+      '/account/calendar-feeds',
+      { csrf: crew.csrf, scope: 'business', businessId: BIZ },
+      crew,
+    );
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/As crew at Boland Paws you may not/);
+    expect(await feedRows()).toEqual(before);
+    const owner = await signedInForm(server, 'owner@partner.example', PASSWORD);
+    const ownerPage = await (
+      await fetch(`${server.url}/account`, { headers: { cookie: owner.cookie } })
+    ).text();
+    expect(ownerPage).toContain('All jobs at Boland Paws');
+    // The owner works no van: no feed of their own jobs is offered.
+    expect(ownerPage).not.toContain('Your jobs at Boland Paws');
+    const made = await postForm(
+      server,
+      '/account/calendar-feeds',
+      { csrf: owner.csrf, scope: 'business', businessId: BIZ },
+      owner,
+    );
+    expect(made.status).toBe(200);
+    const url = /id="new-feed-url">([^<]+)</.exec(await made.text())?.[1];
+    expect(url).toMatch(/\/feeds\/ncf_[A-Za-z0-9_-]{43}\.ics$/);
+    expect((await readFeed(url!)).events.map((e) => e.uid).sort()).toEqual(await expectedIds({}));
   });
 
   describe('the account page (Chromium)', () => {
