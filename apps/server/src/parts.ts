@@ -2,7 +2,13 @@ import { mountApi } from '@nogpets/api';
 import { mcpRouter } from '@nogpets/mcp';
 import { operations } from '@nogpets/operations';
 import type { ServiceParts } from '@nogpets/runtime';
-import { createOAuthProvider, oauthRouter, pagesRouter, paymentsRouter } from '@nogpets/web';
+import {
+  calendarFeedsRouter,
+  createOAuthProvider,
+  oauthRouter,
+  pagesRouter,
+  paymentsRouter,
+} from '@nogpets/web';
 import { startWorkerIn } from '@nogpets/worker';
 
 /** Everything in one process: API and pages, MCP, and (unless RUN_WORKER=false) the worker. */
@@ -15,6 +21,7 @@ export function allInOne(options: { worker: boolean }): ServiceParts {
       app.use('/mcp', mcpRouter(runtime, operations));
       app.use(oauthRouter(runtime, createOAuthProvider(runtime)));
       app.use(paymentsRouter(runtime));
+      app.use(calendarFeedsRouter(runtime));
       app.use(pagesRouter(runtime, { secureCookies: publicUrl().startsWith('https:') }));
     },
     background: options.worker ? startWorkerIn : undefined,

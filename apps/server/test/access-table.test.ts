@@ -261,6 +261,10 @@ const TABLE: Record<string, Row> = {
   get_earnings: { scope: 'business:manage', call: () => ({ from: '2026-03-01', to: '2026-03-11' }) },
   list_payouts: { scope: 'business:manage', call: () => ({}) },
   list_unpaid_clients: { scope: 'business:manage', call: () => ({}) },
+  get_calendar_feed: { scope: 'bookings:read', call: () => ({}) },
+  rotate_calendar_feed: { scope: 'bookings:read', call: () => ({}) },
+  get_business_calendar_feed: { scope: 'business:manage', call: () => ({ scope: 'business' }) },
+  rotate_business_calendar_feed: { scope: 'business:manage', call: () => ({ scope: 'business' }) },
 };
 
 /** Input fields that name one person's own thing. */

@@ -63,6 +63,9 @@ const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
   get_earnings: () => ({ from: '2026-03-01', to: '2026-03-11' }),
   list_payouts: () => ({}),
   list_unpaid_clients: () => ({}),
+  // The business's feed: owners and managers (crew have their own jobs' feed, calendar-feeds.test.ts).
+  get_business_calendar_feed: () => ({ scope: 'business' }),
+  rotate_business_calendar_feed: () => ({ scope: 'business' }),
 };
 
 /** Crew reach only their own day (and their own entry in the staff list), and may leave. */

@@ -22,6 +22,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import html from 'html-template-tag';
 import { personCall, run, visitorCall } from './calls.js';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
+import { type FeedShown, feedRoutes, feedsSection } from './calendar-feeds.js';
 import { draftRoutes } from './business-continue.js';
 import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
@@ -590,21 +591,28 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   async function accountPage(
     req: Request,
     s: { user: UserRow; csrf: string },
-    shown: { created?: { key: string; scopes: string[] }; error?: string; notice?: Notice } = {},
+    shown: {
+      created?: { key: string; scopes: string[] };
+      error?: string;
+      notice?: Notice;
+      feed?: FeedShown;
+    } = {},
   ) {
-    const { created, error, notice } = shown;
+    const { created, error, notice, feed } = shown;
     const ctx = personCall(runtime, req, s.user.id);
-    const [liveKeys, connections, care, mail] = await Promise.all([
+    const [liveKeys, connections, care, mail, feeds] = await Promise.all([
       run(identity.listApiKeysOp, ctx, {}),
       run(identity.listAssistantConnectionsOp, ctx, {}),
       loadCare(ctx),
       run(pageOperations.noticeChoices, ctx, {}),
+      run(pageOperations.ownCalendarFeeds, ctx, {}),
     ]);
     return page(
       'Your account',
       html`<p>Signed in as <strong>${s.user.name || s.user.email}</strong> (${s.user.email}).</p>
-      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a> · <a href="#mail">Mail</a></nav>
+      <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#calendar">Calendar</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a> · <a href="#mail">Mail</a></nav>
       $${careSections(care, s.csrf, notice)}
+      $${feedsSection(feeds, s.csrf, care.timeZone, feed)}
       $${mailSection(mail.choices, s.csrf)}
       <h2 id="assistants">Connected assistants</h2>
       $${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}
@@ -799,6 +807,16 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   operatorRoutes(router, { runtime, requireSession });
   invitationRoutes(router, { runtime, requireSession });
   noticeRoutes(router, { runtime, requireSession });
+  feedRoutes(router, {
+    runtime,
+    requireSession,
+    async showAccount(res, s, feed, status = 200) {
+      res
+        .status(status)
+        .type('html')
+        .send(await accountPage(res.req, s, { feed }));
+    },
+  });
   careRoutes(router, {
     runtime,
     requireSession,

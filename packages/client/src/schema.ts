@@ -1292,6 +1292,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/calendar-feed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the calendar feed of my bookings
+     * @description The person's private calendar feed (.ics) of their bookings, to subscribe to in Google Calendar, Apple Calendar or Outlook. The first call makes it and answers its `url`; NogPets keeps only a hash of the address, so later calls answer `url: null` with when it was made (rotate_calendar_feed gives a new address). It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. Give the address to the person only: anyone holding it sees their bookings.
+     *
+     *     MCP tool: `get_calendar_feed`.
+     */
+    get: operations['getCalendarFeed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/calendar-feed/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the address of my calendar feed
+     * @description Gives the person's calendar feed of their bookings a new private address and answers it (`url`, shown this once); the old address stops working at once (404), in every calendar it was added to. Use it when the address was lost or shared by mistake; tell the person first. Makes the feed if there was none. Send an Idempotency-Key so a retry answers the same address.
+     *
+     *     MCP tool: `rotate_calendar_feed`.
+     */
+    post: operations['rotateCalendarFeed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/calendar-feed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a calendar feed of jobs
+     * @description A private calendar feed (.ics) of jobs, to subscribe to in a calendar app: `scope: my_jobs` the jobs of the vans, walkers or sitters the person works (crew too), `scope: business` every job of the business (owners and managers). Each event names the services, pets and client, with the address. The first call makes it and answers its `url`; later calls answer `url: null` (only a hash is kept; rotate_business_calendar_feed gives a new address). Each person has their own address. It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. The feed stops answering when the person leaves the business or, for the whole business, is no longer an owner or manager.
+     *
+     *     MCP tool: `get_business_calendar_feed`.
+     */
+    get: operations['getBusinessCalendarFeed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/calendar-feed/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the address of a calendar feed of jobs
+     * @description Gives the person's calendar feed of jobs (`scope: my_jobs` or `business`, as get_business_calendar_feed) a new private address and answers it (`url`, shown this once); the old address stops working at once (404). Other staff members' addresses are their own and keep working. Makes the feed if there was none. Tell the person first; send an Idempotency-Key so a retry answers the same address.
+     *
+     *     MCP tool: `rotate_business_calendar_feed`.
+     */
+    post: operations['rotateBusinessCalendarFeed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4006,6 +4094,28 @@ export interface components {
         amount: string;
       };
       next: string | null;
+    };
+    /** @description A private iCalendar feed of bookings or jobs. */
+    CalendarFeed: {
+      /**
+       * @description mine: the pet owner’s bookings; my_jobs: a staff member’s own jobs; business: all jobs.
+       * @enum {string}
+       */
+      scope: 'mine' | 'my_jobs' | 'business';
+      businessId: string | null;
+      /** @description The private address to subscribe to (Google Calendar: "From URL"; Apple Calendar: "New calendar subscription"). Given only when the address is made or replaced: NogPets keeps only a hash of it, so later answers carry null (rotate to get a new one). Anyone holding it sees the feed: pass it to the person only. */
+      url: string | null;
+      /**
+       * Format: date-time
+       * @description When the feed was first made.
+       */
+      createdAt: string;
+      /** @description When its address was last replaced; null if never. */
+      rotatedAt: string | null;
+      /** @description When a calendar last fetched it (to the minute); null if never. */
+      lastReadAt: string | null;
+      /** @description What to tell the person, in words. */
+      message: string;
     };
     /**
      * @description Stable code to branch on. The spec's: NO_COVERAGE, NO_AVAILABILITY, SLOT_TAKEN, CONFIRM_REQUIRED, TOO_LATE, NOTHING_TO_PAY, SHOP_OFF, UNKNOWN_PLACE, NOT_AVAILABLE_IN_COUNTRY, RateLimited; ours for the standard statuses (BAD_REQUEST 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, METHOD_NOT_ALLOWED 405, PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415, INTERNAL 500, UNAVAILABLE 503) and the 409s NOT_ACTIVE (no longer open to the change), NOT_READY (an application missing something to submit), LAST_OWNER (a business keeps an owner), ALREADY_STAFF (the person is on the staff), IDEMPOTENCY_KEY_REUSED, REQUEST_IN_PROGRESS.
@@ -15423,6 +15533,609 @@ export interface operations {
       };
       /** @description No business of that id that the person is on the staff of. */
       404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCalendarFeed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarFeed'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request: the input is not valid. `details.fields` names each offending field. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks bookings:read. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateCalendarFeed: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarFeed'];
+        };
+      };
+      /** @description Bad request: the input is not valid. `details.fields` names each offending field. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks bookings:read. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getBusinessCalendarFeed: {
+    parameters: {
+      query: {
+        businessId?: string;
+        /** @description my_jobs: the jobs of the vans, walkers or sitters the person works (any role; empty while they work none); business: every job of the business (owners and managers only). */
+        scope: 'my_jobs' | 'business';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarFeed'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateBusinessCalendarFeed: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The business to run. Leave it out when the person is on the staff of one business; with several, the 400 lists them (id and name): ask which.
+           * @example biz_boland_paws
+           */
+          businessId?: string;
+          /**
+           * @description my_jobs: the jobs of the vans, walkers or sitters the person works (any role; empty while they work none); business: every job of the business (owners and managers only).
+           * @enum {string}
+           */
+          scope: 'my_jobs' | 'business';
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CalendarFeed'];
+        };
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];

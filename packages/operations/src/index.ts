@@ -230,3 +230,16 @@ export {
   UNSUBSCRIBE_PATH,
   updateNotificationSettings,
 } from './notices/index.js';
+export {
+  CalendarFeedSchema,
+  FEED_CANCELLED_DAYS,
+  FEED_DAYS_AHEAD,
+  FEED_DAYS_BACK,
+  FEED_MAX_EVENTS,
+  FEED_PATH,
+  getBusinessCalendarFeed,
+  getCalendarFeed,
+  type OwnCalendarFeed,
+  rotateBusinessCalendarFeed,
+  rotateCalendarFeed,
+} from './feeds/index.js';

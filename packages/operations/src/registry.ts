@@ -56,6 +56,12 @@ import {
 import { addClientNote, getClient, listClients } from './clients/index.js';
 import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
 import { getNotificationSettings, updateNotificationSettings } from './notices/index.js';
+import {
+  getBusinessCalendarFeed,
+  getCalendarFeed,
+  rotateBusinessCalendarFeed,
+  rotateCalendarFeed,
+} from './feeds/index.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -126,4 +132,8 @@ export const operations: readonly Operation[] = [
   listUnpaidClients,
   getNotificationSettings,
   updateNotificationSettings,
+  getCalendarFeed,
+  rotateCalendarFeed,
+  getBusinessCalendarFeed,
+  rotateBusinessCalendarFeed,
 ] as unknown as Operation[];

@@ -55,3 +55,4 @@ export * from './shop.js';
 export * from './events.js';
 export * from './event-readers.js';
 export * from './notices.js';
+export * from './calendar-feeds.js';

@@ -88,8 +88,11 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** A new secret with a readable prefix (`npk_` personal key, `nat_` access, `nrt_` refresh): 256 bits. */
-export function newSecret(prefix: 'npk' | 'nat' | 'nrt' | 'npl'): string {
+/**
+ * A new secret with a readable prefix (`npk_` personal key, `nat_` access, `nrt_` refresh, `npl_` pay
+ * link, `ncf_` calendar feed): 256 bits.
+ */
+export function newSecret(prefix: 'npk' | 'nat' | 'nrt' | 'npl' | 'ncf'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

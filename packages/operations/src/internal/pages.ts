@@ -26,6 +26,11 @@ import {
 } from '../notices/index.js';
 import { invitationForPerson as invitationOf } from '../staff/index.js';
 import { NO_INPUT, personOf, typed } from '../core/index.js';
+import {
+  calendarFeedText,
+  ownCalendarFeeds as feedsOfPerson,
+  rotateOwnCalendarFeed as rotateOwnFeed,
+} from '../feeds/index.js';
 
 const PERSON = { principal: ['person'] } as const;
 /** An id as a page's URL carries it: the function answers an unknown one (404); this only bounds it. */
@@ -270,5 +275,50 @@ export const unsubscribe = defineInternalOperation({
   events: [],
   async handler(ctx, input) {
     return unsubscribeByLink(ctx.deps, input.token);
+  },
+});
+
+// Calendar feeds: the feed itself for whoever holds its address, and the account page's section
+
+export const calendarFeed = defineInternalOperation({
+  operationId: 'calendarFeed',
+  title: 'A calendar feed, for whoever holds its address',
+  description:
+    'The iCalendar text of the feed whose secret this is; null for a secret not known, replaced, or whose person may no longer read it (the door answers 404 alike).',
+  auth: { principal: ['visitor'] },
+  // A secret is 47 characters; the function refuses any other shape without a lookup.
+  input: z.object({ token: z.string().max(200) }).strict(),
+  output: typed<Result<typeof calendarFeedText>>(),
+  async handler(ctx, input) {
+    return calendarFeedText(ctx.deps, input.token);
+  },
+});
+
+export const ownCalendarFeeds = defineInternalOperation({
+  operationId: 'ownCalendarFeeds',
+  title: "The person's calendar feeds, for their account page",
+  description:
+    'The feeds the signed-in person may have (their bookings; their jobs and, as owner or manager, all jobs of each business they are on the staff of), and when each was made, replaced and last read.',
+  auth: PERSON,
+  input: NO_INPUT,
+  output: typed<Result<typeof feedsOfPerson>>(),
+  async handler(ctx) {
+    personOf(ctx);
+    return feedsOfPerson(ctx);
+  },
+});
+
+export const rotateOwnCalendarFeed = defineInternalOperation({
+  operationId: 'rotateOwnCalendarFeed',
+  title: "Give one of the person's calendar feeds a new address",
+  description:
+    'Makes the feed or replaces its address (the old one answers 404), and answers the new address once; the same checks as rotate_calendar_feed and rotate_business_calendar_feed; audited.',
+  auth: PERSON,
+  input: z.object({ scope: z.enum(['mine', 'my_jobs', 'business']), businessId: ID.nullable() }).strict(),
+  output: typed<Result<typeof rotateOwnFeed>>(),
+  events: [],
+  async handler(ctx, input) {
+    personOf(ctx);
+    return rotateOwnFeed(ctx, input.scope, input.businessId);
   },
 });
