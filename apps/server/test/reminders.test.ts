@@ -54,6 +54,23 @@ describe('the day-before reminder', () => {
         {},
       )
     ).reminded;
+  /** The worker's pass that makes mails of the events. */
+  const dispatch = () =>
+    runOperation(
+      jobOperations.dispatchNotices,
+      {
+        deps: server.service.runtime.deps,
+        requestId: 'reminders-test',
+        clientName: null,
+        auth: null,
+        log: { info() {}, warn() {}, error() {} },
+        principal: { kind: 'system', job: 'dispatch-notices' },
+      },
+      {},
+    );
+  const mailsOf = (to: string, kind: string) =>
+    server.db.sql<{ subject: string; optional: boolean; headers: Record<string, string>; body: string }[]>`
+      select subject, optional, headers, body from mail_outbox where to_address = ${to} and kind = ${kind}`;
   const remindersOf = (id: string) =>
     listEvents(server.db.sql, { subjectId: id, types: ['booking.reminder_due'] });
 
@@ -104,6 +121,25 @@ describe('the day-before reminder', () => {
     });
     expect(await remindersOf(unpaid.id)).toEqual([]);
     expect(await remindersOf(cancelled.id)).toEqual([]);
+    // The mail made of it: one, to the person, optional with a one-click unsubscribe.
+    // The pass reads an event once every transaction older than its own has ended (another test's
+    // open one may hold it back a moment): wait for the mail, then pass again (nothing more comes).
+    await expect
+      .poll(
+        async () => {
+          await dispatch();
+          return (await mailsOf('reminders-lindiwe@example.com', 'booking_reminder')).length;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(1);
+    await dispatch();
+    const [mail, ...others] = await mailsOf('reminders-lindiwe@example.com', 'booking_reminder');
+    expect(others).toEqual([]);
+    expect(mail!.subject).toMatch(/^Tomorrow: .* with .*, Wed/);
+    expect(mail!.optional).toBe(true);
+    expect(mail!.headers).toMatchObject({ 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    expect(mail!.body).toMatch(/until .* \(Africa\/Johannesburg time\)/);
   });
 
   it('reminds a booking moved to another day again, for its new start', async () => {
@@ -186,5 +222,26 @@ describe('the day-before reminder', () => {
     );
     const [told] = await listEvents(server.db.sql, { subjectId: orderId, types: ['order.payment_due'] });
     expect(told).toMatchObject({ data: { payUntil: '2026-12-02T16:00:00.000Z', order: { orderId } } });
+    await expect
+      .poll(
+        async () => {
+          await dispatch();
+          return (await mailsOf('reminders-buyer@example.com', 'order_pay_soon')).length;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await dispatch();
+          return (await mailsOf('reminders-lindiwe@example.com', 'booking_pay_soon')).length;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(1);
+    expect(
+      (await mailsOf('reminders-lindiwe@example.com', 'booking_pay_soon')).map((m) => m.subject),
+    ).toEqual([expect.stringMatching(/^Pay by .*18:00 \(Africa\/Johannesburg time\) to keep your booking/)]);
   });
 });

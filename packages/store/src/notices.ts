@@ -150,3 +150,13 @@ export async function isOnAnyStaff(q: Queryable, userId: string): Promise<boolea
   >`select count(*)::int as n from business_members where user_id = ${userId}`;
   return (row?.n ?? 0) > 0;
 }
+
+/** Accounts by id, for events that name their person but no booking or order (an applicant, a payment's payer). */
+export async function noticeAccounts(
+  q: Queryable,
+  userIds: string[],
+): Promise<{ userId: string; email: string; name: string }[]> {
+  if (!userIds.length) return [];
+  return q<{ userId: string; email: string; name: string }[]>`
+    select id as "userId", email, coalesce(name, '') as name from users where id = any(${userIds})`;
+}

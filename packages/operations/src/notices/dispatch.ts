@@ -14,6 +14,7 @@ import {
   insertNoticeMails,
   insertUnsubscribeLinks,
   type NewNoticeMail,
+  noticeAccounts,
   noticeBusinesses,
   noticeOptOuts,
   noticeStaff,
@@ -52,19 +53,25 @@ async function gather(q: Queryable, events: NoticeEvent[]): Promise<(e: NoticeEv
   const businessIds = [...new Set(events.map((e) => e.businessId).filter((b): b is string => !!b))];
   const bookingIds = events.filter((e) => e.type.startsWith('booking.')).map((e) => e.subjectId);
   const orderIds = events.filter((e) => e.type.startsWith('order.')).map((e) => e.subjectId);
-  const [businesses, staff, settings, bookings, orders] = await Promise.all([
+  const ofSubject = (e: NoticeEvent) => e.type.startsWith('booking.') || e.type.startsWith('order.');
+  // Events of other subjects (an application, a payment) name their person by account only.
+  const accountIds = [
+    ...new Set(events.filter((e) => !ofSubject(e) && e.personId).map((e) => e.personId as string)),
+  ];
+  const [businesses, staff, settings, bookings, orders, accounts] = await Promise.all([
     noticeBusinesses(q, businessIds),
     noticeStaff(q, businessIds),
     businessNoticeSettings(q, businessIds),
     bookingPeople(q, bookingIds),
     orderPeople(q, orderIds),
+    noticeAccounts(q, accountIds),
   ]);
   const business = new Map(businesses.map((b) => [b.id, b as NoticeBusiness]));
   const people = new Map([...bookings, ...orders].map((p) => [p.subjectId, p]));
+  const account = new Map(accounts.map((a) => [a.userId, a]));
   return (e) => {
     const b = e.businessId ? business.get(e.businessId) : undefined;
-    const person =
-      e.type.startsWith('booking.') || e.type.startsWith('order.') ? people.get(e.subjectId) : undefined;
+    const person = ofSubject(e) ? people.get(e.subjectId) : e.personId ? account.get(e.personId) : undefined;
     return {
       business: b ?? null,
       person: person ? { email: person.email, name: person.name, userId: person.userId } : null,

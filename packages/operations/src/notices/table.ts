@@ -3,11 +3,18 @@
  * set. A new set (applicants and staff, reminders) is its own file added to RULE_SETS.
  */
 import type { EventType } from '../events/index.js';
+import { APPLICANT_NOTICES } from './applicant-rules.js';
 import { BUSINESS_NOTICES } from './business-rules.js';
 import { OWNER_NOTICES } from './owner-rules.js';
+import { REMINDER_NOTICES } from './reminder-rules.js';
 import type { NoticeKind, NoticeRule, NoticeRuleSet } from './types.js';
 
-export const RULE_SETS: readonly NoticeRuleSet[] = [OWNER_NOTICES, BUSINESS_NOTICES];
+export const RULE_SETS: readonly NoticeRuleSet[] = [
+  OWNER_NOTICES,
+  BUSINESS_NOTICES,
+  REMINDER_NOTICES,
+  APPLICANT_NOTICES,
+];
 
 function joinKinds(sets: readonly NoticeRuleSet[]): Record<string, NoticeKind> {
   const kinds: Record<string, NoticeKind> = {};
