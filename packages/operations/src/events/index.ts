@@ -12,6 +12,8 @@ export {
   OrderFactsSchema,
 } from './catalog.js';
 export { envelopeOf, type EventEnvelope, EventEnvelopeSchema } from './envelope.js';
+/** One example of each event's data (docs/events.md shows them; tests read them). */
+export { EVENT_EXAMPLES } from './examples.js';
 export {
   bookingFacts,
   type EventSource,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_EXAMPLES } from '../events/examples.js';
-import type { EventType } from '../events/index.js';
+import { EVENT_EXAMPLES, type EventType } from '../events/index.js';
 import { decideNotices, readEvent } from './decide.js';
 import { renderContext } from './dispatch.js';
 import { renderMail } from './render.js';
