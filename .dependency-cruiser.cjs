@@ -29,6 +29,7 @@ const MODULE_LAYERS = [
   'clients', // a business's clients, their jobs and notes
   'shop', // orders, paid with a booking or by link
   'money', // pay links, gateways, settlement, earnings, payouts (of bookings and orders)
+  'webhooks', // endpoints of businesses and persons, deliveries made from the domain events, signed POSTs
   'account', // the pet owner's own things and account page (their bookings, pets, addresses)
   'onboarding', // sign-up: drafts, applications, steps, review; areas a business proposes
   'identity', // sign-in (a sign-up link attaches its draft), sessions, keys, the OAuth server

@@ -55,6 +55,18 @@ import {
 } from './staff/index.js';
 import { addClientNote, getClient, listClients } from './clients/index.js';
 import { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
+import {
+  createMyWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteMyWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listMyWebhookDeliveries,
+  listMyWebhookEndpoints,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverMyWebhook,
+  redeliverWebhook,
+} from './webhooks/index.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -123,4 +135,14 @@ export const operations: readonly Operation[] = [
   getEarnings,
   listPayouts,
   listUnpaidClients,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  redeliverWebhook,
+  createMyWebhookEndpoint,
+  listMyWebhookEndpoints,
+  deleteMyWebhookEndpoint,
+  listMyWebhookDeliveries,
+  redeliverMyWebhook,
 ] as unknown as Operation[];

@@ -54,3 +54,4 @@ export * from './staff.js';
 export * from './shop.js';
 export * from './events.js';
 export * from './event-readers.js';
+export * from './webhooks.js';
