@@ -34,7 +34,7 @@ const HOUR = 60 * MINUTE;
 
 /**
  * The wait after each failed attempt: Standard Webhooks' suggested schedule (5 s, 5 min, 30 min,
- * 2 h, 5 h, 10 h, 10 h) with four more 10 h waits, so a delivery is tried 12 times over about
+ * 2 h, 5 h, 10 h, 10 h) with five more 10 h waits, so a delivery is tried 13 times over about
  * three days (77 h 35 min) before it is given up.
  */
 export const RETRY_DELAYS_MS: readonly number[] = [
@@ -43,6 +43,7 @@ export const RETRY_DELAYS_MS: readonly number[] = [
   30 * MINUTE,
   2 * HOUR,
   5 * HOUR,
+  10 * HOUR,
   10 * HOUR,
   10 * HOUR,
   10 * HOUR,

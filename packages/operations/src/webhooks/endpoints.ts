@@ -96,6 +96,29 @@ const DeliverySchema = z
   })
   .meta({ id: 'WebhookDelivery', description: 'One event to one endpoint, and how its attempts went.' });
 
+const CreatedSchema = EndpointSchema.extend({
+  secret: z.string().meta({
+    description: 'The signing secret (`whsec_` + base64): shown this once; verify every webhook with it.',
+  }),
+  message: z.string(),
+}).meta({ id: 'WebhookEndpointCreated', description: 'The endpoint, with its secret shown once.' });
+
+const EndpointListSchema = z
+  .object({ endpoints: z.array(EndpointSchema), limit: z.int() })
+  .meta({ id: 'WebhookEndpointList', description: 'Webhook endpoints, oldest first.' });
+
+const DeletedSchema = z
+  .object({ endpointId: z.string(), deleted: z.literal(true), message: z.string() })
+  .meta({ id: 'WebhookEndpointDeleted', description: 'The endpoint deleted.' });
+
+const DeliveryListSchema = z
+  .object({ endpointId: z.string(), deliveries: z.array(DeliverySchema), next: z.string().nullable() })
+  .meta({ id: 'WebhookDeliveryList', description: "An endpoint's deliveries, newest first." });
+
+const RedeliverySchema = z
+  .object({ delivery: DeliverySchema, endpointEnabled: z.boolean(), message: z.string() })
+  .meta({ id: 'WebhookRedelivery', description: 'The delivery, due again now.' });
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toEndpoint(e: WebhookEndpointRow): z.input<typeof EndpointSchema> {
@@ -229,12 +252,8 @@ function webhookOperations(side: Side) {
           .meta({ description: 'What it is for, to tell endpoints apart.' }),
       })
       .strict(),
-    output: EndpointSchema.extend({
-      secret: z.string().meta({
-        description: 'The signing secret (`whsec_` + base64): shown this once; verify every webhook with it.',
-      }),
-      message: z.string(),
-    }).meta({ id: 'WebhookEndpointCreated', description: 'The endpoint, with its secret shown once.' }),
+
+    output: CreatedSchema,
     successStatus: 201,
     errors: [
       ...errors,
@@ -299,9 +318,8 @@ function webhookOperations(side: Side) {
     auth,
     description: `The webhook endpoints registered, oldest first, with their status (never their secrets). ${who}`,
     input: z.object({ ...businessShape }).strict(),
-    output: z
-      .object({ endpoints: z.array(EndpointSchema), limit: z.int() })
-      .meta({ id: 'WebhookEndpointList', description: 'Webhook endpoints, oldest first.' }),
+    output: EndpointListSchema,
+
     successStatus: 200,
     errors,
     annotations: READ_ONLY,
@@ -330,9 +348,8 @@ function webhookOperations(side: Side) {
     auth,
     description: `Deletes a webhook endpoint and its deliveries: nothing more is sent to it, retries included. ${who}`,
     input: z.object({ ...businessShape, ...EndpointIdShape }).strict(),
-    output: z
-      .object({ endpointId: z.string(), deleted: z.literal(true), message: z.string() })
-      .meta({ id: 'WebhookEndpointDeleted', description: 'The endpoint deleted.' }),
+    output: DeletedSchema,
+
     successStatus: 200,
     errors: with404,
     events: [],
@@ -385,9 +402,7 @@ function webhookOperations(side: Side) {
           .meta({ description: 'The `next` of the previous page.' }),
       })
       .strict(),
-    output: z
-      .object({ endpointId: z.string(), deliveries: z.array(DeliverySchema), next: z.string().nullable() })
-      .meta({ id: 'WebhookDeliveryList', description: "An endpoint's deliveries, newest first." }),
+    output: DeliveryListSchema,
     successStatus: 200,
     errors: with404,
     annotations: READ_ONLY,
@@ -436,9 +451,7 @@ function webhookOperations(side: Side) {
     input: z
       .object({ ...businessShape, deliveryId: IdSchema('The delivery (`whd_…`).', 'whd_p3n8c2r5') })
       .strict(),
-    output: z
-      .object({ delivery: DeliverySchema, endpointEnabled: z.boolean(), message: z.string() })
-      .meta({ id: 'WebhookRedelivery', description: 'The delivery, due again now.' }),
+    output: RedeliverySchema,
     successStatus: 200,
     errors: with404,
     events: [],
