@@ -7,7 +7,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkWebhookUrl } from '@nogpets/operations/testing';
+import { checkWebhookUrl, createApiKey } from '@nogpets/operations/testing';
 import { appendEvents, newId } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { fanOutWebhooks, sendWebhooks } from '@nogpets/worker';
@@ -15,10 +15,12 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';
 import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
-import { createApiKey } from '@nogpets/operations/testing';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
+
+/** The one row a query answers. */
+const one = <T>(rows: readonly T[]): T => rows[0]!;
 
 const BP = 'biz_boland_paws';
 const SECOND = 1000;
@@ -422,8 +424,10 @@ describe('webhooks, loopback allowed (development and tests)', () => {
     clock.advance(10 * 60 * SECOND);
     await drain();
     expect(receiver.at('/gone')).toHaveLength(1);
-    const [{ n }] = await server.db.sql<{ n: number }[]>`
-      select count(*)::int as n from webhook_deliveries where endpoint_id = ${gone.endpointId}`;
+    const { n } = one(
+      await server.db.sql<{ n: number }[]>`
+      select count(*)::int as n from webhook_deliveries where endpoint_id = ${gone.endpointId}`,
+    );
     expect(n).toBe(0);
     expect(
       (await server.get(`/v1/business/webhooks/${gone.endpointId}/deliveries`, as(keys.owner))).status,
@@ -450,8 +454,10 @@ describe('webhooks, loopback allowed (development and tests)', () => {
     }));
     const ids = await appendEvents(server.db.sql, events as never);
     await until(fanOut, async () => {
-      const [{ n }] = await server.db.sql<{ n: number }[]>`
-        select count(*)::int as n from webhook_deliveries where endpoint_id = ${count.endpointId}`;
+      const { n } = one(
+        await server.db.sql<{ n: number }[]>`
+        select count(*)::int as n from webhook_deliveries where endpoint_id = ${count.endpointId}`,
+      );
       return n === 40;
     });
     await Promise.all([send(), send(), send()]);
@@ -535,7 +541,7 @@ describe('webhooks, loopback not allowed (SSRF)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error.code).toBe('BAD_REQUEST');
     expect(res.body.error.details.fields).toEqual([{ field: 'url', message: expect.any(String) }]);
-    const [{ n }] = await server.db.sql<{ n: number }[]>`select count(*)::int as n from webhook_endpoints`;
+    const { n } = one(await server.db.sql<{ n: number }[]>`select count(*)::int as n from webhook_endpoints`);
     expect(n).toBe(0);
   });
 
@@ -560,8 +566,10 @@ describe('webhooks, loopback not allowed (SSRF)', () => {
   });
 
   it('refuses a private or loopback address again at connect time (a row that bypassed registration)', async () => {
-    const [{ id: ownerId }] = await server.db.sql<{ id: string }[]>`
-      select id from users where email = 'owner@partner.example'`;
+    const { id: ownerId } = one(
+      await server.db.sql<{ id: string }[]>`
+      select id from users where email = 'owner@partner.example'`,
+    );
     const [eventId] = await appendEvents(server.db.sql, [
       {
         type: 'booking.moved',
