@@ -189,7 +189,7 @@ async function recordAttempt(
 async function disableIfDead(deps: Deps, d: ClaimedWebhookDelivery): Promise<boolean> {
   return transaction(deps.sql, async (q) => {
     const endpoint = await lockWebhookEndpoint(q, d.endpointId);
-    if (!endpoint || endpoint.status !== 'ENABLED') return false;
+    if (endpoint?.status !== 'ENABLED') return false;
     if (endpoint.lastSuccessAt && endpoint.lastSuccessAt >= d.createdAt) return false;
     const now = deps.clock.now();
     const reason = `Every attempt to deliver event ${d.event.id} (${d.event.type}) failed for about three days, with no delivery succeeding since.`;
