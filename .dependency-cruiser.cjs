@@ -31,6 +31,7 @@ const MODULE_LAYERS = [
   'money', // pay links, gateways, settlement, earnings, payouts (of bookings and orders)
   'notices', // mail to people made from the domain events: rules, rendering, the outbox pass, choices
   'feeds', // private calendar feeds of a person's bookings and a business's jobs
+  'webhooks', // endpoints of businesses and persons, deliveries made from the domain events, signed POSTs
   'account', // the pet owner's own things and account page (their bookings, pets, addresses)
   'onboarding', // sign-up: drafts, applications, steps, review; areas a business proposes
   'identity', // sign-in (a sign-up link attaches its draft), sessions, keys, the OAuth server

@@ -102,6 +102,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Directory: 'Pet businesses around the home territory.',
   Business: 'Pet-business sign-up.',
   Run: 'Running an approved business.',
+  Webhooks:
+    "A person's own webhook endpoints: their bookings' and orders' events, signed (Standard Webhooks).",
 };
 
 function openApiPath(path: string): string {

@@ -16,6 +16,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type Operation, operations, SCOPE_NAMES, type Scope, STATUS_OF } from '@nogpets/operations';
 import { createApiKey } from '@nogpets/operations/testing';
+import { appendEvents } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShapeProblem, preview } from './fuzz/checks.js';
@@ -265,6 +266,23 @@ const TABLE: Record<string, Row> = {
   rotate_calendar_feed: { scope: 'bookings:read', call: () => ({}) },
   get_business_calendar_feed: { scope: 'business:manage', call: () => ({ scope: 'business' }) },
   rotate_business_calendar_feed: { scope: 'business:manage', call: () => ({ scope: 'business' }) },
+  // Webhooks: a public address (no DNS asked); the endpoints and deliveries are made in beforeAll.
+  create_webhook_endpoint: {
+    scope: 'business:manage',
+    call: () => ({ url: 'https://93.184.216.34/table', eventTypes: ['*'] }),
+  },
+  list_webhook_endpoints: { scope: 'business:manage', call: () => ({}) },
+  delete_webhook_endpoint: { scope: 'business:manage', call: () => ({ endpointId: 'whe_table_biz_gone' }) },
+  list_webhook_deliveries: { scope: 'business:manage', call: () => ({ endpointId: 'whe_table_biz' }) },
+  redeliver_webhook: { scope: 'business:manage', call: () => ({ deliveryId: 'whd_table_biz' }) },
+  create_my_webhook_endpoint: {
+    scope: 'bookings:read',
+    call: () => ({ url: 'https://93.184.216.34/table-a', eventTypes: ['booking.created'] }),
+  },
+  list_my_webhook_endpoints: { scope: 'bookings:read', call: () => ({}) },
+  delete_my_webhook_endpoint: { scope: 'bookings:read', call: () => ({ endpointId: 'whe_table_a_gone' }) },
+  list_my_webhook_deliveries: { scope: 'bookings:read', call: () => ({ endpointId: 'whe_table_a' }) },
+  redeliver_my_webhook: { scope: 'bookings:read', call: () => ({ deliveryId: 'whd_table_a' }) },
 };
 
 /** Input fields that name one person's own thing. */
@@ -449,6 +467,42 @@ describe('access table: every operation × every scope, and another person’s i
       values ('tof_table', ${BIZ}, 'bp-walker', '2026-04-20T05:00:00Z', '2026-04-20T08:00:00Z', 'Access table')`;
     await insertPartner(sql, STELLENBOSCH_PARTNER);
     await sql`update users set email_verified = true where email = 'owner@partner.example'`;
+    // Webhook endpoints of Boland Paws and of person A, each with a delivery, and one each to delete.
+    const [aUser] = await sql`select id from users where email = 'table-a@example.com'`;
+    const [ownerUser] = await sql`select id from users where email = 'owner@partner.example'`;
+    const [eventId] = await appendEvents(sql, [
+      {
+        type: 'booking.created',
+        version: 1,
+        occurredAt: clock.now(),
+        businessId: BIZ,
+        personId: aUser!.id,
+        subjectKind: 'booking',
+        subjectId: first.bookingId,
+        actor: { kind: 'person', userId: aUser!.id, clientName: null },
+        data: {},
+        operation: null,
+        requestId: null,
+        callId: null,
+      },
+    ]);
+    for (const [id, businessId, personId, by] of [
+      ['whe_table_biz', BIZ, null, ownerUser!.id],
+      ['whe_table_biz_gone', BIZ, null, ownerUser!.id],
+      ['whe_table_a', null, aUser!.id, aUser!.id],
+      ['whe_table_a_gone', null, aUser!.id, aUser!.id],
+    ])
+      await sql`
+        insert into webhook_endpoints (id, business_id, person_id, url, event_types, secret, created_by, created_at)
+        values (${id}, ${businessId}, ${personId}, 'https://93.184.216.34/table', ${['*']},
+          'whsec_dGFibGV0YWJsZXRhYmxldGFibGV0YWJsZXRhYmxl', ${by}, ${clock.now()})`;
+    for (const [id, endpointId] of [
+      ['whd_table_biz', 'whe_table_biz'],
+      ['whd_table_a', 'whe_table_a'],
+    ])
+      await sql`
+        insert into webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempts, created_at)
+        values (${id!}, ${endpointId!}, ${eventId!}, 'booking.created', 'SUCCEEDED', 1, ${clock.now()})`;
     for (const id of ['binv_table_accept', 'binv_table_decline'])
       await sql`
         insert into business_invitations (id, business_id, email, role, created_at, expires_at)

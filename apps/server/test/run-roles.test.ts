@@ -66,7 +66,16 @@ const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
   // The business's feed: owners and managers (crew have their own jobs' feed, calendar-feeds.test.ts).
   get_business_calendar_feed: () => ({ scope: 'business' }),
   rotate_business_calendar_feed: () => ({ scope: 'business' }),
+  // A public address (no DNS asked); endpoints and a delivery made in beforeAll, one to delete per call.
+  create_webhook_endpoint: () => ({ url: 'https://93.184.216.34/roles', eventTypes: ['booking.created'] }),
+  list_webhook_endpoints: () => ({}),
+  delete_webhook_endpoint: () => ({ endpointId: `whe_roles_${deletable++}` }),
+  list_webhook_deliveries: () => ({ endpointId: 'whe_roles_keep' }),
+  redeliver_webhook: () => ({ deliveryId: 'whd_roles' }),
 };
+
+/** The next of the endpoints made to be deleted (each call deletes one). */
+let deletable = 0;
 
 /** Crew reach only their own day (and their own entry in the staff list), and may leave. */
 const CREW_MAY = new Set(['list_staff', 'get_day_plan', 'leave_business']);
@@ -123,6 +132,19 @@ describe('every Run operation × every role', () => {
     await server.db.sql`
       insert into time_off (id, business_id, resource_id, starts_at, ends_at, reason)
       values ('tof_roles', ${BIZ}, 'bp-walker', '2026-04-20T05:00:00Z', '2026-04-20T08:00:00Z', 'Roles test')`;
+    const [owner] = await server.db.sql`select id from users where email = 'owner@partner.example'`;
+    for (const id of ['whe_roles_keep', ...Array.from({ length: 12 }, (_, i) => `whe_roles_${i}`)])
+      await server.db.sql`
+        insert into webhook_endpoints (id, business_id, url, event_types, secret, created_by, created_at)
+        values (${id}, ${BIZ}, 'https://93.184.216.34/roles', ${['*']},
+          'whsec_cm9sZXNyb2xlc3JvbGVzcm9sZXNyb2xlc3JvbGVz', ${owner!.id}, ${clock.now()})`;
+    const [event] = await server.db.sql`
+      insert into domain_events (id, type, version, occurred_at, business_id, subject_kind, subject_id, actor, data)
+      values ('evt_roles', 'booking.created', 1, ${clock.now()}, ${BIZ}, 'booking', ${booking!.id},
+        '{"kind":"system","userId":null,"clientName":null}', '{}') returning id`;
+    await server.db.sql`
+      insert into webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempts, created_at)
+      values ('whd_roles', 'whe_roles_keep', ${event!.id}, 'booking.created', 'SUCCEEDED', 1, ${clock.now()})`;
     ids = {
       bookingId: booking!.id,
       clientId: client!.id,
@@ -143,7 +165,8 @@ describe('every Run operation × every role', () => {
       for (const op of run) {
         const args = { businessId: BIZ, ...CALLS[op.toolName]!(ids) };
         const res = await http(op, keys[role], args);
-        const overMcp = toolJson(await client.callTool({ name: op.toolName, arguments: args }));
+        const mcpArgs = { businessId: BIZ, ...CALLS[op.toolName]!(ids) };
+        const overMcp = toolJson(await client.callTool({ name: op.toolName, arguments: mcpArgs }));
         const want = expected(role, op.toolName);
         const label = `${op.toolName} as ${role}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
         if (want === 'through') {

@@ -213,6 +213,33 @@ export const purgeSignupDrafts: JobDefinition = {
   run: (ctx) => runAs('purge-signup-drafts', op.purgeSignupDrafts, ctx, true),
 };
 
+/**
+ * Webhooks (docs/decisions.md, "Webhooks"): the domain events become one delivery per endpoint
+ * that wants each, and what was made is sent right away in the same run.
+ */
+export const fanOutWebhooks: JobDefinition = {
+  name: 'fan-out-webhooks',
+  cron: '* * * * *',
+  expireInSeconds: EXPIRE.everyMinute,
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    const made = await runAs('fan-out-webhooks', op.fanOutWebhooks, ctx, false);
+    if (!made.deliveries) return made;
+    return { ...made, ...(await runAs('fan-out-webhooks', op.sendWebhooks, ctx, false)) };
+  },
+};
+
+/** Webhook deliveries due (retries with backoff, redeliveries) are sent; two workers never send one at once. */
+export const sendWebhooks: JobDefinition = {
+  name: 'send-webhooks',
+  cron: '* * * * *',
+  expireInSeconds: EXPIRE.everyMinute,
+  async run(ctx) {
+    if (!ctx.deps) return { skipped: 'no deps' };
+    return runAs('send-webhooks', op.sendWebhooks, ctx, false);
+  },
+};
+
 export const jobs: readonly JobDefinition[] = [
   purgeExpiredRateLimits,
   expireUnpaidHolds,
@@ -228,4 +255,6 @@ export const jobs: readonly JobDefinition[] = [
   recheckPaymentNotices,
   purgeDoneNotices,
   purgeSignupDrafts,
+  fanOutWebhooks,
+  sendWebhooks,
 ];

@@ -1292,6 +1292,34 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/business/notification-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the notification settings
+     * @description Which notification mails the business sends its staff: a new booking, a cancellation by a client, a move by a client (each to the owners and managers and to the crew of the booking’s van, walker or sitter). All are on until turned off with update_notification_settings. Mails to clients about what the business did (a move, a cancellation, a refund) always go. Owners and managers.
+     *
+     *     MCP tool: `get_notification_settings`.
+     */
+    get: operations['getNotificationSettings'];
+    put?: never;
+    /**
+     * Update the notification settings
+     * @description Turns notification mails to the business’s staff on or off: `settings` maps a notification (kinds as get_notification_settings lists them) to true or false; notifications not named keep their state. Each staff member may also stop a kind for themselves with the link in its mails. Owners and managers.
+     *
+     *     MCP tool: `update_notification_settings`.
+     */
+    post: operations['updateNotificationSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/calendar-feed': {
     parameters: {
       query?: never;
@@ -1374,6 +1402,194 @@ export interface paths {
      *     MCP tool: `rotate_business_calendar_feed`.
      */
     post: operations['rotateBusinessCalendarFeed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The business's webhook endpoints
+     * @description The webhook endpoints registered, oldest first, with their status (never their secrets). Owners and managers of the business only.
+     *
+     *     MCP tool: `list_webhook_endpoints`.
+     */
+    get: operations['listWebhookEndpoints'];
+    put?: never;
+    /**
+     * Register a webhook endpoint for the business
+     * @description Registers a URL that NogPets POSTs the business's events to, signed as Standard Webhooks specifies (`webhook-id` is the event id: de-duplicate on it; `webhook-timestamp`; `webhook-signature` `v1,` HMAC-SHA256 with the secret). The body is `{type, timestamp, data}` with the event envelope in `data` (docs/events.md). `eventTypes` chooses the types (`*`: all). The answer holds `secret` (`whsec_…`) ONCE: keep it, it is never shown again. A 2xx answer within 10 s is a delivery; anything else is retried with backoff for about three days (13 attempts), and an endpoint failing that long is disabled and its owner mailed. https only in production; private, loopback, link-local and metadata addresses are refused. At most 10 endpoints. Owners and managers of the business only.
+     *
+     *     MCP tool: `create_webhook_endpoint`.
+     */
+    post: operations['createWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/webhooks/{endpointId}/delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete a business's webhook endpoint
+     * @description Deletes a webhook endpoint and its deliveries: nothing more is sent to it, retries included. Owners and managers of the business only.
+     *
+     *     MCP tool: `delete_webhook_endpoint`.
+     */
+    post: operations['deleteWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/webhooks/{endpointId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A business webhook endpoint's deliveries
+     * @description The deliveries of one endpoint, newest first: each event sent (or to send), its attempts, the last HTTP status or error, and when it is tried next. `status` filters; `limit` 1 to 50 (default 20); send `next` back as `cursor` for older ones. Owners and managers of the business only.
+     *
+     *     MCP tool: `list_webhook_deliveries`.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/business/webhooks/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a business webhook again
+     * @description Sends a delivery again now, as a new round of attempts with the same event id (receivers that saw it ignore it); on a DISABLED endpoint it enables the endpoint again. Owners and managers of the business only.
+     *
+     *     MCP tool: `redeliver_webhook`.
+     */
+    post: operations['redeliverWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your webhook endpoints
+     * @description The webhook endpoints registered, oldest first, with their status (never their secrets). The person's own endpoints: they receive the events of the person's own bookings and orders.
+     *
+     *     MCP tool: `list_my_webhook_endpoints`.
+     */
+    get: operations['listMyWebhookEndpoints'];
+    put?: never;
+    /**
+     * Register a webhook endpoint for your own bookings
+     * @description Registers a URL that NogPets POSTs the events of the person's own bookings and orders to, signed as Standard Webhooks specifies (`webhook-id` is the event id: de-duplicate on it; `webhook-timestamp`; `webhook-signature` `v1,` HMAC-SHA256 with the secret). The body is `{type, timestamp, data}` with the event envelope in `data` (docs/events.md). `eventTypes` chooses the types (`*`: all). The answer holds `secret` (`whsec_…`) ONCE: keep it, it is never shown again. A 2xx answer within 10 s is a delivery; anything else is retried with backoff for about three days (13 attempts), and an endpoint failing that long is disabled and its owner mailed. https only in production; private, loopback, link-local and metadata addresses are refused. At most 10 endpoints. The person's own endpoints: they receive the events of the person's own bookings and orders.
+     *
+     *     MCP tool: `create_my_webhook_endpoint`.
+     */
+    post: operations['createMyWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{endpointId}/delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete your webhook endpoint
+     * @description Deletes a webhook endpoint and its deliveries: nothing more is sent to it, retries included. The person's own endpoints: they receive the events of the person's own bookings and orders.
+     *
+     *     MCP tool: `delete_my_webhook_endpoint`.
+     */
+    post: operations['deleteMyWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{endpointId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your webhook endpoint's deliveries
+     * @description The deliveries of one endpoint, newest first: each event sent (or to send), its attempts, the last HTTP status or error, and when it is tried next. `status` filters; `limit` 1 to 50 (default 20); send `next` back as `cursor` for older ones. The person's own endpoints: they receive the events of the person's own bookings and orders.
+     *
+     *     MCP tool: `list_my_webhook_deliveries`.
+     */
+    get: operations['listMyWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send your webhook again
+     * @description Sends a delivery again now, as a new round of attempts with the same event id (receivers that saw it ignore it); on a DISABLED endpoint it enables the endpoint again. The person's own endpoints: they receive the events of the person's own bookings and orders.
+     *
+     *     MCP tool: `redeliver_my_webhook`.
+     */
+    post: operations['redeliverMyWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4095,6 +4311,18 @@ export interface components {
       };
       next: string | null;
     };
+    /** @description Which of the business's notification mails go to its staff. */
+    NotificationSettings: {
+      businessId: string;
+      settings: {
+        /** @description The notification (business_new_booking, business_booking_cancelled, business_booking_moved). */
+        kind: string;
+        /** @description The notification in words. */
+        label: string;
+        enabled: boolean;
+      }[];
+      message: string;
+    };
     /** @description A private iCalendar feed of bookings or jobs. */
     CalendarFeed: {
       /**
@@ -4115,6 +4343,96 @@ export interface components {
       /** @description When a calendar last fetched it (to the minute); null if never. */
       lastReadAt: string | null;
       /** @description What to tell the person, in words. */
+      message: string;
+    };
+    /** @description The endpoint, with its secret shown once. */
+    WebhookEndpointCreated: {
+      endpointId: string;
+      /** @description The business's endpoint; null for a person's own. */
+      businessId: string | null;
+      url: string;
+      description: string | null;
+      /** @description The event types it receives; `*` is every one. */
+      eventTypes: string[];
+      /**
+       * @description DISABLED: every attempt failed for about three days; redeliver a delivery to enable it again.
+       * @enum {string}
+       */
+      status: 'ENABLED' | 'DISABLED';
+      disabledAt: string | null;
+      disabledReason: string | null;
+      lastSuccessAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description The signing secret (`whsec_` + base64): shown this once; verify every webhook with it. */
+      secret: string;
+      message: string;
+    };
+    /** @description Webhook endpoints, oldest first. */
+    WebhookEndpointList: {
+      endpoints: components['schemas']['WebhookEndpoint'][];
+      limit: number;
+    };
+    /** @description Where events are POSTed, signed (Standard Webhooks). */
+    WebhookEndpoint: {
+      endpointId: string;
+      /** @description The business's endpoint; null for a person's own. */
+      businessId: string | null;
+      url: string;
+      description: string | null;
+      /** @description The event types it receives; `*` is every one. */
+      eventTypes: string[];
+      /**
+       * @description DISABLED: every attempt failed for about three days; redeliver a delivery to enable it again.
+       * @enum {string}
+       */
+      status: 'ENABLED' | 'DISABLED';
+      disabledAt: string | null;
+      disabledReason: string | null;
+      lastSuccessAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    /** @description The endpoint deleted. */
+    WebhookEndpointDeleted: {
+      endpointId: string;
+      /** @constant */
+      deleted: true;
+      message: string;
+    };
+    /** @description An endpoint's deliveries, newest first. */
+    WebhookDeliveryList: {
+      endpointId: string;
+      deliveries: components['schemas']['WebhookDelivery'][];
+      next: string | null;
+    };
+    /** @description One event to one endpoint, and how its attempts went. */
+    WebhookDelivery: {
+      deliveryId: string;
+      endpointId: string;
+      /** @description Also the `webhook-id` header: the same on every attempt. */
+      eventId: string;
+      eventType: string;
+      /**
+       * @description PENDING: to be sent (again) at nextAttemptAt; SUCCEEDED: a 2xx came back; FAILED: all 13 attempts failed.
+       * @enum {string}
+       */
+      status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+      /** @description Attempts so far in this round (a redelivery starts a new one). */
+      attempts: number;
+      nextAttemptAt: string | null;
+      lastAttemptAt: string | null;
+      /** @description The HTTP status of the last attempt; null when none came back. */
+      lastStatus: number | null;
+      lastError: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      succeededAt: string | null;
+    };
+    /** @description The delivery, due again now. */
+    WebhookRedelivery: {
+      delivery: components['schemas']['WebhookDelivery'];
+      endpointEnabled: boolean;
       message: string;
     };
     /**
@@ -15587,6 +15905,327 @@ export interface operations {
       };
     };
   };
+  getNotificationSettings: {
+    parameters: {
+      query?: {
+        businessId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationSettings'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateNotificationSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The business to run. Leave it out when the person is on the staff of one business; with several, the 400 lists them (id and name): ask which.
+           * @example biz_boland_paws
+           */
+          businessId?: string;
+          /** @description Notification kind → on (true) or off (false). */
+          settings: {
+            [key: string]: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationSettings'];
+        };
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getCalendarFeed: {
     parameters: {
       query?: never;
@@ -16083,6 +16722,1675 @@ export interface operations {
         };
       };
       /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        businessId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointList'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The business to run. Leave it out when the person is on the staff of one business; with several, the 400 lists them (id and name): ask which.
+           * @example biz_boland_paws
+           */
+          businessId?: string;
+          /**
+           * @description An https URL of a public host (its name must resolve to public addresses).
+           * @example https://hooks.example.com/nogpets
+           */
+          url: string;
+          /** @description Types to receive, or `*` for all: booking.created, booking.paid, booking.accepted, booking.declined, booking.moved, booking.cancelled, booking.expired, booking.reminder_due, booking.payment_due, booking.refund_due, payment.refund_due, order.paid, order.payment_due, order.shipped, order.delivered, order.cancelled, application.submitted, application.approved, application.rejected, invitation.sent, invitation.accepted, payout.paid, prices.changed, hours.changed. */
+          eventTypes: (
+            | '*'
+            | 'booking.created'
+            | 'booking.paid'
+            | 'booking.accepted'
+            | 'booking.declined'
+            | 'booking.moved'
+            | 'booking.cancelled'
+            | 'booking.expired'
+            | 'booking.reminder_due'
+            | 'booking.payment_due'
+            | 'booking.refund_due'
+            | 'payment.refund_due'
+            | 'order.paid'
+            | 'order.payment_due'
+            | 'order.shipped'
+            | 'order.delivered'
+            | 'order.cancelled'
+            | 'application.submitted'
+            | 'application.approved'
+            | 'application.rejected'
+            | 'invitation.sent'
+            | 'invitation.accepted'
+            | 'payout.paid'
+            | 'prices.changed'
+            | 'hours.changed'
+          )[];
+          /** @description What it is for, to tell endpoints apart. */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointCreated'];
+        };
+      };
+      /** @description A URL that is not https, or whose host is private, loopback or link-local; too many endpoints. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The endpoint (`whe_…`). */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /**
+           * @description The business to run. Leave it out when the person is on the staff of one business; with several, the 400 lists them (id and name): ask which.
+           * @example biz_boland_paws
+           */
+          businessId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointDeleted'];
+        };
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook endpoint or delivery of the business's. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        businessId?: string;
+        status?: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+        limit?: number;
+        /** @description The `next` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The endpoint (`whe_…`). */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryList'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook endpoint or delivery of the business's. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  redeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The delivery (`whd_…`). */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /**
+           * @description The business to run. Leave it out when the person is on the staff of one business; with several, the 400 lists them (id and name): ask which.
+           * @example biz_boland_paws
+           */
+          businessId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookRedelivery'];
+        };
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook endpoint or delivery of the business's. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMyWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointList'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks bookings:read. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createMyWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description An https URL of a public host (its name must resolve to public addresses).
+           * @example https://hooks.example.com/nogpets
+           */
+          url: string;
+          /** @description Types to receive, or `*` for all: booking.created, booking.paid, booking.accepted, booking.declined, booking.moved, booking.cancelled, booking.expired, booking.reminder_due, booking.payment_due, booking.refund_due, order.paid, order.payment_due, order.shipped, order.delivered, order.cancelled. */
+          eventTypes: (
+            | '*'
+            | 'booking.created'
+            | 'booking.paid'
+            | 'booking.accepted'
+            | 'booking.declined'
+            | 'booking.moved'
+            | 'booking.cancelled'
+            | 'booking.expired'
+            | 'booking.reminder_due'
+            | 'booking.payment_due'
+            | 'booking.refund_due'
+            | 'order.paid'
+            | 'order.payment_due'
+            | 'order.shipped'
+            | 'order.delivered'
+            | 'order.cancelled'
+          )[];
+          /** @description What it is for, to tell endpoints apart. */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      201: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointCreated'];
+        };
+      };
+      /** @description A URL that is not https, or whose host is private, loopback or link-local; too many endpoints. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks bookings:read. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteMyWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The endpoint (`whe_…`). */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointDeleted'];
+        };
+      };
+      /** @description Invalid input. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks bookings:read. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook endpoint or delivery of the person's. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMyWebhookDeliveries: {
+    parameters: {
+      query?: {
+        status?: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+        limit?: number;
+        /** @description The `next` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The endpoint (`whe_…`). */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryList'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks bookings:read. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook endpoint or delivery of the person's. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  redeliverMyWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The delivery (`whd_…`). */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookRedelivery'];
+        };
+      };
+      /** @description Invalid input. */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks bookings:read. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such webhook endpoint or delivery of the person's. */
       404: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];

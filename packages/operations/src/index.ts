@@ -16,6 +16,7 @@ export {
   type OperationContext,
   type Principal,
   systemClock,
+  type WebhookSettings,
 } from './core/index.js';
 export {
   type AnyOperation,
@@ -191,6 +192,20 @@ export { addClientNote, getClient, listClients } from './clients/index.js';
 export { listPrices, updatePrices } from './catalogue/index.js';
 export { addTimeOff, listTimeOff, removeTimeOff, setWorkingHours } from './hours/index.js';
 export { getEarnings, listPayouts, listUnpaidClients } from './money/index.js';
+export {
+  createMyWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteMyWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listMyWebhookDeliveries,
+  listMyWebhookEndpoints,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  MAX_WEBHOOK_ENDPOINTS,
+  RETRY_DELAYS_MS,
+  redeliverMyWebhook,
+  redeliverWebhook,
+} from './webhooks/index.js';
 export { MAX_PAYOUT_NOTE, type Payout } from './money/index.js';
 export { type RunAccess, type RunNeed } from './staff/index.js';
 export { browseShop } from './shop/index.js';

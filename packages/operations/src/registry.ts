@@ -62,6 +62,18 @@ import {
   rotateBusinessCalendarFeed,
   rotateCalendarFeed,
 } from './feeds/index.js';
+import {
+  createMyWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteMyWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listMyWebhookDeliveries,
+  listMyWebhookEndpoints,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverMyWebhook,
+  redeliverWebhook,
+} from './webhooks/index.js';
 
 /** Every operation of the service, in the order of the spec. Adapters derive everything from this list. */
 export const operations: readonly Operation[] = [
@@ -136,4 +148,14 @@ export const operations: readonly Operation[] = [
   rotateCalendarFeed,
   getBusinessCalendarFeed,
   rotateBusinessCalendarFeed,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  redeliverWebhook,
+  createMyWebhookEndpoint,
+  listMyWebhookEndpoints,
+  deleteMyWebhookEndpoint,
+  listMyWebhookDeliveries,
+  redeliverMyWebhook,
 ] as unknown as Operation[];

@@ -45,3 +45,10 @@ export {
   sourceOf,
   systemSource,
 } from './events/index.js';
+export {
+  checkWebhookUrl,
+  fanOutWebhookEvents,
+  postWebhook,
+  sendDueWebhooks,
+  webhookPayload,
+} from './webhooks/index.js';

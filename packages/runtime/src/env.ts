@@ -163,6 +163,13 @@ export const ConfigSchema = z
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     /** The sender of that mail; default `NogPets <no-reply@` the PUBLIC_URL host `>`. */
     MAIL_FROM: z.string().min(3).max(200).optional(),
+    /**
+     * Webhooks may go to loopback addresses and over plain http: local development and tests only
+     * (private, link-local and metadata addresses stay refused). docs/security.md, "Webhooks".
+     */
+    WEBHOOKS_ALLOW_LOOPBACK: bool.default(false),
+    /** How long one webhook POST may take before it counts as failed (and is retried). */
+    WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Check every answer against its operation's declared output schema (tests, staging): a drift is a 500 and a log line. */
     CHECK_OUTPUTS: bool.default(false),
   })

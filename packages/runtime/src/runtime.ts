@@ -140,6 +140,7 @@ export function serviceDeps(
     payments: { gateway: paymentGateway(config, db), publicUrl: options.publicUrl },
     mail: options.mail,
     checkOutputs: config.CHECK_OUTPUTS,
+    webhooks: webhookSettings(config),
   };
 }
 
@@ -266,4 +267,18 @@ function paymentGateway(config: Config, db: Database): PaymentGateway {
 /** The service's public address as configured: PUBLIC_URL, else this machine's port (the CLI's links too). */
 export function publicBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
   return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+}
+
+/**
+ * Where webhooks may go: https only in production (PUBLIC_URL is https: the service is served
+ * publicly), plain http otherwise; loopback (and http) only with WEBHOOKS_ALLOW_LOOPBACK.
+ */
+export function webhookSettings(
+  config: Pick<Config, 'PUBLIC_URL' | 'WEBHOOKS_ALLOW_LOOPBACK' | 'WEBHOOKS_TIMEOUT_MS'>,
+): NonNullable<Deps['webhooks']> {
+  return {
+    allowLoopback: config.WEBHOOKS_ALLOW_LOOPBACK,
+    httpsOnly: !config.WEBHOOKS_ALLOW_LOOPBACK && (config.PUBLIC_URL?.startsWith('https:') ?? false),
+    timeoutMs: config.WEBHOOKS_TIMEOUT_MS,
+  };
 }

@@ -56,3 +56,4 @@ export * from './events.js';
 export * from './event-readers.js';
 export * from './notices.js';
 export * from './calendar-feeds.js';
+export * from './webhooks.js';

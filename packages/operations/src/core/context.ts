@@ -43,6 +43,18 @@ export interface Deps {
   mail?: MailTransport | null;
   /** Check every answer against its operation's output schema (CHECK_OUTPUTS): a drift is an error, not a reply. */
   checkOutputs?: boolean;
+  /** Where webhooks may go and how long a send may take; absent: https only, no loopback, 10 s. */
+  webhooks?: WebhookSettings;
+}
+
+/** The webhook settings (WEBHOOKS_* in packages/runtime/src/env.ts; docs/security.md "Webhooks"). */
+export interface WebhookSettings {
+  /** Loopback addresses (and plain http) allowed: local development and tests only. */
+  allowLoopback: boolean;
+  /** Endpoints must be https (production: PUBLIC_URL is https), unless loopback is allowed. */
+  httpsOnly: boolean;
+  /** How long one POST may take, connection to the last byte of the answer. */
+  timeoutMs: number;
 }
 
 export interface Payments {

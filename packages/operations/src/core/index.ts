@@ -38,6 +38,7 @@ export {
   type Principal,
   statedClientName,
   systemClock,
+  type WebhookSettings,
 } from './context.js';
 export { keysetCursor } from './cursor.js';
 export {

@@ -16,6 +16,7 @@ import { deliverPendingMail } from '../identity/index.js';
 import { recheckNotices, remindUnpaid } from '../money/index.js';
 import { dispatchAllNotices } from '../notices/index.js';
 import { expireOrders, releaseStrandedVisitOrders } from '../shop/index.js';
+import { fanOutWebhookEvents, sendDueWebhooks } from '../webhooks/index.js';
 
 const SYSTEM = { principal: ['system'] } as const;
 const HOUR = 3600_000;
@@ -216,5 +217,33 @@ export const purgeSignupDrafts = defineInternalOperation({
   events: [],
   async handler(ctx) {
     return purgeExpiredDrafts(ctx.deps.sql, ctx.deps.clock.now());
+  },
+});
+
+export const fanOutWebhooks = defineInternalOperation({
+  operationId: 'fanOutWebhooks',
+  title: 'Make webhook deliveries from events',
+  description:
+    'Reads the next domain events with the `webhooks` reader and writes one delivery per enabled endpoint that wants each, with the bookmark.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ events: number; deliveries: number }>(),
+  events: [],
+  async handler(ctx) {
+    return fanOutWebhookEvents(ctx.deps);
+  },
+});
+
+export const sendWebhooks = defineInternalOperation({
+  operationId: 'sendWebhooks',
+  title: 'Send due webhooks',
+  description:
+    'POSTs the webhook deliveries due, signed; schedules retries, gives up after about three days and disables an endpoint that only fails.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ sent: number; failed: number; gaveUp: number; disabled: number }>(),
+  events: [],
+  async handler(ctx) {
+    return sendDueWebhooks(ctx.deps);
   },
 });
