@@ -261,6 +261,11 @@ const TABLE: Record<string, Row> = {
   get_earnings: { scope: 'business:manage', call: () => ({ from: '2026-03-01', to: '2026-03-11' }) },
   list_payouts: { scope: 'business:manage', call: () => ({}) },
   list_unpaid_clients: { scope: 'business:manage', call: () => ({}) },
+  get_notification_settings: { scope: 'business:manage', call: () => ({}) },
+  update_notification_settings: {
+    scope: 'business:manage',
+    call: () => ({ settings: { business_booking_moved: true } }),
+  },
 };
 
 /** Input fields that name one person's own thing. */

@@ -1292,6 +1292,34 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/business/notification-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the notification settings
+     * @description Which notification mails the business sends its staff: a new booking, a cancellation by a client, a move by a client (each to the owners and managers and to the crew of the booking’s van, walker or sitter). All are on until turned off with update_notification_settings. Mails to clients about what the business did (a move, a cancellation, a refund) always go. Owners and managers.
+     *
+     *     MCP tool: `get_notification_settings`.
+     */
+    get: operations['getNotificationSettings'];
+    put?: never;
+    /**
+     * Update the notification settings
+     * @description Turns notification mails to the business’s staff on or off: `settings` maps a notification (kinds as get_notification_settings lists them) to true or false; notifications not named keep their state. Each staff member may also stop a kind for themselves with the link in its mails. Owners and managers.
+     *
+     *     MCP tool: `update_notification_settings`.
+     */
+    post: operations['updateNotificationSettings'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4006,6 +4034,18 @@ export interface components {
         amount: string;
       };
       next: string | null;
+    };
+    /** @description Which of the business's notification mails go to its staff. */
+    NotificationSettings: {
+      businessId: string;
+      settings: {
+        /** @description The notification (business_new_booking, business_booking_cancelled, business_booking_moved). */
+        kind: string;
+        /** @description The notification in words. */
+        label: string;
+        enabled: boolean;
+      }[];
+      message: string;
     };
     /**
      * @description Stable code to branch on. The spec's: NO_COVERAGE, NO_AVAILABILITY, SLOT_TAKEN, CONFIRM_REQUIRED, TOO_LATE, NOTHING_TO_PAY, SHOP_OFF, UNKNOWN_PLACE, NOT_AVAILABLE_IN_COUNTRY, RateLimited; ours for the standard statuses (BAD_REQUEST 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, METHOD_NOT_ALLOWED 405, PAYLOAD_TOO_LARGE 413, UNSUPPORTED_MEDIA_TYPE 415, INTERNAL 500, UNAVAILABLE 503) and the 409s NOT_ACTIVE (no longer open to the change), NOT_READY (an application missing something to submit), LAST_OWNER (a business keeps an owner), ALREADY_STAFF (the person is on the staff), IDEMPOTENCY_KEY_REUSED, REQUEST_IN_PROGRESS.
@@ -15423,6 +15463,327 @@ export interface operations {
       };
       /** @description No business of that id that the person is on the staff of. */
       404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getNotificationSettings: {
+    parameters: {
+      query?: {
+        businessId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationSettings'];
+        };
+      };
+      /** @description Not modified: the `ETag` sent as `If-None-Match` still matches. */
+      304: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests. */
+      429: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error. */
+      500: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `UNAVAILABLE`: the database is out of reach for a moment (or the service is starting). Retry after `Retry-After` seconds; nothing was changed. */
+      503: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateNotificationSettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry safe: the first answer (success or refusal) to this key is kept for the person, and a retry with the same body gets it again without doing anything twice. 1 to 255 visible ASCII characters, e.g. a UUID. Honoured when a credential is sent (on public operations too); the same key with another body is 422 `IDEMPOTENCY_KEY_REUSED`, and while the first request runs a retry is 409 `REQUEST_IN_PROGRESS`. On MCP: `_meta.idempotencyKey` of `tools/call`. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description The business to run. Leave it out when the person is on the staff of one business; with several, the 400 lists them (id and name): ask which.
+           * @example biz_boland_paws
+           */
+          businessId?: string;
+          /** @description Notification kind → on (true) or off (false). */
+          settings: {
+            [key: string]: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationSettings'];
+        };
+      };
+      /** @description Invalid input, or no `businessId` from a person on the staff of several businesses (they are listed). */
+      400: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No or an invalid credential. */
+      401: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks business:manage, the person is on no business’s staff, or their role does not allow this. */
+      403: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No business of that id that the person is on the staff of. */
+      404: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `REQUEST_IN_PROGRESS`: the first request with this Idempotency-Key is still being handled. */
+      409: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 100 kB (`PAYLOAD_TOO_LARGE`). */
+      413: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as JSON (`UNSUPPORTED_MEDIA_TYPE`): use `Content-Type: application/json`. */
+      415: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with another body. */
+      422: {
         headers: {
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
