@@ -6,13 +6,14 @@
 // and listed; a rolled-back change mails nothing; two passes at once make each mail once.
 import { jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
 import { createApiKey, deliverPendingMail } from '@nogpets/operations/testing';
-import { appendEvents } from '@nogpets/store';
+import { hash } from '@node-rs/argon2';
+import { appendEvents, findOrCreateUser, setPassword } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import ical from 'node-ical';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, newPetOwner, payInSandbox, startTestServer, type TestServer } from './harness.js';
+import { cli, newPetOwner, payInSandbox, signedInForm, startTestServer, type TestServer } from './harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -426,6 +427,55 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       1,
     );
     expect(await described(byBusiness)).toEqual([`${PERSON} booking_cancelled`]);
+  });
+
+  it('/account: the person sees their optional mails and turns one back on; mails that must go have no switch', async () => {
+    const user = await findOrCreateUser(server.db.sql, PERSON);
+    await setPassword(server.db.sql, user.id, await hash('correct horse battery'));
+    const form = await signedInForm(server, PERSON, 'correct horse battery');
+    const pageText = async () =>
+      (await fetch(`${server.url}/account`, { headers: { cookie: form.cookie } })).text();
+    const before = await pageText();
+    expect(before).toContain('<h2 id="mail">Mail</h2>');
+    // Turned off with the link above: unchecked; the others on; a must-go kind is not offered.
+    expect(before).toMatch(/value="booking_cancelled_own">\s*Confirmation when you cancel a booking/);
+    expect(before).toMatch(/value="order_shipped" checked>/);
+    expect(before).not.toContain('value="booking_cancelled"');
+    // Not on any staff: no business kinds.
+    expect(before).not.toContain('business_new_booking');
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/account/mail`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: form.cookie, ...headers },
+        body,
+      });
+    const kinds = ['booking_cancelled_own', 'booking_expired', 'order_shipped', 'order_delivered'];
+    const body = (on: string[]) =>
+      new URLSearchParams([
+        ['csrf', form.csrf],
+        ...kinds.map((k) => ['kinds', k]),
+        ...on.map((k) => ['on', k]),
+      ]).toString();
+    // From another site: refused, nothing changed.
+    const cross = await post(body(kinds), { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(cross.status).toBe(403);
+    const saved = await post(body(['booking_cancelled_own', 'booking_expired', 'order_delivered']));
+    expect(saved.status).toBe(303);
+    const after = await pageText();
+    expect(after).toMatch(/value="booking_cancelled_own" checked>/);
+    expect(after).toMatch(/value="order_shipped">/);
+    const rows = await server.db.sql<{ kind: string; via: string }[]>`
+      select kind, via from notice_opt_outs where email = ${PERSON} order by kind`;
+    expect(rows).toEqual([{ kind: 'order_shipped', via: 'account' }]);
+    // A kind that must go cannot be turned off.
+    const must = await post(
+      new URLSearchParams([
+        ['csrf', form.csrf],
+        ['kinds', 'booking_cancelled'],
+      ]).toString(),
+    );
+    expect(must.status).toBe(400);
   });
 
   it('the business’s settings: owners and managers choose; an unknown kind is refused; crew may not', async () => {
