@@ -210,7 +210,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     const ics = confirmation.attachments.find((a) => a.filename === 'booking.ics');
     expect(ics?.contentType).toBe('text/calendar');
     const parsed = ical.sync.parseICS(ics!.content.toString('utf8'));
-    const event = Object.values(parsed).find((v) => v.type === 'VEVENT') as Json;
+    const event = Object.values(parsed).find((v) => v?.type === 'VEVENT') as Json;
     expect(event.uid).toBe(`${booked.id}@nogpets`);
     expect(new Date(event.start).toISOString()).toBe(new Date(booked.start).toISOString());
     expect(event.summary).toContain('Boland Paws');
@@ -277,7 +277,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     expect(moved[0]!.text).toContain('The van is in for service.');
     expect(moved[0]!.text).toContain('from Thu, 26 Nov 2026');
     const movedIcs = ical.sync.parseICS(moved[0]!.attachments[0]!.content.toString('utf8'));
-    const movedEvent = Object.values(movedIcs).find((v) => v.type === 'VEVENT') as Json;
+    const movedEvent = Object.values(movedIcs).find((v) => v?.type === 'VEVENT') as Json;
     expect(movedEvent.uid).toBe(`${id}@nogpets`);
     expect(new Date(movedEvent.start).toISOString()).toBe(new Date(to!.start).toISOString());
 
@@ -454,8 +454,8 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     const body = (on: string[]) =>
       new URLSearchParams([
         ['csrf', form.csrf],
-        ...kinds.map((k) => ['kinds', k]),
-        ...on.map((k) => ['on', k]),
+        ...kinds.map((k): [string, string] => ['kinds', k]),
+        ...on.map((k): [string, string] => ['on', k]),
       ]).toString();
     // From another site: refused, nothing changed.
     const cross = await post(body(kinds), { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
