@@ -14,6 +14,7 @@ import ical from 'node-ical';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, payInSandbox, signedInForm, startTestServer, type TestServer } from './harness.js';
+import { courierOrder, newBuyer, payOrderLink } from './shop-fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -367,6 +368,77 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     expect(header(cancelled.find((m) => toOf(m) === PERSON)!, 'list-unsubscribe-post')).toBe(
       'List-Unsubscribe=One-Click',
     );
+  });
+
+  it('the business declines a paid booking the person moved: the person gets the decline with the message and the refund on its way; nobody else', async () => {
+    const booked = await personBooks('2026-12-15', 'bp-van-2', 'CARD');
+    await mailsOf(async () => {}, 0);
+    const paid = await mailsOf(async () => expect(await payInSandbox(server, booked.id)).toBe(200), 3);
+    expect(await described(paid)).toEqual(
+      [
+        `${MANAGER} business_new_booking`,
+        `${OWNER} business_new_booking`,
+        `${PERSON} booking_confirmed`,
+      ].sort(),
+    );
+    const to = (await slots(person.key, '2026-12-16', grooming())).find((x) => x.resourceId === 'bp-van-2')!;
+    const moved = await mailsOf(async () => {
+      const res = await server.post(
+        `/v1/bookings/${booked.id}/reschedule`,
+        { start: to.start, resourceId: to.resourceId },
+        as(person.key),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }, 2);
+    expect(await described(moved)).toEqual(
+      [`${MANAGER} business_booking_moved`, `${OWNER} business_booking_moved`].sort(),
+    );
+    const declined = await mailsOf(
+      async () =>
+        expect((await act(booked.id, 'decline', { reason: 'Both vans are in for service.' })).status).toBe(
+          200,
+        ),
+      2,
+    );
+    expect(await described(declined)).toEqual([`${PERSON} booking_declined`, `${PERSON} refund_due`]);
+    const decline = declined.find((m) => m.subject?.startsWith('Declined'))!;
+    expect(decline.text).toContain('Both vans are in for service.');
+    expect(decline.text).toMatch(/R\s?\d[\d\s]*[,.]\d\d is refunded to your card/);
+    expect(declined.find((m) => m.subject?.startsWith('Refund on its way'))).toBeDefined();
+  });
+
+  it('a shop order: paid, shipped with its tracking, delivered, each to its buyer only', async () => {
+    const buyerEmail = 'notices-buyer@example.com';
+    const buyer = await newBuyer(server, buyerEmail);
+    const bought = await server.post(
+      '/v1/orders',
+      courierOrder([{ productId: 'dental-treats', qty: 1 }]),
+      as(buyer.key),
+    );
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+    const orderId = bought.body.orderId as string;
+    const paid = await mailsOf(
+      async () => expect(await payOrderLink(server, bought.body.payUrl)).toBe(303),
+      1,
+    );
+    expect(await described(paid)).toEqual([`${buyerEmail} order_paid`]);
+    expect((await cli(server.db.url, ['order', 'pack', orderId])).status).toBe(0);
+    const shipped = await mailsOf(
+      async () =>
+        expect(
+          (await cli(server.db.url, ['order', 'ship', orderId, '--tracking', 'TRK<b>42</b>'])).status,
+        ).toBe(0),
+      1,
+    );
+    expect(await described(shipped)).toEqual([`${buyerEmail} order_shipped`]);
+    expect(shipped[0]!.text).toContain('TRK<b>42</b>');
+    expect(shipped[0]!.html).toContain('TRK&lt;b&gt;42&lt;/b&gt;');
+    expect(header(shipped[0]!, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const delivered = await mailsOf(
+      async () => expect((await cli(server.db.url, ['order', 'deliver', orderId])).status).toBe(0),
+      1,
+    );
+    expect(await described(delivered)).toEqual([`${buyerEmail} order_delivered`]);
   });
 
   it('one-click unsubscribe (RFC 8058) stops that optional mail for that person; a cancellation by the business still arrives', async () => {
