@@ -4,8 +4,8 @@
 // the .ics parses; one-click unsubscribe stops an optional mail but not one that must go; a
 // business's settings hold; a refusing SMTP server is retried with backoff, then the mail is failed
 // and listed; a rolled-back change mails nothing; two passes at once make each mail once.
-import { jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
-import { createApiKey, deliverPendingMail } from '@nogpets/operations/testing';
+import { CLI_REVIEWER, jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
+import { createApiKey, deliverPendingMail, grantOperatorAccess } from '@nogpets/operations/testing';
 import { hash } from '@node-rs/argon2';
 import { appendEvents, findOrCreateUser, setPassword } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
@@ -683,6 +683,17 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       expect(listed.stdout).toContain(PERSON);
       expect(listed.stdout).toContain('booking_confirmed');
       expect(listed.stdout).toContain('Mailbox unavailable');
+      // And on the operator console.
+      const ops = await findOrCreateUser(server.db.sql, 'ops@nogpets.example');
+      await setPassword(server.db.sql, ops.id, await hash('correct horse battery'));
+      await grantOperatorAccess(server.service.runtime.deps, 'ops@nogpets.example', CLI_REVIEWER);
+      const operator = await signedInForm(server, 'ops@nogpets.example', 'correct horse battery');
+      const consolePage = await (
+        await fetch(`${server.url}/operator`, { headers: { cookie: operator.cookie } })
+      ).text();
+      expect(consolePage).toContain('Mail not delivered (1)');
+      expect(consolePage).toContain(`id="mail-${r.id}"`);
+      expect(consolePage).toContain(PERSON);
       // Failed stays failed: a later pass does not try it.
       smtp.refuse.delete(PERSON);
       clock.set(new Date(clock.now().getTime() + 24 * 3_600_000));
