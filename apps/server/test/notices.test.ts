@@ -454,7 +454,10 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     // Opened in a browser: a page with a button, nothing changed yet.
     const shown = await fetch(url(own));
     expect(shown.status).toBe(200);
-    expect(await shown.text()).toContain('Stop these mails');
+    const shownText = await shown.text();
+    expect(shownText).toContain('Stop these mails');
+    // The button posts to the link itself.
+    expect(shownText).toContain(`action="${new URL(url(own)).pathname}${new URL(url(own)).search}"`);
     // The mail provider's one-click POST: no cookie, no form token, from elsewhere.
     for (const m of [own, managers]) {
       const done = await fetch(url(m), {
