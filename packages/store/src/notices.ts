@@ -150,3 +150,8 @@ export async function isOnAnyStaff(q: Queryable, userId: string): Promise<boolea
   >`select count(*)::int as n from business_members where user_id = ${userId}`;
   return (row?.n ?? 0) > 0;
 }
+
+/** Unsubscribe links older than `before` (the worker's purge: a mail that old is long read). */
+export async function purgeUnsubscribeLinks(q: Queryable, before: Date): Promise<number> {
+  return (await q`delete from notice_unsubscribe_links where created_at < ${before}`).count;
+}
