@@ -283,6 +283,11 @@ const TABLE: Record<string, Row> = {
   delete_my_webhook_endpoint: { scope: 'bookings:read', call: () => ({ endpointId: 'whe_table_a_gone' }) },
   list_my_webhook_deliveries: { scope: 'bookings:read', call: () => ({ endpointId: 'whe_table_a' }) },
   redeliver_my_webhook: { scope: 'bookings:read', call: () => ({ deliveryId: 'whd_table_a' }) },
+  get_notification_settings: { scope: 'business:manage', call: () => ({}) },
+  update_notification_settings: {
+    scope: 'business:manage',
+    call: () => ({ settings: { business_booking_moved: true } }),
+  },
 };
 
 /** Input fields that name one person's own thing. */

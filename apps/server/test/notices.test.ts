@@ -4,15 +4,17 @@
 // the .ics parses; one-click unsubscribe stops an optional mail but not one that must go; a
 // business's settings hold; a refusing SMTP server is retried with backoff, then the mail is failed
 // and listed; a rolled-back change mails nothing; two passes at once make each mail once.
-import { jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
-import { createApiKey, deliverPendingMail } from '@nogpets/operations/testing';
-import { appendEvents } from '@nogpets/store';
+import { CLI_REVIEWER, jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
+import { createApiKey, deliverPendingMail, grantOperatorAccess } from '@nogpets/operations/testing';
+import { hash } from '@node-rs/argon2';
+import { appendEvents, findOrCreateUser, setPassword } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import ical from 'node-ical';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, newPetOwner, payInSandbox, startTestServer, type TestServer } from './harness.js';
+import { cli, newPetOwner, payInSandbox, signedInForm, startTestServer, type TestServer } from './harness.js';
+import { courierOrder, newBuyer, payOrderLink } from './shop-fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -209,7 +211,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     const ics = confirmation.attachments.find((a) => a.filename === 'booking.ics');
     expect(ics?.contentType).toBe('text/calendar');
     const parsed = ical.sync.parseICS(ics!.content.toString('utf8'));
-    const event = Object.values(parsed).find((v) => v.type === 'VEVENT') as Json;
+    const event = Object.values(parsed).find((v) => v?.type === 'VEVENT') as Json;
     expect(event.uid).toBe(`${booked.id}@nogpets`);
     expect(new Date(event.start).toISOString()).toBe(new Date(booked.start).toISOString());
     expect(event.summary).toContain('Boland Paws');
@@ -276,7 +278,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     expect(moved[0]!.text).toContain('The van is in for service.');
     expect(moved[0]!.text).toContain('from Thu, 26 Nov 2026');
     const movedIcs = ical.sync.parseICS(moved[0]!.attachments[0]!.content.toString('utf8'));
-    const movedEvent = Object.values(movedIcs).find((v) => v.type === 'VEVENT') as Json;
+    const movedEvent = Object.values(movedIcs).find((v) => v?.type === 'VEVENT') as Json;
     expect(movedEvent.uid).toBe(`${id}@nogpets`);
     expect(new Date(movedEvent.start).toISOString()).toBe(new Date(to!.start).toISOString());
 
@@ -368,6 +370,77 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     );
   });
 
+  it('the business declines a paid booking the person moved: the person gets the decline with the message and the refund on its way; nobody else', async () => {
+    const booked = await personBooks('2026-12-15', 'bp-van-2', 'CARD');
+    await mailsOf(async () => {}, 0);
+    const paid = await mailsOf(async () => expect(await payInSandbox(server, booked.id)).toBe(200), 3);
+    expect(await described(paid)).toEqual(
+      [
+        `${MANAGER} business_new_booking`,
+        `${OWNER} business_new_booking`,
+        `${PERSON} booking_confirmed`,
+      ].sort(),
+    );
+    const to = (await slots(person.key, '2026-12-16', grooming())).find((x) => x.resourceId === 'bp-van-2')!;
+    const moved = await mailsOf(async () => {
+      const res = await server.post(
+        `/v1/bookings/${booked.id}/reschedule`,
+        { start: to.start, resourceId: to.resourceId },
+        as(person.key),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }, 2);
+    expect(await described(moved)).toEqual(
+      [`${MANAGER} business_booking_moved`, `${OWNER} business_booking_moved`].sort(),
+    );
+    const declined = await mailsOf(
+      async () =>
+        expect((await act(booked.id, 'decline', { reason: 'Both vans are in for service.' })).status).toBe(
+          200,
+        ),
+      2,
+    );
+    expect(await described(declined)).toEqual([`${PERSON} booking_declined`, `${PERSON} refund_due`]);
+    const decline = declined.find((m) => m.subject?.startsWith('Declined'))!;
+    expect(decline.text).toContain('Both vans are in for service.');
+    expect(decline.text).toMatch(/R\s?\d[\d\s]*[,.]\d\d is refunded to your card/);
+    expect(declined.find((m) => m.subject?.startsWith('Refund on its way'))).toBeDefined();
+  });
+
+  it('a shop order: paid, shipped with its tracking, delivered, each to its buyer only', async () => {
+    const buyerEmail = 'notices-buyer@example.com';
+    const buyer = await newBuyer(server, buyerEmail);
+    const bought = await server.post(
+      '/v1/orders',
+      courierOrder([{ productId: 'dental-treats', qty: 1 }]),
+      as(buyer.key),
+    );
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+    const orderId = bought.body.orderId as string;
+    const paid = await mailsOf(
+      async () => expect(await payOrderLink(server, bought.body.payUrl)).toBe(303),
+      1,
+    );
+    expect(await described(paid)).toEqual([`${buyerEmail} order_paid`]);
+    expect((await cli(server.db.url, ['order', 'pack', orderId])).status).toBe(0);
+    const shipped = await mailsOf(
+      async () =>
+        expect(
+          (await cli(server.db.url, ['order', 'ship', orderId, '--tracking', 'TRK<b>42</b>'])).status,
+        ).toBe(0),
+      1,
+    );
+    expect(await described(shipped)).toEqual([`${buyerEmail} order_shipped`]);
+    expect(shipped[0]!.text).toContain('TRK<b>42</b>');
+    expect(shipped[0]!.html).toContain('TRK&lt;b&gt;42&lt;/b&gt;');
+    expect(header(shipped[0]!, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const delivered = await mailsOf(
+      async () => expect((await cli(server.db.url, ['order', 'deliver', orderId])).status).toBe(0),
+      1,
+    );
+    expect(await described(delivered)).toEqual([`${buyerEmail} order_delivered`]);
+  });
+
   it('one-click unsubscribe (RFC 8058) stops that optional mail for that person; a cancellation by the business still arrives', async () => {
     const booked = await personBooks('2026-12-03', 'bp-van-1', 'CASH');
     const created = await mailsOf(async () => {}, 3);
@@ -381,7 +454,10 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     // Opened in a browser: a page with a button, nothing changed yet.
     const shown = await fetch(url(own));
     expect(shown.status).toBe(200);
-    expect(await shown.text()).toContain('Stop these mails');
+    const shownText = await shown.text();
+    expect(shownText).toContain('Stop these mails');
+    // The button posts to the link itself.
+    expect(shownText).toContain(`action="${new URL(url(own)).pathname}${new URL(url(own)).search}"`);
     // The mail provider's one-click POST: no cookie, no form token, from elsewhere.
     for (const m of [own, managers]) {
       const done = await fetch(url(m), {
@@ -426,6 +502,55 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       1,
     );
     expect(await described(byBusiness)).toEqual([`${PERSON} booking_cancelled`]);
+  });
+
+  it('/account: the person sees their optional mails and turns one back on; mails that must go have no switch', async () => {
+    const user = await findOrCreateUser(server.db.sql, PERSON);
+    await setPassword(server.db.sql, user.id, await hash('correct horse battery'));
+    const form = await signedInForm(server, PERSON, 'correct horse battery');
+    const pageText = async () =>
+      (await fetch(`${server.url}/account`, { headers: { cookie: form.cookie } })).text();
+    const before = await pageText();
+    expect(before).toContain('<h2 id="mail">Mail</h2>');
+    // Turned off with the link above: unchecked; the others on; a must-go kind is not offered.
+    expect(before).toMatch(/value="booking_cancelled_own">\s*Confirmation when you cancel a booking/);
+    expect(before).toMatch(/value="order_shipped" checked>/);
+    expect(before).not.toContain('value="booking_cancelled"');
+    // Not on any staff: no business kinds.
+    expect(before).not.toContain('business_new_booking');
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/account/mail`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: form.cookie, ...headers },
+        body,
+      });
+    const kinds = ['booking_cancelled_own', 'booking_expired', 'order_shipped', 'order_delivered'];
+    const body = (on: string[]) =>
+      new URLSearchParams([
+        ['csrf', form.csrf],
+        ...kinds.map((k): [string, string] => ['kinds', k]),
+        ...on.map((k): [string, string] => ['on', k]),
+      ]).toString();
+    // From another site: refused, nothing changed.
+    const cross = await post(body(kinds), { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(cross.status).toBe(403);
+    const saved = await post(body(['booking_cancelled_own', 'booking_expired', 'order_delivered']));
+    expect(saved.status).toBe(303);
+    const after = await pageText();
+    expect(after).toMatch(/value="booking_cancelled_own" checked>/);
+    expect(after).toMatch(/value="order_shipped">/);
+    const rows = await server.db.sql<{ kind: string; via: string }[]>`
+      select kind, via from notice_opt_outs where email = ${PERSON} order by kind`;
+    expect(rows).toEqual([{ kind: 'order_shipped', via: 'account' }]);
+    // A kind that must go cannot be turned off.
+    const must = await post(
+      new URLSearchParams([
+        ['csrf', form.csrf],
+        ['kinds', 'booking_cancelled'],
+      ]).toString(),
+    );
+    expect(must.status).toBe(400);
   });
 
   it('the business’s settings: owners and managers choose; an unknown kind is refused; crew may not', async () => {
@@ -528,15 +653,21 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       const booked = await personBooks('2026-12-14', 'bp-van-2', 'CARD');
       await dispatch();
       expect(await payInSandbox(server, booked.id)).toBe(200);
-      await dispatch();
       const row = async () =>
         (
           await server.db.sql<
             { id: string; attempts: number; next: Date | null; failed: Date | null; error: string | null }[]
           >`select id, attempts, next_attempt_at as next, failed_at as failed, last_error as error from mail_outbox
             where to_address = ${PERSON} and kind = 'booking_confirmed' and sent_at is null`
-        )[0]!;
-      let r = await row();
+        )[0];
+      // The gateway's notice is applied just after its answer: the job runs until the mail is made.
+      await expect
+        .poll(async () => {
+          await dispatch();
+          return (await row())?.attempts;
+        })
+        .toBe(1);
+      let r = (await row())!;
       expect(r).toMatchObject({
         attempts: 1,
         failed: null,
@@ -548,10 +679,10 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
         // Not before its time.
         clock.set(new Date(r.next!.getTime() - 1000));
         await deliverPendingMail(deps);
-        expect((await row()).attempts).toBe(i + 1);
+        expect((await row())!.attempts).toBe(i + 1);
         clock.set(r.next!);
         await deliverPendingMail(deps);
-        r = await row();
+        r = (await row())!;
         expect(r.attempts).toBe(i + 2);
       }
       expect(r).toMatchObject({ attempts: 7, next: null, failed: expect.any(Date) });
@@ -561,11 +692,22 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       expect(listed.stdout).toContain(PERSON);
       expect(listed.stdout).toContain('booking_confirmed');
       expect(listed.stdout).toContain('Mailbox unavailable');
+      // And on the operator console.
+      const ops = await findOrCreateUser(server.db.sql, 'ops@nogpets.example');
+      await setPassword(server.db.sql, ops.id, await hash('correct horse battery'));
+      await grantOperatorAccess(server.service.runtime.deps, 'ops@nogpets.example', CLI_REVIEWER);
+      const operator = await signedInForm(server, 'ops@nogpets.example', 'correct horse battery');
+      const consolePage = await (
+        await fetch(`${server.url}/operator`, { headers: { cookie: operator.cookie } })
+      ).text();
+      expect(consolePage).toContain('Mail not delivered (1)');
+      expect(consolePage).toContain(`id="mail-${r.id}"`);
+      expect(consolePage).toContain(PERSON);
       // Failed stays failed: a later pass does not try it.
       smtp.refuse.delete(PERSON);
       clock.set(new Date(clock.now().getTime() + 24 * 3_600_000));
       await deliverPendingMail(deps);
-      expect((await row()).attempts).toBe(7);
+      expect((await row())!.attempts).toBe(7);
     } finally {
       smtp.refuse.delete(PERSON);
       clock.set(start);

@@ -60,7 +60,7 @@ export function noticeRoutes(router: Router, { runtime, requireSession }: Notice
           link.off
             ? html`<p>Mails of the kind “${link.label}” no longer go to <strong>${link.email}</strong>.</p>`
             : html`<p>Stop mails of the kind “${link.label}” to <strong>${link.email}</strong>? Mails about a change to your bookings or orders still come.</p>
-                <form method="post" action="${UNSUBSCRIBE_PATH}?token=${token}"><button type="submit">Stop these mails</button></form>`,
+                <form method="post" action="$${`${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`}"><button type="submit">Stop these mails</button></form>`,
         ),
       );
     } catch (err) {

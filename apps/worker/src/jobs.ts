@@ -150,7 +150,10 @@ export const purgeOldIdempotencyKeys: JobDefinition = {
   run: (ctx) => runAs('purge-idempotency-keys', op.purgeOldIdempotencyKeys, ctx, true),
 };
 
-/** Mail a request could not deliver at once (SMTP down, a crash) is tried again while its link lives. */
+/**
+ * Mail a request could not deliver at once (SMTP down, a crash) is tried again while its link lives;
+ * mail to people when its next attempt is due (1, 5, 30 minutes, 2, 6, 12 hours, then failed).
+ */
 export const deliverMail: JobDefinition = {
   name: 'deliver-mail',
   cron: '* * * * *',

@@ -160,3 +160,8 @@ export async function noticeAccounts(
   return q<{ userId: string; email: string; name: string }[]>`
     select id as "userId", email, coalesce(name, '') as name from users where id = any(${userIds})`;
 }
+
+/** Unsubscribe links older than `before` (the worker's purge: a mail that old is long read). */
+export async function purgeUnsubscribeLinks(q: Queryable, before: Date): Promise<number> {
+  return (await q`delete from notice_unsubscribe_links where created_at < ${before}`).count;
+}

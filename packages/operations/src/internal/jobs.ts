@@ -9,6 +9,7 @@ import {
   purgeIdempotencyKeys,
   purgeLinkMailRequests,
   purgeRateLimits,
+  purgeUnsubscribeLinks,
 } from '@nogpets/store';
 import { completeBookings, expireHolds, extendSeries, remindBookings } from '../bookings/index.js';
 import { defineInternalOperation, NO_INPUT, typed } from '../core/index.js';
@@ -134,7 +135,8 @@ export const purgeOldIdempotencyKeys = defineInternalOperation({
 export const deliverMail = defineInternalOperation({
   operationId: 'deliverMail',
   title: 'Deliver pending mail',
-  description: 'Sends mail a request could not deliver at once, while its link lives.',
+  description:
+    'Sends mail a request could not deliver at once (a sign-in link while it lives), and mail to people that is due (retried with backoff, then failed).',
   auth: SYSTEM,
   input: NO_INPUT,
   output: typed<{ sent: number }>(),
@@ -164,16 +166,18 @@ export const dispatchNotices = defineInternalOperation({
 export const purgeEmailLinks = defineInternalOperation({
   operationId: 'purgeEmailLinks',
   title: 'Purge old sign-in links',
-  description: 'Removes sign-in links a day past their time, and link-mail counts older than a day.',
+  description:
+    'Removes sign-in links a day past their time, link-mail counts older than a day, and unsubscribe links of mails older than a year.',
   auth: SYSTEM,
   input: NO_INPUT,
-  output: typed<{ deleted: number; counts: number }>(),
+  output: typed<{ deleted: number; counts: number; unsubscribeLinks: number }>(),
   events: [],
   async handler(ctx) {
     const dayAgo = ago(ctx.deps.clock.now(), 24 * HOUR);
     return {
       deleted: await purgeEmailLinkRows(ctx.deps.sql, dayAgo),
       counts: await purgeLinkMailRequests(ctx.deps.sql, dayAgo),
+      unsubscribeLinks: await purgeUnsubscribeLinks(ctx.deps.sql, ago(ctx.deps.clock.now(), 366 * 24 * HOUR)),
     };
   },
 });
