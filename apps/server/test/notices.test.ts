@@ -92,7 +92,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
           await dispatch();
           return smtp.received.length - before;
         },
-        { timeout: 10_000, interval: 100 },
+        { timeout: 60_000, interval: 100 },
       )
       .toBeGreaterThanOrEqual(n);
     await dispatch();
@@ -642,6 +642,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     await expect
       .poll(
         () => smtp.received.filter((m) => toOf(m) === OWNER && m.subject?.startsWith('New booking')).length,
+        { timeout: 60_000 },
       )
       .toBeGreaterThanOrEqual(3);
   });
@@ -662,10 +663,13 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
         )[0];
       // The gateway's notice is applied just after its answer: the job runs until the mail is made.
       await expect
-        .poll(async () => {
-          await dispatch();
-          return (await row())?.attempts;
-        })
+        .poll(
+          async () => {
+            await dispatch();
+            return (await row())?.attempts;
+          },
+          { timeout: 60_000 },
+        )
         .toBe(1);
       let r = (await row())!;
       expect(r).toMatchObject({

@@ -80,7 +80,7 @@ async function startReceiver() {
 }
 
 /** Polls `check` until it holds or the deadline passes; each round runs `step` first. */
-async function until(step: () => Promise<unknown>, check: () => boolean | Promise<boolean>, ms = 20_000) {
+async function until(step: () => Promise<unknown>, check: () => boolean | Promise<boolean>, ms = 60_000) {
   const deadline = Date.now() + ms;
   for (;;) {
     await step();
