@@ -560,6 +560,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       ['business_new_booking', true],
       ['business_booking_cancelled', true],
       ['business_booking_moved', true],
+      ['business_staff_joined', true],
     ]);
     const bad = await server.post(
       '/v1/business/notification-settings',

@@ -72,6 +72,9 @@ const CALLS: Record<string, (ids: Ids) => Record<string, unknown>> = {
   delete_webhook_endpoint: () => ({ endpointId: `whe_roles_${deletable++}` }),
   list_webhook_deliveries: () => ({ endpointId: 'whe_roles_keep' }),
   redeliver_webhook: () => ({ deliveryId: 'whd_roles' }),
+  // Which notifications the business's staff get: owners and managers choose.
+  get_notification_settings: () => ({}),
+  update_notification_settings: () => ({ settings: { business_booking_moved: true } }),
 };
 
 /** The next of the endpoints made to be deleted (each call deletes one). */
