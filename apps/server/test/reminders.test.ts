@@ -2,7 +2,7 @@
 // confirmed booking at 18:00 in the business's zone the evening before, once per start (a booking
 // moved to another day is reminded again), never for an unpaid, cancelled or freshly made one.
 import { jobOperations, runOperation } from '@nogpets/operations';
-import { listEvents } from '@nogpets/store';
+import { appendEvents, listEvents } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, payInSandbox, startTestServer, type TestServer } from './harness.js';
@@ -244,4 +244,39 @@ describe('the day-before reminder', () => {
       (await mailsOf('reminders-lindiwe@example.com', 'booking_pay_soon')).map((m) => m.subject),
     ).toEqual([expect.stringMatching(/^Pay by .*18:00 \(Africa\/Johannesburg time\) to keep your booking/)]);
   });
+
+  it('an event no template can render is skipped and counted; the pass goes on and the next event is mailed', async () => {
+    const [mine] = await server.db.sql<{ id: string }[]>`
+      select id from users where email = 'reminders-lindiwe@example.com'`;
+    const first = (
+      await listEvents(server.db.sql, { types: ['booking.reminder_due'], personId: mine!.id })
+    )[0];
+    const { businessId } = first!;
+    const [row] = await server.db.sql<{ timezone: string }[]>`
+      select timezone from businesses where id = ${businessId}`;
+    const timezone = row!.timezone;
+    // A zone Intl does not know: every time in the mail throws.
+    await server.db.sql`update businesses set timezone = 'Mars/Olympus' where id = ${businessId}`;
+    try {
+      await appendEvents(server.db.sql, [{ ...first!, id: undefined, callId: null }]);
+      await expect
+        .poll(async () => (await dispatch()).skipped, { timeout: 60_000 })
+        .toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.db.sql`update businesses set timezone = ${timezone} where id = ${businessId}`;
+    }
+    // The reader moved past it: an event written after it is mailed.
+    const before = (await mailsOf('reminders-lindiwe@example.com', 'booking_reminder')).length;
+    await appendEvents(server.db.sql, [{ ...first!, id: undefined, callId: null }]);
+    await expect
+      .poll(
+        async () => (
+          await dispatch(), (await mailsOf('reminders-lindiwe@example.com', 'booking_reminder')).length
+        ),
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe(before + 1);
+  }, 150_000);
 });

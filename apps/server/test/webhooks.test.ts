@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkWebhookUrl, createApiKey } from '@nogpets/operations/testing';
-import { appendEvents, newId } from '@nogpets/store';
+import { appendEvents, findOrCreateUser, newId } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { fanOutWebhooks, sendWebhooks } from '@nogpets/worker';
 import { Webhook } from 'standardwebhooks';
@@ -559,14 +559,25 @@ describe('webhooks, loopback not allowed (SSRF)', () => {
       checkWebhookUrl('https://hooks.example.com/x', production, async () => ['93.184.216.34']),
     ).resolves.toBe('https://hooks.example.com/x');
     // A name resolving to a private address is refused; so is one that does not resolve.
-    await expect(
-      checkWebhookUrl('https://rebind.example.com/x', production, async () => ['93.184.216.34', '10.1.2.3']),
-    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    // Both in the same words, naming no address: the answer tells nothing of what internal names
+    // resolve to, or whether they exist.
+    const rebind = await checkWebhookUrl('https://rebind.example.com/x', production, async () => [
+      '93.184.216.34',
+      '10.1.2.3',
+    ]).catch((e: unknown) => e);
+    expect(rebind).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'url: rebind.example.com does not resolve to a public address.',
+    });
+    expect(JSON.stringify(rebind)).not.toContain('10.1.2.3');
     await expect(
       checkWebhookUrl('https://nowhere.invalid/x', production, async () => {
         throw new Error('ENOTFOUND');
       }),
-    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    ).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'url: nowhere.invalid does not resolve to a public address.',
+    });
   });
 
   it('refuses a private or loopback address again at connect time (a row that bypassed registration)', async () => {
@@ -614,7 +625,48 @@ describe('webhooks, loopback not allowed (SSRF)', () => {
     expect(rows).toHaveLength(3);
     for (const row of rows) {
       expect(row.attempts).toBe(1);
-      expect(row.lastError).toMatch(/not allowed/);
+      expect(row.lastError).toBe('not allowed: the host does not resolve to a public address');
     }
+  });
+
+  it("sends a business's events only while whoever registered the endpoint is still its owner or manager", async () => {
+    const [owner] = await server.db.sql<
+      { id: string }[]
+    >`select id from users where email = 'owner@partner.example'`;
+    const gone = await findOrCreateUser(server.db.sql, 'gone-manager@example.com');
+    const kept = newId('whe');
+    const stale = newId('whe');
+    for (const [id, by] of [
+      [kept, owner!.id],
+      [stale, gone.id], // a manager since removed from the staff: no membership left
+    ] as const)
+      await server.db.sql`
+        insert into webhook_endpoints (id, business_id, url, event_types, secret, created_by, created_at)
+        values (${id}, ${BP}, 'https://93.184.216.34/members', ${['*']}, 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', ${by}, ${clock.now()})`;
+    const [eventId] = await appendEvents(server.db.sql, [
+      {
+        type: 'booking.moved',
+        version: 1,
+        occurredAt: clock.now(),
+        businessId: BP,
+        personId: null,
+        subjectKind: 'booking',
+        subjectId: 'bkg_members',
+        actor: { kind: 'system', userId: null, clientName: null },
+        data: {},
+        operation: null,
+        requestId: null,
+        callId: null,
+      },
+    ] as never);
+    const deliveriesOf = async (endpointId: string) =>
+      (
+        await server.db.sql<{ n: number }[]>`
+          select count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId} and event_id = ${eventId!}`
+      )[0]!.n;
+    const fanOut = () =>
+      fanOutWebhooks.run({ sql: server.db.sql, now: () => clock.now(), deps: server.service.runtime.deps });
+    await until(fanOut, async () => (await deliveriesOf(kept)) === 1);
+    expect(await deliveriesOf(stale)).toBe(0);
   });
 });

@@ -7,13 +7,25 @@ function domainOf(from: string): string {
   return m?.[1] ?? 'nogpets.invalid';
 }
 
+/** nodemailer reads options from the URL's query: the timeouts, unless the URL sets its own. */
+function withTimeouts(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  const timeouts = { connectionTimeout: '10000', greetingTimeout: '10000', socketTimeout: '30000' };
+  for (const [name, ms] of Object.entries(timeouts))
+    if (!url.searchParams.has(name)) url.searchParams.set(name, ms);
+  return url.toString();
+}
+
 /**
  * Mail through the SMTP server of `SMTP_URL` (nodemailer: `smtp://user:pass@host:587`, or
  * `smtps://` for TLS from the start); null without one, and mail then waits in the outbox.
  */
 export function createMailTransport(smtpUrl: string | undefined, from: string): MailTransport | null {
   if (!smtpUrl) return null;
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Short timeouts: a delivery pass holds the mail's row (and so a transaction id) while it sends,
+  // and every reader of the domain events waits for the oldest open transaction; nodemailer's
+  // defaults (2 minutes to connect, 10 of silence) would hold them that long.
+  const transport = nodemailer.createTransport(withTimeouts(smtpUrl));
   const domain = domainOf(from);
   return {
     async send(message) {

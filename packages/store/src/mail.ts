@@ -40,11 +40,15 @@ const MAIL_COLUMNS = (sql: Sql) =>
 /** Queues a mail; write it in the transaction of what it tells about. */
 export async function insertMail(
   sql: Sql,
-  mail: { to: string; subject: string; body: string },
+  mail: { to: string; subject: string; body: string; kind?: string },
   now: Date,
 ): Promise<string> {
   const id = newId('mail');
-  await sql`insert into mail_outbox (id, to_address, subject, body, created_at) values (${id}, ${mail.to}, ${mail.subject}, ${mail.body}, ${now})`;
+  // A mail of its own kind is retried with backoff and listed when it fails for good; 'sign_in'
+  // (a link) is tried while its link lives.
+  const kind = mail.kind ?? 'sign_in';
+  await sql`insert into mail_outbox (id, to_address, subject, body, created_at, kind, next_attempt_at)
+    values (${id}, ${mail.to}, ${mail.subject}, ${mail.body}, ${now}, ${kind}, ${kind === 'sign_in' ? null : now})`;
   return id;
 }
 
@@ -126,7 +130,7 @@ export async function findMail(sql: Sql, id: string): Promise<MailRow | null> {
 
 /** Delivered: the body (which may hold a sign-in or unsubscribe link) and its parts are dropped. */
 export async function markMailSent(sql: Sql, id: string, now: Date): Promise<void> {
-  await sql`update mail_outbox set sent_at = ${now}, body = null, html = null, attachments = '[]',
+  await sql`update mail_outbox set sent_at = ${now}, body = null, html = null, attachments = '[]', headers = '{}',
     attempts = attempts + 1, last_error = null, next_attempt_at = null where id = ${id}`;
 }
 

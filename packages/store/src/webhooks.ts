@@ -120,8 +120,12 @@ export async function enabledWebhookEndpointsFor(
   personIds: string[],
 ): Promise<WebhookEndpointRow[]> {
   if (!businessIds.length && !personIds.length) return [];
-  return sql<WebhookEndpointRow[]>`select ${ENDPOINT(sql)} from webhook_endpoints
-    where status = 'ENABLED' and (business_id = any(${businessIds}) or person_id = any(${personIds}))`;
+  // A business's endpoint sends only while whoever registered it is still its owner or manager:
+  // someone removed or made crew must not keep receiving the business's events at their address.
+  return sql<WebhookEndpointRow[]>`select ${ENDPOINT(sql)} from webhook_endpoints w
+    where status = 'ENABLED' and (person_id = any(${personIds}) or (business_id = any(${businessIds})
+      and exists (select 1 from business_members m where m.business_id = w.business_id
+        and m.user_id = w.created_by and m.role in ('owner', 'manager'))))`;
 }
 
 /** Writes deliveries; one per (endpoint, event) ever, so a second fan-out of the same event adds nothing. */

@@ -124,7 +124,7 @@ export async function remindBookings(deps: Deps): Promise<string[]> {
     await transaction(deps.sql, async (q) => {
       const row = await findBooking(q, c.id, { forUpdate: true });
       // Moved or cancelled since it was listed: its new start is the next pass's.
-      if (!row || row.status !== 'ACCEPTED' || row.start.getTime() !== c.start.getTime()) return;
+      if (row?.status !== 'ACCEPTED' || row.start.getTime() !== c.start.getTime()) return;
       if (!(await claimBookingReminder(q, c.id, c.start, now))) return;
       const changeUntil = rescheduleDeadline(stateOf(row));
       await recordBookingEvents(q, systemSource('remind-bookings', now), 'booking.reminder_due', [c.id], {

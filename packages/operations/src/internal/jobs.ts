@@ -153,10 +153,15 @@ export const dispatchNotices = defineInternalOperation({
     'Reads the domain events not yet read for mail (reader notices), queues the mails they make to pet owners and businesses, then delivers what is due.',
   auth: SYSTEM,
   input: NO_INPUT,
-  output: typed<{ events: number; mails: number; sent: number }>(),
+  output: typed<{ events: number; mails: number; skipped: number; sent: number }>(),
   events: [],
   async handler(ctx) {
     const made = await dispatchAllNotices(ctx.deps);
+    if (made.skipped)
+      ctx.log.error(
+        { skipped: made.skipped },
+        'notices: events or mails that could not be made were skipped',
+      );
     // Delivered now rather than at deliver-mail's next run: a confirmation is awaited.
     const sent = made.mails ? await deliverPendingMail(ctx.deps) : 0;
     return { ...made, sent };

@@ -29,8 +29,7 @@ export async function remindUnpaid(deps: Deps): Promise<{ bookings: string[]; or
     await transaction(deps.sql, async (q) => {
       const row = await findBooking(q, c.id, { forUpdate: true });
       // Paid, lapsed or given a new link since it was listed: nothing to tell for this deadline.
-      if (!row || row.paymentStatus !== 'PENDING' || row.holdUntil?.getTime() !== c.payUntil.getTime())
-        return;
+      if (row?.paymentStatus !== 'PENDING' || row.holdUntil?.getTime() !== c.payUntil.getTime()) return;
       if (!(await claimPayReminder(q, c.id, c.payUntil, now))) return;
       await recordBookingEvents(q, source, 'booking.payment_due', [c.id], {
         payUntil: c.payUntil.toISOString(),
@@ -41,8 +40,7 @@ export async function remindUnpaid(deps: Deps): Promise<{ bookings: string[]; or
   for (const c of due.orders.filter(isDue)) {
     await transaction(deps.sql, async (q) => {
       const row = await findOrder(q, c.id, { forUpdate: true });
-      if (!row || row.status !== 'PENDING_PAYMENT' || row.expiresAt?.getTime() !== c.payUntil.getTime())
-        return;
+      if (row?.status !== 'PENDING_PAYMENT' || row.expiresAt?.getTime() !== c.payUntil.getTime()) return;
       if (!(await claimPayReminder(q, c.id, c.payUntil, now))) return;
       await recordEvents(
         q,

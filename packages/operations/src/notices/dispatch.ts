@@ -100,18 +100,26 @@ export function renderContext(facts: NoticeFacts, event: NoticeEvent, publicUrl:
 export async function dispatchNotices(
   deps: NoticeDeps,
   limit = 200,
-): Promise<{ events: number; mails: number }> {
+): Promise<{ events: number; mails: number; skipped: number }> {
   const now = deps.clock.now();
   const publicUrl = deps.payments.publicUrl().replace(/\/+$/, '');
   return transaction(deps.sql, async (q) => {
     const { events: rows, next } = await takeEvents(q, NOTICES_READER, limit);
-    if (!next) return { events: 0, mails: 0 };
+    if (!next) return { events: 0, mails: 0, skipped: 0 };
     const events = rows.map((r: DomainEventRow) => readEvent(r)).filter((e): e is NoticeEvent => e !== null);
     const factsOf = await gather(q, events);
     const decided: { event: NoticeEvent; facts: NoticeFacts; notice: Notice }[] = [];
+    // One event or notice that cannot be decided or rendered (a rule's bug, data no template
+    // expects) is skipped and counted, never thrown: a throw would roll the pass back and leave the
+    // reader on that event for ever, mailing no one.
+    let skipped = 0;
     for (const event of events) {
       const facts = factsOf(event);
-      for (const notice of decideNotices(event, facts)) decided.push({ event, facts, notice });
+      try {
+        for (const notice of decideNotices(event, facts)) decided.push({ event, facts, notice });
+      } catch {
+        skipped += 1;
+      }
     }
     const optional = decided.filter((d) => d.notice.optional).map((d) => d.notice.to);
     const off = new Set(
@@ -133,7 +141,13 @@ export async function dispatchNotices(
         headers['List-Unsubscribe'] = `<${unsubscribeUrl}>`;
         headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
       }
-      const mail = renderMail(kind.template(notice.data, ctx), kind, ctx, unsubscribeUrl);
+      let mail: ReturnType<typeof renderMail>;
+      try {
+        mail = renderMail(kind.template(notice.data, ctx), kind, ctx, unsubscribeUrl);
+      } catch {
+        skipped += 1;
+        continue;
+      }
       mails.push({
         to: notice.to,
         subject: mail.subject,
@@ -149,7 +163,7 @@ export async function dispatchNotices(
     await insertUnsubscribeLinks(q, links, now);
     const written = await insertNoticeMails(q, mails, now);
     await advanceEventReader(q, NOTICES_READER, next, now);
-    return { events: rows.length, mails: written.length };
+    return { events: rows.length, mails: written.length, skipped };
   });
 }
 
@@ -158,12 +172,13 @@ export async function dispatchAllNotices(
   deps: NoticeDeps,
   passes = 20,
   limit = 200,
-): Promise<{ events: number; mails: number }> {
-  const total = { events: 0, mails: 0 };
+): Promise<{ events: number; mails: number; skipped: number }> {
+  const total = { events: 0, mails: 0, skipped: 0 };
   for (let i = 0; i < passes; i += 1) {
     const one = await dispatchNotices(deps, limit);
     total.events += one.events;
     total.mails += one.mails;
+    total.skipped += one.skipped;
     if (one.events < limit) break;
   }
   return total;

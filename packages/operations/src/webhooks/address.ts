@@ -46,6 +46,13 @@ type Lookup = (host: string) => Promise<string[]>;
 const systemLookup: Lookup = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
+/**
+ * A name refused for what it resolves to, in the same words whether it resolves to a private
+ * address or not at all: the answer must not tell a caller what the service's own resolver knows
+ * of internal names (which exist, and where they point).
+ */
+const notPublic = (host: string) => `${host} does not resolve to a public address`;
+
 function refuse(message: string, url: string, extra: Record<string, unknown> = {}): ServiceError {
   return new ServiceError('BAD_REQUEST', `url: ${message}.`, {
     fields: [{ field: 'url', message }],
@@ -88,17 +95,13 @@ export async function checkWebhookUrl(
         ),
       ]);
     } catch {
-      throw refuse(`${host} does not resolve`, raw, { host });
+      throw refuse(notPublic(host), raw, { host });
     }
-    if (!addresses.length) throw refuse(`${host} does not resolve`, raw, { host });
+    if (!addresses.length) throw refuse(notPublic(host), raw, { host });
   }
   const problems = addresses
     .map((a) => addressProblem(a, settings.allowLoopback))
     .filter((p): p is string => p !== null);
-  if (problems.length)
-    throw refuse(isIP(host) ? problems[0]! : `${host} resolves to ${problems.join('; ')}`, raw, {
-      host,
-      refusedAddresses: addresses.filter((a) => addressProblem(a, settings.allowLoopback)),
-    });
+  if (problems.length) throw refuse(isIP(host) ? problems[0]! : notPublic(host), raw, { host });
   return url.toString();
 }

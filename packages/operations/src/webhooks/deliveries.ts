@@ -201,8 +201,11 @@ async function disableIfDead(deps: Deps, d: ClaimedWebhookDelivery): Promise<boo
         {
           to,
           subject: 'NogPets disabled a webhook endpoint that kept failing',
+          // Its own kind: retried with backoff and listed for the operator if it fails for good.
+          kind: 'webhook_disabled',
+          // The host only: a URL's path may carry the receiver's own secret.
           body:
-            `NogPets has disabled ${whose} ${endpoint.id} (${endpoint.url}).\n\n${reason}\n\n` +
+            `NogPets has disabled ${whose} ${endpoint.id} (at ${new URL(endpoint.url).host}).\n\n${reason}\n\n` +
             'No more events are sent to it. Once it answers again, redeliver a failed delivery ' +
             '(redeliver_webhook) to enable it, or delete it and register a new one.\n',
         },

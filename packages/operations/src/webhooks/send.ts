@@ -119,7 +119,17 @@ export function postWebhook(
       finish({ ok: false, status: null, error: `no answer within ${settings.timeoutMs} ms` });
       request.destroy();
     }, settings.timeoutMs);
-    request.on('error', (err) => finish({ ok: false, status: null, error: err.message.slice(0, 300) }));
+    // The filtering agent's refusal names the address the host resolved to: the endpoint's owner
+    // reads this error, and must not learn what the service's resolver knows of internal names.
+    request.on('error', (err) =>
+      finish({
+        ok: false,
+        status: null,
+        error: /is not allowed/i.test(err.message)
+          ? 'not allowed: the host does not resolve to a public address'
+          : err.message.slice(0, 300),
+      }),
+    );
     request.end(body);
   });
 }
