@@ -1,51 +1,21 @@
 import { deliverPendingMail } from '@nogpets/operations/testing';
 import { findOrCreateUser } from '@nogpets/store';
-import { type ParsedMail, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, openForm, postForm, startTestServer, type TestServer } from './harness.js';
-
-/** A real SMTP server on loopback that keeps what it receives, and can be told to refuse. */
-function smtpReceiver() {
-  const received: ParsedMail[] = [];
-  const state = { refuse: false };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(_address, _session, callback) {
-      callback(
-        state.refuse
-          ? Object.assign(new Error('Mailbox unavailable (test)'), { responseCode: 450 })
-          : undefined,
-      );
-    },
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push(mail);
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
-    },
-  });
-  return { server, received, state };
-}
+import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js';
 
 describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)', () => {
-  const smtp = smtpReceiver();
+  let smtp: SmtpReceiver;
   let server: TestServer;
   beforeAll(async () => {
-    await new Promise<void>((r) => smtp.server.listen(0, '127.0.0.1', () => r()));
-    const port = (smtp.server.server.address() as { port: number }).port;
+    smtp = await startSmtpReceiver();
     server = await startTestServer({
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'NogPets <hello@nogpets.test>' },
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'NogPets <hello@nogpets.test>' },
     });
   });
   afterAll(async () => {
     await server?.stop();
-    await new Promise<void>((r) => smtp.server.close(() => r()));
+    await smtp?.close();
   });
 
   it('delivers the sign-up mail at once, and keeps no copy of its link', async () => {
@@ -85,7 +55,7 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
 
   it('when the SMTP server refuses, answers the same, keeps the mail, and the worker delivers it later', async () => {
     await findOrCreateUser(server.db.sql, 'later@example.com');
-    smtp.state.refuse = true;
+    smtp.refuse.add('later@example.com');
     const form = await openForm(server, '/signin/link');
     const res = await postForm(server, '/signin/link', { email: 'later@example.com' }, form);
     expect(res.status).toBe(200);
@@ -103,7 +73,7 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
         attempts: 1,
         last_error: expect.stringContaining('Mailbox unavailable'),
       });
-    smtp.state.refuse = false;
+    smtp.refuse.delete('later@example.com');
     // The worker's deliver-mail job.
     expect(await deliverPendingMail(server.service.runtime.deps)).toBe(1);
     expect(smtp.received.filter((m) => m.subject === 'Your NogPets sign-in link')).toHaveLength(1);

@@ -9,12 +9,12 @@ import { createApiKey, deliverPendingMail, grantOperatorAccess } from '@nogpets/
 import { hash } from '@node-rs/argon2';
 import { appendEvents, findOrCreateUser, setPassword } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
-import { type ParsedMail, simpleParser } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import ical from 'node-ical';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, payInSandbox, signedInForm, startTestServer, type TestServer } from './harness.js';
 import { courierOrder, newBuyer, payOrderLink } from './shop-fixture.js';
+import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -25,41 +25,13 @@ const CREW_VAN1 = 'crew@partner.example';
 const PERSON = 'notices-ayanda@example.com';
 const WALK_IN = 'thandi.walkin@example.com';
 
-/** A real SMTP server on loopback that keeps what it receives, refusing the addresses in `refuse`. */
-function smtpReceiver() {
-  const received: ParsedMail[] = [];
-  const refuse = new Set<string>();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      callback(
-        refuse.has(address.address.toLowerCase())
-          ? Object.assign(new Error('Mailbox unavailable (test)'), { responseCode: 450 })
-          : undefined,
-      );
-    },
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push(mail);
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
-    },
-  });
-  return { server, received, refuse };
-}
-
 const toOf = (m: ParsedMail) => (m.to && !Array.isArray(m.to) ? m.to.value[0]?.address : '') ?? '';
 /** A header as it was sent (unfolded): mailparser parses List-* headers into objects. */
 const header = (m: ParsedMail, name: string) =>
   (m.headerLines.find((h) => h.key === name)?.line ?? '').replace(/^[^:]+:\s*/, '').replace(/\r?\n\s+/g, ' ');
 
 describe('mail to people (the notices reader, the outbox, SMTP on loopback)', () => {
-  const smtp = smtpReceiver();
+  let smtp: SmtpReceiver;
   const clock = fixedClock('2026-11-23T04:00:00Z'); // Monday 06:00 in Johannesburg
   let server: TestServer;
   let person: { key: string; petId: string; addressId: string };
@@ -155,12 +127,11 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
   }
 
   beforeAll(async () => {
-    await new Promise<void>((r) => smtp.server.listen(0, '127.0.0.1', () => r()));
-    const port = (smtp.server.server.address() as { port: number }).port;
+    smtp = await startSmtpReceiver();
     server = await startTestServer({
       clock,
       database: { demoDataAt: clock.now() },
-      env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'NogPets <hello@nogpets.test>' },
+      env: { SMTP_URL: smtp.url, MAIL_FROM: 'NogPets <hello@nogpets.test>' },
     });
     person = await newPetOwner(server, {
       email: PERSON,
@@ -178,7 +149,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
-    await new Promise<void>((r) => smtp.server.close(() => r()));
+    await smtp?.close();
   });
 
   it('a card booking paid: the person gets the confirmation with an .ics; owner, manager and the crew of its van the new booking; nobody else', async () => {
@@ -471,6 +442,12 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
     // A made-up token: 404, nothing changed.
     const forged = await fetch(`${server.url}/unsubscribe?token=${'A'.repeat(32)}`, { method: 'POST' });
     expect(forged.status).toBe(404);
+    // Tokens no link could hold (NUL, a lone surrogate, huge, none): 404 on GET and POST, never a 500.
+    for (const token of ['%00', `${'A'.repeat(31)}%00`, '%ED%A0%80', 'A'.repeat(5000), ''])
+      for (const method of ['GET', 'POST']) {
+        const odd = await fetch(`${server.url}/unsubscribe?token=${token}`, { method });
+        expect([token.slice(0, 12), method, odd.status]).toEqual([token.slice(0, 12), method, 404]);
+      }
 
     const again = await personBooks('2026-12-04', 'bp-van-1', 'CASH');
     const newBooking = await mailsOf(async () => {}, 2);

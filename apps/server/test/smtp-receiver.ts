@@ -1,0 +1,47 @@
+// A real SMTP server on loopback for the mail tests: it keeps what it receives, parsed by
+// mailparser, and answers 450 for the recipients in `refuse`.
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface SmtpReceiver {
+  /** `smtp://127.0.0.1:<port>`, for SMTP_URL. */
+  url: string;
+  received: ParsedMail[];
+  /** Addresses (lowercased) the server refuses for now. */
+  refuse: Set<string>;
+  close(): Promise<void>;
+}
+
+export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const received: ParsedMail[] = [];
+  const refuse = new Set<string>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(
+        refuse.has(address.address.toLowerCase())
+          ? Object.assign(new Error('Mailbox unavailable (test)'), { responseCode: 450 })
+          : undefined,
+      );
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream).then(
+        (mail) => {
+          received.push(mail);
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    refuse,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
