@@ -10,3 +10,6 @@ const now = new Date(process.env.NOW!);
 const sent = await deliverPendingMail({ sql, clock: { now: () => now }, mail });
 process.stdout.write(`${JSON.stringify({ sent })}\n`);
 await sql.end();
+
+const closing = mail as { close?: () => void } | null;
+closing?.close?.();

@@ -1,14 +1,15 @@
 // A worker killed with SIGKILL while it delivers a mail (the outbox pass in its own process, nodemailer
-// to a real SMTP server on loopback): killed before the SMTP server accepted the mail, the next pass
-// sends it once; killed after the accept and before the mail was marked sent, the next pass sends it
-// again with the same Message-ID (at least once: docs/decisions.md, "Mail to people"). No mail is
+// to a real SMTP server on loopback): the mail was claimed for a lease, so no other pass sends it
+// while the lease lives; killed before the SMTP server accepted the mail, the first pass after the
+// lease sends it once; killed after the accept and before the mail was marked sent, that pass sends
+// it again with the same Message-ID (at least once: docs/decisions.md, "Mail to people"). No mail is
 // lost either way.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deliverPendingMail } from '@nogpets/operations/testing';
+import { deliverPendingMail, MAIL_LEASE_MS } from '@nogpets/operations/testing';
 import { insertNoticeMails } from '@nogpets/store';
-import { fixedClock } from '@nogpets/test-utils';
+import { fixedClock, type TestClock } from '@nogpets/test-utils';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,15 +94,17 @@ describe('a worker killed while it delivers a mail', () => {
       await server.db.sql<{ sentAt: Date | null; attempts: number }[]>`
         select sent_at as "sentAt", attempts from mail_outbox where id = ${id}`
     )[0]!;
-  /** The next pass, once the killed worker's transaction has ended (its row lock goes with it). */
+  const pass = (at: TestClock) => deliverPendingMail({ ...server.service.runtime.deps, clock: at });
+  /** The killed worker's lease holds the mail back; the first pass after it sends it. */
   const nextPass = async () => {
-    await expect
-      .poll(() => deliverPendingMail({ ...server.service.runtime.deps, clock }), { timeout: 15_000 })
-      .toBe(1);
+    expect(await pass(clock)).toBe(0);
+    expect(await pass(fixedClock(new Date(clock.now().getTime() + MAIL_LEASE_MS - 1000)))).toBe(0);
+    expect(await pass(afterLease)).toBe(1);
   };
+  const afterLease = fixedClock(new Date(clock.now().getTime() + MAIL_LEASE_MS + 1000));
   const copies = (to: string) => received.filter((m) => m.subject === `Booked (${to})`);
 
-  it('killed before the SMTP server accepted: the mail is still due, and the next pass sends it once', async () => {
+  it('killed before the SMTP server accepted: the mail waits out its lease, and the next pass sends it once', async () => {
     const to = 'before-accept@example.com';
     const id = await queue(to);
     const child = worker();
@@ -115,7 +118,7 @@ describe('a worker killed while it delivers a mail', () => {
     expect(copies(to)).toHaveLength(0);
     await nextPass();
     expect(copies(to)).toHaveLength(1);
-    expect((await row(id)).sentAt).toEqual(clock.now());
+    expect((await row(id)).sentAt).toEqual(afterLease.now());
   });
 
   it('killed after the accept, before the mail was marked sent: sent again, with the same Message-ID', async () => {
@@ -136,8 +139,8 @@ describe('a worker killed while it delivers a mail', () => {
     expect(both).toHaveLength(2);
     expect(both[0]!.messageId).toBe(`<${id}@nogpets.test>`);
     expect(both[1]!.messageId).toBe(both[0]!.messageId);
-    expect((await row(id)).sentAt).toEqual(clock.now());
+    expect((await row(id)).sentAt).toEqual(afterLease.now());
     // Marked sent: no third copy.
-    expect(await deliverPendingMail({ ...server.service.runtime.deps, clock })).toBe(0);
+    expect(await pass(afterLease)).toBe(0);
   });
 });

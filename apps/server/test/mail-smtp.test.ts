@@ -1,5 +1,12 @@
-import { deliverPendingMail } from '@nogpets/operations/testing';
-import { findOrCreateUser } from '@nogpets/store';
+import { deliverPendingMail, MAIL_BATCH } from '@nogpets/operations/testing';
+import {
+  appendEvents,
+  findOrCreateUser,
+  insertNoticeMails,
+  registerEventReader,
+  takeEvents,
+  transaction,
+} from '@nogpets/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, openForm, postForm, startTestServer, type TestServer } from './harness.js';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js';
@@ -79,5 +86,85 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
     expect(smtp.received.filter((m) => m.subject === 'Your NogPets sign-in link')).toHaveLength(1);
     // Delivered once: a second pass finds nothing to send.
     expect(await deliverPendingMail(server.service.runtime.deps)).toBe(0);
+  });
+
+  it('sends several at once on a slow server, holding no transaction open meanwhile: readers of the events go on, and two passes never send one mail twice', async () => {
+    const deps = server.service.runtime.deps;
+    const now = deps.clock.now();
+    const count = MAIL_BATCH + 3;
+    const ids = await insertNoticeMails(
+      server.db.sql,
+      Array.from({ length: count }, (_, i) => ({
+        to: `slow-${i}@example.com`,
+        subject: `Slow ${i}`,
+        body: 'Your booking is confirmed.',
+        html: '<p>Your booking is confirmed.</p>',
+        attachments: [],
+        headers: {},
+        kind: 'booking_confirmed',
+        optional: false,
+        eventId: `evt_slow_${i}`,
+      })),
+      now,
+    );
+    expect(ids).toHaveLength(count);
+    const release = smtp.hold();
+    let first: Promise<number> | undefined;
+    let second: Promise<number> | undefined;
+    try {
+      first = deliverPendingMail(deps);
+      // A whole batch is with the server at once, each waiting for its answer.
+      await expect.poll(() => smtp.holding(), { timeout: 20_000 }).toBe(MAIL_BATCH);
+      // A second pass meanwhile takes only what the first has not claimed.
+      second = deliverPendingMail(deps);
+      await expect
+        .poll(
+          async () =>
+            (
+              await server.db.sql<{ n: number }[]>`select count(*)::int as n from mail_outbox
+                where id = any(${ids}) and leased_until > ${now}`
+            )[0]!.n,
+        )
+        .toBe(count);
+      // An event written now is read while the server still holds every mail: no sender holds
+      // the transaction horizon the event readers wait behind.
+      await registerEventReader(server.db.sql, 'slow-smtp-probe');
+      const [eventId] = await appendEvents(server.db.sql, [
+        {
+          type: 'test.probe',
+          version: 1,
+          occurredAt: now,
+          businessId: null,
+          personId: null,
+          subjectKind: 'test',
+          subjectId: 'probe',
+          actor: { kind: 'system', userId: null, clientName: null },
+          data: {},
+          operation: null,
+          requestId: null,
+          callId: null,
+        },
+      ]);
+      await expect
+        .poll(
+          () =>
+            transaction(server.db.sql, async (q) =>
+              (await takeEvents(q, 'slow-smtp-probe', 1000)).events.map((e) => e.id),
+            ),
+          { timeout: 20_000 },
+        )
+        .toContain(eventId);
+      expect(smtp.holding()).toBeGreaterThanOrEqual(MAIL_BATCH);
+    } finally {
+      release();
+    }
+    const [a, b] = await Promise.all([first!, second!]);
+    expect(a + b).toBe(count);
+    const got = smtp.received.filter((m) => m.subject?.startsWith('Slow '));
+    expect(got).toHaveLength(count);
+    expect(new Set(got.map((m) => m.messageId)).size).toBe(count);
+    const rows = await server.db.sql<{ sent: number }[]>`select count(*)::int as sent from mail_outbox
+      where id = any(${ids}) and sent_at is not null and leased_until is null and attempts = 1`;
+    expect(rows[0]!.sent).toBe(count);
   });
 });

@@ -9,12 +9,20 @@ export interface SmtpReceiver {
   received: ParsedMail[];
   /** Addresses (lowercased) the server refuses for now. */
   refuse: Set<string>;
+  /**
+   * Holds every mail's answer (after its data arrived) until the function returned is called: a
+   * slow SMTP server. `holding()` is how many mails are waiting for their answer.
+   */
+  hold(): () => void;
+  holding(): number;
   close(): Promise<void>;
 }
 
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const received: ParsedMail[] = [];
   const refuse = new Set<string>();
+  let gate: Promise<void> | null = null;
+  let waiting = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -28,7 +36,12 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     },
     onData(stream, _session, callback) {
       simpleParser(stream).then(
-        (mail) => {
+        async (mail) => {
+          if (gate) {
+            waiting += 1;
+            await gate;
+            waiting -= 1;
+          }
           received.push(mail);
           callback();
         },
@@ -42,6 +55,17 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     url: `smtp://127.0.0.1:${port}`,
     received,
     refuse,
+    hold() {
+      let release = () => {};
+      gate = new Promise<void>((r) => {
+        release = () => {
+          gate = null;
+          r();
+        };
+      });
+      return release;
+    },
+    holding: () => waiting,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -238,6 +238,8 @@ export {
 // apps name them without reaching into the store.
 export type { AddressRow, LeadRow, PetRow, UserRow } from '@nogpets/store';
 export { MAX_PASSWORD, MIN_PASSWORD, passwordProblem } from './identity/index.js';
+/** How mail is delivered: sent at once per pass, and how long a claimed mail is its sender's. */
+export { MAIL_BATCH, MAIL_LEASE_MS } from './identity/index.js';
 // Mail to people made from the events (docs/decisions.md, "Mail to people"): the business's settings.
 export {
   getNotificationSettings,

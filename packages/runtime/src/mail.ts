@@ -1,4 +1,4 @@
-import type { MailTransport } from '@nogpets/operations';
+import { MAIL_BATCH, type MailTransport } from '@nogpets/operations';
 import nodemailer from 'nodemailer';
 
 /** The domain of the From address (Message-IDs are made on it), or a fixed one. */
@@ -22,10 +22,15 @@ function withTimeouts(smtpUrl: string): string {
  */
 export function createMailTransport(smtpUrl: string | undefined, from: string): MailTransport | null {
   if (!smtpUrl) return null;
-  // Short timeouts: a delivery pass holds the mail's row (and so a transaction id) while it sends,
-  // and every reader of the domain events waits for the oldest open transaction; nodemailer's
-  // defaults (2 minutes to connect, 10 of silence) would hold them that long.
-  const transport = nodemailer.createTransport(withTimeouts(smtpUrl));
+  // Short timeouts: a mail is claimed for a lease of 2 minutes (MAIL_LEASE_MS) while it is sent;
+  // nodemailer's defaults (2 minutes to connect, 10 of silence) would outlast it, and the mail would
+  // be sent again by another pass. A pool of connections, as many as a pass sends at once, is kept
+  // open between mails (the URL may say otherwise: `?pool=false`, `?maxConnections=2`).
+  const transport = nodemailer.createTransport({
+    url: withTimeouts(smtpUrl),
+    pool: true,
+    maxConnections: MAIL_BATCH,
+  });
   const domain = domainOf(from);
   return {
     async send(message) {
@@ -50,6 +55,9 @@ export function createMailTransport(smtpUrl: string | undefined, from: string): 
         // it) is known for one by the receiving side.
         ...(message.id ? { messageId: `<${message.id}@${domain}>` } : {}),
       });
+    },
+    close() {
+      transport.close();
     },
   };
 }

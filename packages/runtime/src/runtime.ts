@@ -119,6 +119,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       draining = true;
       closed ??= (async () => {
         await rateLimiter.close().catch(() => {});
+        deps.mail?.close?.();
         await db.close();
       })();
       return closed;

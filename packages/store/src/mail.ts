@@ -102,25 +102,36 @@ export async function listFailedMail(sql: Sql, limit: number): Promise<MailRow[]
     where failed_at is not null order by failed_at desc, seq desc limit ${limit}`;
 }
 
+/** What a claim of due mail takes. */
+export interface MailClaim {
+  /** Link mails made after this are still worth sending (their link lives). */
+  since: Date;
+  now: Date;
+  /** The claimed mails are the claimer's until then; a sender killed mid-send leaves them due after it. */
+  leaseUntil: Date;
+  limit: number;
+  /** Only this mail (a request sending its own link mail at once). */
+  id?: string;
+  /** Mails this pass tried already (a failed link mail waits for the next pass). */
+  tried?: string[];
+}
+
 /**
- * Mail due now, oldest first, locked so two workers never send one twice: link mails made after
- * `since` (their link lives) with fewer than 10 tries; notices whose next attempt is due.
+ * Claims mail due now, oldest first, for a lease (one statement: no lock outlives it, and two
+ * workers never claim one mail at once): link mails made after `since` with fewer than 10 tries,
+ * notices whose next attempt is due; neither sent, failed for good, nor leased to another sender.
  */
-export async function takeUnsentMail(
-  sql: Sql,
-  since: Date,
-  limit: number,
-  id?: string,
-  now: Date | null = null,
-  /** Mails this pass tried already (a failed one waits for the next pass). */
-  tried: string[] = [],
-): Promise<MailRow[]> {
-  return sql<MailRow[]>`select ${MAIL_COLUMNS(sql)} from mail_outbox
-    where sent_at is null and failed_at is null and body is not null
-      and ((kind = 'sign_in' and created_at > ${since} and attempts < 10)
-        or (kind <> 'sign_in' and ${now ? sql`next_attempt_at <= ${now}` : sql`true`}))
-      and ${id ? sql`id = ${id}` : sql`true`} and not (id = any(${tried}))
-    order by seq limit ${limit} for update skip locked`;
+export async function claimDueMail(sql: Sql, claim: MailClaim): Promise<MailRow[]> {
+  const { since, now, leaseUntil, limit, id, tried = [] } = claim;
+  return sql<MailRow[]>`update mail_outbox set leased_until = ${leaseUntil}
+    where id in (select id from mail_outbox
+      where sent_at is null and failed_at is null and body is not null
+        and (leased_until is null or leased_until <= ${now})
+        and ((kind = 'sign_in' and created_at > ${since} and attempts < 10)
+          or (kind <> 'sign_in' and next_attempt_at <= ${now}))
+        and ${id ? sql`id = ${id}` : sql`true`} and not (id = any(${tried}))
+      order by seq limit ${limit} for update skip locked)
+    returning ${MAIL_COLUMNS(sql)}`;
 }
 
 export async function findMail(sql: Sql, id: string): Promise<MailRow | null> {
@@ -128,10 +139,14 @@ export async function findMail(sql: Sql, id: string): Promise<MailRow | null> {
   return row ?? null;
 }
 
-/** Delivered: the body (which may hold a sign-in or unsubscribe link) and its parts are dropped. */
+/**
+ * Delivered: the body (which may hold a sign-in or unsubscribe link) and its parts are dropped.
+ * A mail another sender marked already (its lease had passed) stays as that one marked it.
+ */
 export async function markMailSent(sql: Sql, id: string, now: Date): Promise<void> {
   await sql`update mail_outbox set sent_at = ${now}, body = null, html = null, attachments = '[]', headers = '{}',
-    attempts = attempts + 1, last_error = null, next_attempt_at = null where id = ${id}`;
+    attempts = attempts + 1, last_error = null, next_attempt_at = null, leased_until = null
+    where id = ${id} and sent_at is null`;
 }
 
 /**
@@ -147,7 +162,7 @@ export async function markMailFailed(
   const next = 'retryAt' in retry ? retry.retryAt : null;
   const failed = 'failedAt' in retry ? retry.failedAt : null;
   await sql`update mail_outbox set attempts = attempts + 1, last_error = ${error.slice(0, 500)},
-    next_attempt_at = ${next}, failed_at = ${failed} where id = ${id}`;
+    next_attempt_at = ${next}, failed_at = ${failed}, leased_until = null where id = ${id} and sent_at is null`;
 }
 
 export interface EmailLinkRow {

@@ -29,6 +29,8 @@ export interface MailMessage {
 /** Delivers one mail (SMTP through nodemailer in the service); throws when the server refuses it. */
 export interface MailTransport {
   send(message: MailMessage): Promise<void>;
+  /** Closes the connections it keeps open (a pool), when the process stops. */
+  close?(): void;
 }
 
 /** What every handler may use; built once per process. */

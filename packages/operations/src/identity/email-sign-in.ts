@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   appendAudit,
+  claimDueMail,
   claimAccountByEmail,
   findDraft,
   findEmailLink,
@@ -8,10 +9,10 @@ import {
   insertEmailLink,
   insertMail,
   markMailFailed,
+  type MailRow,
   markMailSent,
   type Queryable,
   type Sql,
-  takeUnsentMail,
   transaction,
   type UserRow,
   useEmailLink,
@@ -192,11 +193,30 @@ export async function followSignInLink(
   }) as Promise<{ user: UserRow; next: string; created: boolean } | null>;
 }
 
+/**
+ * A claimed mail is its sender's this long: well above what one send may take (the SMTP timeouts of
+ * 10 s to connect, 10 s to greet, 30 s of silence: packages/runtime/src/mail.ts). A sender killed
+ * mid-send leaves the mail due again once it has passed.
+ */
+export const MAIL_LEASE_MS = 2 * 60_000;
+/** Mails claimed, and sent at once, by a step of a pass (the transport's pool has as many connections). */
+export const MAIL_BATCH = 8;
+/** A pass stops claiming after this long (the worker's job must end well within its expiry). */
+const MAIL_PASS_MS = 45_000;
+
 /** Sends one queued mail now, if a transport is configured; a failure leaves it for the worker. */
 export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> {
   const transport = deps.mail;
   if (!transport) return false;
-  return (await deliverOne(deps, transport, (tx) => takeUnsentMail(tx, new Date(0), 1, id))) === 'sent';
+  const now = deps.clock.now();
+  const [mail] = await claimDueMail(deps.sql, {
+    since: new Date(0),
+    now,
+    leaseUntil: new Date(now.getTime() + MAIL_LEASE_MS),
+    limit: 1,
+    id,
+  });
+  return mail ? (await deliverOne(deps, transport, mail)) === 'sent' : false;
 }
 
 /**
@@ -212,62 +232,66 @@ export function nextMailAttempt(attempts: number, now: Date): Date | null {
   return minutes === undefined ? null : new Date(now.getTime() + minutes * 60_000);
 }
 
-/** The worker's pass over the outbox: link mails while their link lives, notices that are due. */
-export async function deliverPendingMail(deps: MailDeps, limit = 50): Promise<number> {
+/**
+ * The worker's pass over the outbox: link mails while their link lives, notices that are due.
+ * Claims a few at a time for a lease and sends them at once, outside any transaction, until none is
+ * due, `limit` were tried or the pass's time is up. Answers how many were sent.
+ */
+export async function deliverPendingMail(deps: MailDeps, limit = 2000): Promise<number> {
   const transport = deps.mail;
   if (!transport) return 0;
-  const now = deps.clock.now();
-  const since = new Date(now.getTime() - DELIVERY_WINDOW_MS);
+  const started = Date.now();
   let sent = 0;
   const tried: string[] = [];
-  for (let i = 0; i < limit; i += 1) {
-    const outcome = await deliverOne(deps, transport, async (tx) => {
-      const rows = await takeUnsentMail(tx, since, 1, undefined, now, tried);
-      tried.push(...rows.map((r) => r.id));
-      return rows;
+  while (tried.length < limit && Date.now() - started < MAIL_PASS_MS) {
+    const now = deps.clock.now();
+    const claimed = await claimDueMail(deps.sql, {
+      since: new Date(now.getTime() - DELIVERY_WINDOW_MS),
+      now,
+      leaseUntil: new Date(now.getTime() + MAIL_LEASE_MS),
+      limit: Math.min(MAIL_BATCH, limit - tried.length),
+      tried,
     });
-    if (outcome === 'none') break;
-    if (outcome === 'sent') sent += 1;
+    if (!claimed.length) break;
+    tried.push(...claimed.map((m) => m.id));
+    const outcomes = await Promise.all(claimed.map((mail) => deliverOne(deps, transport, mail)));
+    sent += outcomes.filter((o) => o === 'sent').length;
   }
   return sent;
 }
 
 /**
- * One mail, in its own transaction holding its row: sent, then marked sent. It is marked only after
- * the SMTP server accepted it, so a worker killed before that loses nothing (the lock goes with the
- * connection and the next pass sends it); killed between the accept and the commit, the mail goes
- * again with the same Message-ID: at least once (docs/decisions.md, "Mail to people").
+ * One claimed mail: sent, then marked sent. It is marked only after the SMTP server accepted it, so
+ * a sender killed before that loses nothing (the mail is due again once its lease has passed);
+ * killed between the accept and the mark, the mail goes again with the same Message-ID: at least
+ * once (docs/decisions.md, "Mail to people"). No transaction is open while the server answers.
  */
 async function deliverOne(
   deps: MailDeps,
   transport: MailTransport,
-  take: (tx: Queryable) => ReturnType<typeof takeUnsentMail>,
-): Promise<'sent' | 'failed' | 'none'> {
-  return transaction(deps.sql, async (tx) => {
-    const [mail] = await take(tx);
-    if (!mail) return 'none' as const;
-    try {
-      await transport.send({
-        id: mail.id,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.body ?? '',
-        html: mail.html,
-        attachments: mail.attachments,
-        headers: mail.headers,
-      });
-      await markMailSent(tx, mail.id, deps.clock.now());
-      return 'sent' as const;
-    } catch (err) {
-      deps.log?.warn({ err, mailId: mail.id }, 'mail not delivered; the worker tries again');
-      const message = (err as Error).message ?? String(err);
-      if (mail.kind === 'sign_in') await markMailFailed(tx, mail.id, message);
-      else {
-        const now = deps.clock.now();
-        const retryAt = nextMailAttempt(mail.attempts + 1, now);
-        await markMailFailed(tx, mail.id, message, retryAt ? { retryAt } : { failedAt: now });
-      }
-      return 'failed' as const;
+  mail: MailRow,
+): Promise<'sent' | 'failed'> {
+  try {
+    await transport.send({
+      id: mail.id,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.body ?? '',
+      html: mail.html,
+      attachments: mail.attachments,
+      headers: mail.headers,
+    });
+  } catch (err) {
+    deps.log?.warn({ err, mailId: mail.id }, 'mail not delivered; the worker tries again');
+    const message = (err as Error).message ?? String(err);
+    if (mail.kind === 'sign_in') await markMailFailed(deps.sql, mail.id, message);
+    else {
+      const now = deps.clock.now();
+      const retryAt = nextMailAttempt(mail.attempts + 1, now);
+      await markMailFailed(deps.sql, mail.id, message, retryAt ? { retryAt } : { failedAt: now });
     }
-  }) as Promise<'sent' | 'failed' | 'none'>;
+    return 'failed';
+  }
+  await markMailSent(deps.sql, mail.id, deps.clock.now());
+  return 'sent';
 }

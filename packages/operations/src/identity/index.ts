@@ -4,6 +4,8 @@ export { listAssistantConnections, removeConnection } from './connections.js';
 export {
   deliverMail,
   deliverPendingMail,
+  MAIL_BATCH,
+  MAIL_LEASE_MS,
   MAIL_RETRY_MINUTES,
   nextMailAttempt,
   followSignInLink,

@@ -167,14 +167,18 @@ export async function dispatchNotices(
   });
 }
 
-/** Passes until the events are read (at most `passes`), for the worker's job. */
+/** A run of passes stops after this long (the worker's job must end well within its expiry). */
+const DISPATCH_RUN_MS = 45_000;
+
+/** Passes until the events are read, at most `passes` or 45 seconds, for the worker's job. */
 export async function dispatchAllNotices(
   deps: NoticeDeps,
-  passes = 20,
+  passes = 1000,
   limit = 200,
 ): Promise<{ events: number; mails: number; skipped: number }> {
   const total = { events: 0, mails: 0, skipped: 0 };
-  for (let i = 0; i < passes; i += 1) {
+  const started = Date.now();
+  for (let i = 0; i < passes && Date.now() - started < DISPATCH_RUN_MS; i += 1) {
     const one = await dispatchNotices(deps, limit);
     total.events += one.events;
     total.mails += one.mails;

@@ -59,7 +59,7 @@ export const WEBHOOK_LEASE_MS = 5 * MINUTE;
 /** Events taken at a time by the fan-out; deliveries claimed at a time, and sent at once, by a send pass. */
 const EVENT_BATCH = 500;
 const SEND_BATCH = 20;
-/** A send pass stops claiming after this long (the job's run must end well within its expiry). */
+/** A fan-out run or a send pass stops after this long (the job's run must end well within its expiry). */
 const SEND_PASS_MS = 45 * SECOND;
 
 /**
@@ -70,7 +70,8 @@ const SEND_PASS_MS = 45 * SECOND;
 export async function fanOutWebhookEvents(deps: Deps): Promise<{ events: number; deliveries: number }> {
   let events = 0;
   let deliveries = 0;
-  for (let round = 0; round < 20; round++) {
+  const started = Date.now();
+  while (Date.now() - started < SEND_PASS_MS) {
     const taken = await transaction(deps.sql, async (q) => {
       const now = deps.clock.now();
       const { events: batch, next } = await takeEvents(q, WEBHOOK_READER, EVENT_BATCH);
