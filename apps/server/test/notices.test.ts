@@ -7,7 +7,7 @@
 import { CLI_REVIEWER, jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
 import { createApiKey, deliverPendingMail, grantOperatorAccess } from '@nogpets/operations/testing';
 import { hash } from '@node-rs/argon2';
-import { appendEvents, findOrCreateUser, setPassword } from '@nogpets/store';
+import { appendEvents, eventReaderLag, findOrCreateUser, setPassword } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import type { ParsedMail } from 'mailparser';
 import ical from 'node-ical';
@@ -50,10 +50,29 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
   /** The worker's job once: events to mails, then delivered. */
   const dispatch = () => runOperation(jobOperations.dispatchNotices, job(), {});
 
+  /** Events written and final that the notices reader has not read yet. */
+  const unread = async () =>
+    (await eventReaderLag(server.db.sql)).find((r) => r.name === 'notices')?.behind ?? -1;
+  /**
+   * The job until the notices reader has read every event written so far (a transaction open
+   * anywhere in the cluster holds the newest back for a while): each pass also delivers what it
+   * made, so every mail of those events has then been sent or has failed.
+   */
+  async function readAll(): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      await dispatch();
+      const left = await unread();
+      if (left === 0) return;
+      if (Date.now() > deadline) throw new Error(`the notices reader still has ${left} events to read`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   /**
    * Runs `act`, then the job until `n` mails arrived (a gateway's notice is applied just after its
-   * answer, so its event may come a moment later), then once more to see that no other comes; answers
-   * the mails that arrived meanwhile.
+   * answer, so its event may come a moment later) and every event is read, so that no other mail of
+   * them can still come; answers the mails that arrived meanwhile.
    */
   async function mailsOf(act: () => Promise<unknown>, n: number): Promise<ParsedMail[]> {
     const before = smtp.received.length;
@@ -67,8 +86,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
         { timeout: 60_000, interval: 100 },
       )
       .toBeGreaterThanOrEqual(n);
-    await dispatch();
-    await new Promise((r) => setTimeout(r, 50));
+    await readAll();
     return smtp.received.slice(before).sort((a, b) => toOf(a).localeCompare(toOf(b)));
   }
   const kindsTo = (mails: ParsedMail[]) => mails.map((m) => toOf(m)).sort((a, b) => a.localeCompare(b));
@@ -145,7 +163,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       select u.email from business_clients c join users u on u.id = c.user_id where c.id = 'cli_bp_anele'`;
     aneleEmail = anele!.email;
     // Events before this point (the demo's) were never for the reader: it starts with the ones to come.
-    await dispatch();
+    await readAll();
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -595,7 +613,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
         throw new Error('roll back');
       })
       .catch(() => {});
-    await dispatch();
+    await readAll();
     expect((await server.db.sql<{ n: number }[]>`select count(*)::int as n from mail_outbox`)[0]!.n).toBe(
       before,
     );
@@ -607,6 +625,7 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
       (await personBooks('2026-12-11', 'bp-van-1', 'CASH')).id,
     ];
     await Promise.all([dispatch(), dispatch()]);
+    await readAll();
     const rows = await server.db.sql<{ to: string; kind: string; n: number }[]>`
       select lower(to_address) as to, kind, count(*)::int as n from mail_outbox
       where event_id in (select id from domain_events where subject_id = any(${ids}) and type = 'booking.created')
