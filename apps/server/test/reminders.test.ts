@@ -1,8 +1,10 @@
 // The day-before reminder: the worker's remind-bookings job writes `booking.reminder_due` for a
 // confirmed booking at 18:00 in the business's zone the evening before, once per start (a booking
-// moved to another day is reminded again), never for an unpaid, cancelled or freshly made one.
-import { jobOperations, runOperation } from '@nogpets/operations';
-import { appendEvents, listEvents } from '@nogpets/store';
+// moved to another day is reminded again), never for an unpaid, cancelled or freshly made one; a
+// person who turned reminders off is not mailed one, yet still gets a cancellation by the business.
+import { accountPageContext, jobOperations, pageOperations, runOperation } from '@nogpets/operations';
+import { createApiKey } from '@nogpets/operations/testing';
+import { appendEvents, eventReaderLag, findUserByEmail, listEvents } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, newPetOwner, payInSandbox, startTestServer, type TestServer } from './harness.js';
@@ -279,4 +281,84 @@ describe('the day-before reminder', () => {
       )
       .toBe(before + 1);
   }, 150_000);
+
+  it('a person who turned reminders off gets none, yet a cancellation by the business still reaches them', async () => {
+    const email = 'reminders-off-sipho@example.com';
+    clock.set(new Date('2026-12-14T04:00:00Z'));
+    const sipho = await newPetOwner(server, {
+      email,
+      pet: { name: 'Kwezi', weightKg: 12 },
+      line1: '9 Dorp Street',
+    });
+    const user = (await findUserByEmail(server.db.sql, email))!;
+    const call = { requestId: 'reminders-off', log: { info() {}, warn() {}, error() {} } };
+    // As the /account page's Mail section does it.
+    await runOperation(
+      pageOperations.setNoticeChoices,
+      accountPageContext(server.service.runtime.deps, user.id, call),
+      { choices: { booking_reminder: false } },
+    );
+    const own = () => ({ authorization: `Bearer ${sipho.key}` });
+    // At Boland Paws (the demo's partner, with an owner who accepts and cancels), paid cash.
+    const owner = await createApiKey(server.db.sql, {
+      email: 'owner@partner.example',
+      scopes: ['business:manage'],
+    });
+    const byOwner = (path: string, body: Record<string, unknown>) =>
+      server.post(
+        `/v1/business/bookings/${path}`,
+        { ...body, confirm: true },
+        { authorization: `Bearer ${owner.key}` },
+      );
+    const body = {
+      businessId: 'biz_boland_paws',
+      category: 'grooming',
+      addressId: sipho.addressId,
+      pets: [{ petId: sipho.petId, serviceIds: ['bp-groom-bath'] }],
+    };
+    const times = await server.post(
+      '/v1/availability',
+      { ...body, from: '2026-12-17', to: '2026-12-17' },
+      own(),
+    );
+    expect(times.status, JSON.stringify(times.body)).toBe(200);
+    const s = times.body.days[0].slots[0] as { start: string; resourceId: string };
+    const made = await server.post(
+      '/v1/bookings',
+      { ...body, start: s.start, resourceId: s.resourceId, paymentMethod: 'CASH', confirm: true },
+      own(),
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.bookingId as string;
+    const accepted = await byOwner(`${id}/accept`, {});
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    // The evening before: the reminder is due and written as an event all the same.
+    clock.set(new Date('2026-12-16T16:00:00Z'));
+    expect(await remind()).toContain(id);
+    const [due] = await remindersOf(id);
+    expect(due).toBeDefined();
+    /** The job until every event written so far is read (each pass also delivers what it made). */
+    const readAll = async () =>
+      expect
+        .poll(
+          async () => {
+            await dispatch();
+            return (await eventReaderLag(server.db.sql)).find((r) => r.name === 'notices')?.behind;
+          },
+          { timeout: 60_000, interval: 100 },
+        )
+        .toBe(0);
+    await readAll();
+    const ofEvent = async (eventId: string) =>
+      server.db.sql<{ kind: string; to: string }[]>`
+        select kind, to_address as to from mail_outbox where event_id = ${eventId}`;
+    expect(await ofEvent(due!.id)).toEqual([]);
+    // The business cancels it: that mail must go, reminders off or not.
+    const cancelled = await byOwner(`${id}/cancel`, { reason: 'The van is in for repairs.' });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    const [cancel] = await listEvents(server.db.sql, { subjectId: id, types: ['booking.cancelled'] });
+    expect(cancel).toBeDefined();
+    await readAll();
+    expect(await ofEvent(cancel!.id)).toEqual([{ kind: 'booking_cancelled', to: email }]);
+  });
 });
