@@ -11,4 +11,10 @@ export {
   purgeOldIdempotencyKeys,
   sendWebhooks,
 } from './jobs.js';
-export { startWorker, startWorkerIn, type Worker, type WorkerOptions } from './worker.js';
+export {
+  EVENT_WATCH_KEY,
+  startWorker,
+  startWorkerIn,
+  type Worker,
+  type WorkerOptions,
+} from './worker.js';

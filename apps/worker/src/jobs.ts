@@ -243,6 +243,14 @@ export const sendWebhooks: JobDefinition = {
   },
 };
 
+/** The jobs that read the domain events: run as soon as new ones are written (worker.ts), and each minute. */
+export const EVENT_READING_JOBS: readonly string[] = [dispatchNotices.name, fanOutWebhooks.name];
+
+/** The newest event's place, as the worker's watch reads it (through its operation, as a job would). */
+export async function latestEventSeq(ctx: JobContext): Promise<string> {
+  return (await runAs('watch-events', op.latestEvent, ctx, true)).seq;
+}
+
 export const jobs: readonly JobDefinition[] = [
   purgeExpiredRateLimits,
   expireUnpaidHolds,

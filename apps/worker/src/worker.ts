@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { Deps } from '@nogpets/operations';
 import { type Runtime, watchConnections } from '@nogpets/runtime';
 import PgBoss from 'pg-boss';
-import { jobs as allJobs, type JobDefinition } from './jobs.js';
+import { jobs as allJobs, EVENT_READING_JOBS, type JobDefinition, latestEventSeq } from './jobs.js';
 
 export interface WorkerLogger {
   info(obj: object, msg?: string): void;
@@ -21,6 +21,11 @@ export interface WorkerOptions {
   jobExpireSec?: number | undefined;
   /** How often pg-boss looks for jobs past their expiry; default 60 s. */
   maintenanceSec?: number | undefined;
+  /**
+   * How often to look whether new domain events were written, to send the jobs that read them at
+   * once (default 2000 ms; 0: only by their schedule).
+   */
+  eventWatchMs?: number | undefined;
 }
 
 export interface Worker {
@@ -84,12 +89,63 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       }
     });
   }
+  const watch = watchEvents(boss, jobs, options, { sql: options.sql, now, deps: options.deps, log });
   return {
     runNow: (name) => boss.send(name, {}),
     async stop() {
+      await watch.stop();
       // Jobs in flight finish (up to 10 s; then they are failed, to run again), then the pool ends.
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       await connectionsClosed(5_000);
+    },
+  };
+}
+
+/** The key of the jobs the event watch sends: one per job in a slot of a few seconds, across every worker. */
+export const EVENT_WATCH_KEY = 'new-events';
+
+/**
+ * Looks every `eventWatchMs` whether the newest domain event moved and, if it did, sends the jobs
+ * that read the events (throttled across workers to one per job in a slot of the watch's period,
+ * so ten workers watching send as many as one). A mail made of a booking so goes within seconds of
+ * it, not at the next minute; the schedule stays, for whatever a watch missed.
+ */
+function watchEvents(
+  boss: PgBoss,
+  jobs: readonly JobDefinition[],
+  options: WorkerOptions,
+  ctx: Parameters<JobDefinition['run']>[0],
+): { stop(): Promise<void> } {
+  const every = options.eventWatchMs ?? 2000;
+  const names = jobs.map((j) => j.name).filter((n) => EVENT_READING_JOBS.includes(n));
+  if (!every || !names.length) return { stop: async () => {} };
+  const slot = Math.max(1, Math.ceil(every / 1000));
+  let seen: string | null = null;
+  let stopped = false;
+  let looking: Promise<void> | null = null;
+  const look = async () => {
+    try {
+      const seq = await latestEventSeq(ctx);
+      if (stopped) return;
+      if (seq !== seen && seq !== '0')
+        for (const name of names) await boss.sendThrottled(name, {}, {}, slot, EVENT_WATCH_KEY);
+      seen = seq;
+    } catch (err) {
+      options.logger.error({ err }, 'watching for new events failed');
+    } finally {
+      looking = null;
+    }
+  };
+  // One look at a time: a slow database skips beats rather than stacking them.
+  const timer = setInterval(() => {
+    if (!stopped && !looking) looking = look();
+  }, every);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await looking;
     },
   };
 }
@@ -118,6 +174,7 @@ export async function startWorkerIn(runtime: Runtime): Promise<() => Promise<voi
     deps: runtime.deps,
     jobExpireSec: runtime.config.WORKER_JOB_EXPIRE_SEC,
     maintenanceSec: runtime.config.WORKER_MAINTENANCE_SEC,
+    eventWatchMs: runtime.config.WORKER_EVENT_WATCH_MS,
   });
   return () => worker.stop();
 }

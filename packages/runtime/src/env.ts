@@ -121,6 +121,11 @@ export const ConfigSchema = z
     WORKER_JOB_EXPIRE_SEC: z.coerce.number().int().min(1).max(3600).optional(),
     /** How often a worker looks for jobs past their expiry (pg-boss's maintenance). */
     WORKER_MAINTENANCE_SEC: z.coerce.number().int().min(1).max(3600).default(60),
+    /**
+     * How often a worker looks whether new domain events were written, to run the jobs that read
+     * them (mails, webhooks) at once rather than at their next minute; 0: only by their schedule.
+     */
+    WORKER_EVENT_WATCH_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     /**
      * On a stop signal, how long the instance keeps serving while `/readyz` says draining, before it

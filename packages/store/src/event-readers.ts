@@ -71,3 +71,9 @@ export async function eventReaderLag(
       where (e.tx, e.seq) > (r.after_tx, r.after_seq)) as behind
     from event_readers r order by r.name`;
 }
+
+/** The newest event's place (0 before any): the worker compares it to know new events were written. */
+export async function latestEventSeq(sql: Queryable): Promise<string> {
+  const [row] = await sql<{ seq: string }[]>`select coalesce(max(seq), 0)::text as seq from domain_events`;
+  return row?.seq ?? '0';
+}

@@ -10,6 +10,7 @@ import {
   purgeLinkMailRequests,
   purgeRateLimits,
   purgeUnsubscribeLinks,
+  latestEventSeq,
 } from '@nogpets/store';
 import { completeBookings, expireHolds, extendSeries, remindBookings } from '../bookings/index.js';
 import { defineInternalOperation, NO_INPUT, typed } from '../core/index.js';
@@ -165,6 +166,20 @@ export const dispatchNotices = defineInternalOperation({
     // Delivered now rather than at deliver-mail's next run: a confirmation is awaited.
     const sent = made.mails ? await deliverPendingMail(ctx.deps) : 0;
     return { ...made, sent };
+  },
+});
+
+export const latestEvent = defineInternalOperation({
+  operationId: 'latestEvent',
+  title: 'The newest event',
+  description:
+    'The place of the newest domain event written (0 before any): the worker watches it and runs the jobs that read the events as soon as it moves, rather than at their next minute.',
+  auth: SYSTEM,
+  input: NO_INPUT,
+  output: typed<{ seq: string }>(),
+  events: [],
+  async handler(ctx) {
+    return { seq: await latestEventSeq(ctx.deps.sql) };
   },
 });
 
