@@ -190,6 +190,26 @@ describe("the pages' internal operations", () => {
     await badInput(pageOperations.invitationForPerson, person(), { invitationId: '' });
   });
 
+  it('lists the businesses the person owns or manages, for the person only; crew and pet owners get none', async () => {
+    await refusesStrangers(pageOperations.managedBusinesses, {}, ['person']);
+    expect(await runOperation(pageOperations.managedBusinesses, call(person()), {})).toEqual([]);
+    const sql = server.db.sql;
+    if (!(await sql`select 1 from businesses where id = ${STELLENBOSCH_PARTNER.id}`).length)
+      await insertPartner(sql, STELLENBOSCH_PARTNER);
+    await sql`insert into business_members (business_id, user_id, role, created_at)
+      values (${STELLENBOSCH_PARTNER.id}, ${userId}, 'crew', ${clock.now()})`;
+    try {
+      expect(await runOperation(pageOperations.managedBusinesses, call(person()), {})).toEqual([]);
+      await sql`update business_members set role = 'manager' where user_id = ${userId}`;
+      expect(await runOperation(pageOperations.managedBusinesses, call(person()), {})).toEqual([
+        { businessId: STELLENBOSCH_PARTNER.id, name: STELLENBOSCH_PARTNER.name, role: 'manager' },
+      ]);
+      await badInput(pageOperations.managedBusinesses, person(), { businessId: STELLENBOSCH_PARTNER.id });
+    } finally {
+      await sql`delete from business_members where user_id = ${userId}`;
+    }
+  });
+
   it('opens a sign-up draft for anyone holding its link; keeps one only for the person signed in', async () => {
     const made = await server.post('/v1/signup-drafts', {
       businessName: 'Door Grooming',

@@ -146,6 +146,14 @@ const PAGES: PageRow[] = [
     shows: [['#offer', PROBE]], // the business's name and the job title offered
   },
   {
+    name: 'business notifications',
+    route: '/business/notifications',
+    who: 'owner',
+    path: () => '/business/notifications',
+    status: 200,
+    shows: [['#business-biz_probe h2', PROBE]], // the business's name (the person manages it)
+  },
+  {
     name: 'business applications',
     route: '/business/applications',
     who: 'owner',
@@ -561,6 +569,11 @@ describe('every page: security headers, CSRF on every form, stored text escaped'
       insert into business_invitations (id, business_id, email, role, job_title, resource_ids, created_at, expires_at)
       values ('binv_probe', 'biz_probe', ${OWNER}, 'crew', ${PROBE}, ${[STELLENBOSCH_PARTNER.vanId]}, ${clock.now()},
         ${new Date(clock.now().getTime() + 86_400_000)})`;
+
+    // The person also manages that business: its notifications page names it.
+    await sql`
+      insert into business_members (business_id, user_id, role, created_at)
+      select 'biz_probe', id, 'manager', ${clock.now()} from users where email = ${OWNER}`;
 
     made = {
       invitation: 'binv_probe',

@@ -55,7 +55,7 @@ describe('staff by consent', () => {
     ).map((r) => `${r.email}:${r.role}`);
   const mailsTo = (email: string) =>
     server.db
-      .sql`select subject, body from mail_outbox where lower(to_address) = lower(${email}) order by seq`;
+      .sql`select subject, body, kind from mail_outbox where lower(to_address) = lower(${email}) order by seq`;
   const auditOf = async (target: string) =>
     (await server.db.sql`select action from audit_log where target = ${target} order by id`).map(
       (r) => r.action,
@@ -147,7 +147,9 @@ describe('staff by consent', () => {
       expect(v.expires_at).toEqual(new Date(clock.now().getTime() + 14 * DAY));
       const [mail] = await mailsTo(v.email);
       expect(mail!.subject).toBe('Karoo Walkers invites you to its staff on NogPets');
-      expect(mail!.body).toContain(`${server.url}/invitations/${v.id}`);
+      expect(mail!.kind).toBe('staff_invitation');
+      expect(mail!.body).toContain(`${server.url}/invitations/${v.id}?answer=accept`);
+      expect(mail!.body).toContain(`${server.url}/invitations/${v.id}?answer=decline`);
       expect(mail!.body).toMatch(/nothing changes unless you accept/);
     }
     // Nobody answered them: no accept or decline is recorded.

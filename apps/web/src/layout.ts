@@ -14,6 +14,7 @@ label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
 input[type=text], input[type=email], input[type=password], input[type=number], select, textarea { width: 100%; padding: .5rem; border: 1px solid #b9c4bd; border-radius: 6px; font: inherit; box-sizing: border-box; }
 button { margin-top: 1rem; padding: .5rem 1rem; border: 0; border-radius: 6px; background: #2f6b4f; color: #fff; font: inherit; cursor: pointer; }
 button.secondary { background: #8a3b2c; }
+button.chosen { outline: 3px solid #d9a400; outline-offset: 3px; }
 a.button { display: inline-block; margin-top: 1rem; padding: .5rem 1rem; border-radius: 6px; background: #24466b; color: #fff; text-decoration: none; }
 table { width: 100%; border-collapse: collapse; margin: .5rem 0 1rem; }
 th, td { text-align: left; padding: .4rem .3rem; border-bottom: 1px solid #e3e7e4; vertical-align: top; }

@@ -25,7 +25,13 @@ const gone = () =>
   );
 
 /** The account page's section: each optional mail with a switch; mails that must go are named. */
-export function mailSection(choices: NoticeChoice[], csrf: string, saved?: string): string {
+export function mailSection(
+  choices: NoticeChoice[],
+  csrf: string,
+  saved?: string,
+  /** The person is an owner or manager: the business's own notifications are on their page. */
+  runsBusiness = false,
+): string {
   return html`<h2 id="mail">Mail</h2>
     <p>Mails about a change to your bookings or orders (a confirmation, a move, a cancellation, a refund) always come. These you may turn off:</p>
     $${saved ? html`<p class="notice" role="status">${saved}</p>` : ''}
@@ -36,7 +42,8 @@ export function mailSection(choices: NoticeChoice[], csrf: string, saved?: strin
           html`<input type="hidden" name="kinds" value="${c.kind}"><label><input type="checkbox" name="on" value="${c.kind}"$${c.on ? ' checked' : ''}> ${c.label}</label><br>`,
       )
       .join('')}
-    <button type="submit">Save mail choices</button></form>`;
+    <button type="submit">Save mail choices</button></form>
+    $${runsBusiness ? html`<p id="business-notifications-link">Which mails your business sends all its staff: <a href="/business/notifications">Business notifications</a>.</p>` : ''}`;
 }
 
 /** A form field as a list of strings (a field sent once is a string). */

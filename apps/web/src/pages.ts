@@ -24,6 +24,7 @@ import { personCall, run, visitorCall } from './calls.js';
 import { careRoutes, careSections, loadCare, type Notice } from './account-care.js';
 import { type FeedShown, feedRoutes, feedsSection } from './calendar-feeds.js';
 import { draftRoutes } from './business-continue.js';
+import { BUSINESS_NOTIFICATIONS_PATH, businessNotificationRoutes } from './business-notification-pages.js';
 import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { homeRoutes, START_PATH } from './home.js';
@@ -71,6 +72,7 @@ const PAGE_PATHS = [
   '/business/applications',
   '/business/applications/*path',
   '/business/drafts/*path',
+  BUSINESS_NOTIFICATIONS_PATH,
   '/invitations/*path',
   '/operator',
   '/operator/*path',
@@ -101,6 +103,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     '/oauth/consent',
     '/account/*path',
     '/business/drafts/*path',
+    BUSINESS_NOTIFICATIONS_PATH,
     '/invitations/*path',
     '/operator/*path',
   ];
@@ -600,12 +603,13 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   ) {
     const { created, error, notice, feed } = shown;
     const ctx = personCall(runtime, req, s.user.id);
-    const [liveKeys, connections, care, mail, feeds] = await Promise.all([
+    const [liveKeys, connections, care, mail, feeds, managed] = await Promise.all([
       run(identity.listApiKeysOp, ctx, {}),
       run(identity.listAssistantConnectionsOp, ctx, {}),
       loadCare(ctx),
       run(pageOperations.noticeChoices, ctx, {}),
       run(pageOperations.ownCalendarFeeds, ctx, {}),
+      run(pageOperations.managedBusinesses, ctx, {}),
     ]);
     return page(
       'Your account',
@@ -613,7 +617,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
       <nav class="sections"><a href="#bookings">Bookings</a> · <a href="#orders">Orders</a> · <a href="#pets">Pets</a> · <a href="#addresses">Addresses</a> · <a href="#calendar">Calendar</a> · <a href="#assistants">Assistants</a> · <a href="#api-keys">API keys</a> · <a href="#mail">Mail</a></nav>
       $${careSections(care, s.csrf, notice)}
       $${feedsSection(feeds, s.csrf, care.timeZone, feed)}
-      $${mailSection(mail.choices, s.csrf)}
+      $${mailSection(mail.choices, s.csrf, undefined, managed.length > 0)}
       <h2 id="assistants">Connected assistants</h2>
       $${connections.length === 0 ? html`<p>No assistant is connected.</p>` : ''}
       $${
@@ -807,6 +811,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   operatorRoutes(router, { runtime, requireSession });
   invitationRoutes(router, { runtime, requireSession });
   noticeRoutes(router, { runtime, requireSession });
+  businessNotificationRoutes(router, { runtime, requireSession });
   feedRoutes(router, {
     runtime,
     requireSession,

@@ -37,18 +37,22 @@ const MAIL_COLUMNS = (sql: Sql) =>
     created_at as "createdAt", sent_at as "sentAt", attempts, last_error as "lastError",
     next_attempt_at as "nextAttemptAt", failed_at as "failedAt", event_id as "eventId"`;
 
-/** Queues a mail; write it in the transaction of what it tells about. */
+/**
+ * Queues a mail; write it in the transaction of what it tells about. `html` is its HTML part beside
+ * the text (null: text only).
+ */
 export async function insertMail(
   sql: Sql,
-  mail: { to: string; subject: string; body: string; kind?: string },
+  mail: { to: string; subject: string; body: string; html?: string | null; kind?: string },
   now: Date,
 ): Promise<string> {
   const id = newId('mail');
   // A mail of its own kind is retried with backoff and listed when it fails for good; 'sign_in'
   // (a link) is tried while its link lives.
   const kind = mail.kind ?? 'sign_in';
-  await sql`insert into mail_outbox (id, to_address, subject, body, created_at, kind, next_attempt_at)
-    values (${id}, ${mail.to}, ${mail.subject}, ${mail.body}, ${now}, ${kind}, ${kind === 'sign_in' ? null : now})`;
+  await sql`insert into mail_outbox (id, to_address, subject, body, html, created_at, kind, next_attempt_at)
+    values (${id}, ${mail.to}, ${mail.subject}, ${mail.body}, ${mail.html ?? null}, ${now}, ${kind},
+      ${kind === 'sign_in' ? null : now})`;
   return id;
 }
 

@@ -65,6 +65,7 @@ export {
   toServiceError,
 } from './errors.js';
 export { LINK_MAILS_PER_HOUR, takeLinkMailAllowance } from './link-mails.js';
+export { layoutMail, type MailBlock, type MailLayout, oneLine, safeHref } from './mail-layout.js';
 export {
   addDays,
   DAY_MS,

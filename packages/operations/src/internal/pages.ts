@@ -24,7 +24,7 @@ import {
   unsubscribeByLink,
   unsubscribeLinkOf,
 } from '../notices/index.js';
-import { invitationForPerson as invitationOf } from '../staff/index.js';
+import { invitationForPerson as invitationOf, managedBusinessesOf } from '../staff/index.js';
 import { NO_INPUT, personOf, typed } from '../core/index.js';
 import {
   calendarFeedText,
@@ -122,6 +122,23 @@ export const invitationForPerson = defineInternalOperation({
   async handler(ctx, input) {
     personOf(ctx);
     return invitationOf(ctx, input.invitationId);
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// A business's settings as pages show them (its notifications): which businesses the person runs
+
+export const managedBusinesses = defineInternalOperation({
+  operationId: 'managedBusinesses',
+  title: 'The businesses the person runs, for their settings pages',
+  description:
+    'Each business the signed-in person is an owner or manager of (id, name, role); crew and strangers have none. The pages then read and change each one through the Run operations (get_notification_settings, update_notification_settings).',
+  auth: PERSON,
+  input: NO_INPUT,
+  output: typed<Result<typeof managedBusinessesOf>>(),
+  async handler(ctx) {
+    personOf(ctx);
+    return managedBusinessesOf(ctx);
   },
 });
 

@@ -5,7 +5,10 @@
  * businesses; applicants and staff, reminders are added the same way) joined in `table.ts`.
  */
 import type { z } from 'zod';
+import type { MailBlock } from '../core/index.js';
 import type { EVENT_CATALOG, EventType } from '../events/index.js';
+
+export type { MailBlock };
 
 /** An event as rules read it: its data already checked against the catalog's shape of its type. */
 export interface NoticeEvent<T extends EventType = EventType> {
@@ -63,13 +66,6 @@ export type NoticeRule<T extends EventType = EventType> = (
   event: NoticeEvent<T>,
   facts: NoticeFacts,
 ) => Notice[];
-
-/** One block of a mail's body; every string in it is text (escaped when made into HTML). */
-export type MailBlock =
-  | { text: string }
-  | { rows: [label: string, value: string][] }
-  | { quote: string; by: string }
-  | { link: { label: string; href: string } };
 
 /** What a template makes of a notice: the words, before they become text and HTML. */
 export interface MailContent {

@@ -166,3 +166,16 @@ export async function inBusiness<T>(
     return body({ q, access });
   });
 }
+
+/**
+ * The businesses the person may change (owner or manager), in the order they joined them: the
+ * pages that list a business's settings (its notifications) offer these and no other.
+ */
+export async function managedBusinessesOf(
+  ctx: OperationContext,
+): Promise<{ businessId: string; name: string; role: 'owner' | 'manager' }[]> {
+  const memberships = await listMemberships(ctx.deps.sql, ctx.auth!.userId);
+  return memberships
+    .filter((m) => ALLOWED.change.includes(m.role))
+    .map((m) => ({ businessId: m.business.id, name: m.business.name, role: m.role as 'owner' | 'manager' }));
+}

@@ -29,6 +29,7 @@ import {
   auditChange,
   confirmStep,
   defineOperation,
+  layoutMail,
   momentText,
   type OperationContext,
   type Payments,
@@ -46,9 +47,24 @@ export const INVITATION_DAYS = 14;
 /** Until when an invitation sent at `now` waits. */
 export const invitationExpiry = (now: Date) => new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
 
-/** The page where the invited person accepts or declines. */
-export const invitationUrl = (deps: { payments: Pick<Payments, 'publicUrl'> }, id: string) =>
-  `${deps.payments.publicUrl()}/invitations/${encodeURIComponent(id)}`;
+/** The answers a mail's link may preselect on the invitation's page (the person still presses the button). */
+export type InvitationAnswer = 'accept' | 'decline';
+
+/**
+ * The page where the invited person accepts or declines; with `answer`, the link of the mail that
+ * opens it with that choice shown (opening it changes nothing: mail scanners follow links).
+ */
+export const invitationUrl = (
+  deps: { payments: Pick<Payments, 'publicUrl'> },
+  id: string,
+  answer?: InvitationAnswer,
+) => `${deps.payments.publicUrl()}/invitations/${encodeURIComponent(id)}${answer ? `?answer=${answer}` : ''}`;
+
+/**
+ * The outbox kind of an invitation mail: its own, so it is retried with backoff (about a day) and
+ * listed for the operator if it fails for good, rather than the sign-in link's 30-minute window.
+ */
+export const INVITATION_MAIL_KIND = 'staff_invitation';
 
 /** What a role may do, in the words the invited person and the owner read. */
 export const ROLE_WORDS: Record<RunRole, string> = {
@@ -82,21 +98,10 @@ export async function mailInvitation(
   source: EventSource,
 ): Promise<void> {
   await takeLinkMailAllowance(q, v.email, now);
-  const what = `${v.role}${v.jobTitle ? ` (${v.jobTitle})` : ''}${v.resourceNames.length ? ` on ${v.resourceNames.join(', ')}` : ''}`;
+  const mail = invitationMail(deps, v, business);
   await insertMail(
     q,
-    {
-      to: v.email,
-      subject: `${business.name} invites you to its staff on NogPets`,
-      body: [
-        `${business.name} invites you to join its staff on NogPets as ${what}: a ${v.role} ${ROLE_WORDS[v.role]}.`,
-        '',
-        `To accept or decline, open ${invitationUrl(deps, v.id)} and sign in with this address (${v.email}).`,
-        `The invitation waits until ${momentText(v.expiresAt, business.timezone)} (${business.timezone}).`,
-        '',
-        'If you do not know them, ignore this mail: nothing changes unless you accept.',
-      ].join('\n'),
-    },
+    { to: v.email, subject: mail.subject, body: mail.text, html: mail.html, kind: INVITATION_MAIL_KIND },
     now,
   );
   await markInvitationSent(q, v.id, now);
@@ -112,6 +117,49 @@ export async function mailInvitation(
       role: v.role,
       expiresAt: v.expiresAt.toISOString(),
     },
+  });
+}
+
+/**
+ * The invitation's mail, text and HTML (every value escaped), its time in the business's zone: who
+ * invites them as what, until when, and two links, Accept and Decline, each opening the invitation's
+ * page with that answer shown for the person to confirm there. It must go: no unsubscribe link.
+ */
+export function invitationMail(
+  deps: { payments: Pick<Payments, 'publicUrl'> },
+  v: InvitationToMail,
+  business: { name: string; timezone: string },
+): { subject: string; text: string; html: string } {
+  const what = offeredRole(v, v.resourceNames);
+  return layoutMail({
+    subject: `${business.name} invites you to its staff on NogPets`,
+    heading: `An invitation to the staff of ${business.name}`,
+    from: business.name,
+    blocks: [
+      {
+        text: `${business.name} invites you to join its staff on NogPets as ${what}: a ${v.role} ${ROLE_WORDS[v.role]}.`,
+      },
+      {
+        rows: [
+          ['Business', business.name],
+          ['Role', what],
+          ['Sent to', v.email],
+          ['Answer by', `${momentText(v.expiresAt, business.timezone)} (${business.timezone} time)`],
+        ],
+      },
+      {
+        text:
+          `Choose below. Each link opens the invitation's page: sign in there with this address (${v.email}) ` +
+          'and press the button to confirm. Opening a link alone changes nothing.',
+      },
+      { link: { label: 'Accept the invitation', href: invitationUrl(deps, v.id, 'accept') } },
+      { link: { label: 'Decline the invitation', href: invitationUrl(deps, v.id, 'decline') } },
+      { text: 'If you do not know them, ignore this mail: nothing changes unless you accept.' },
+    ],
+    footer: [
+      `You get this mail because ${business.name} invited ${v.email} to its staff on NogPets.`,
+      'It is sent only when a business invites you, so it has no unsubscribe link.',
+    ],
   });
 }
 
