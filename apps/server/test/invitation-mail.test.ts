@@ -204,6 +204,8 @@ describe('the invitation mail: its own kind, text and HTML, Accept and Decline l
       shown = await seen(page);
       expect(shown).toContain('You chose Accept in the mail.');
       expect(shown).not.toContain('You chose Decline');
+      // The page says until when in the business's zone, named, as the mail does.
+      expect(shown).toContain('It waits until Wed, 25 Mar 2026, 00:00 (America/New_York time).');
       expect(await page.locator('main button').first().innerText()).toBe(`Accept and join ${NAME}`);
       await page.screenshot({ path: '/tmp/shots/invitation-accept.png', fullPage: true });
 

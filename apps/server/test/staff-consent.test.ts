@@ -216,7 +216,7 @@ describe('staff by consent', () => {
       expect(text).toContain('Karoo Walkers invites you to join its staff as crew (Walker) on Sipho.');
       expect(text).toContain('A crew sees only their own day.');
       expect(text).toContain('Its owners and managers will see your name, email and phone.');
-      expect(text).toContain('It waits until Wed, 25 Mar 2026, 06:00.');
+      expect(text).toContain('It waits until Wed, 25 Mar 2026, 06:00 (Africa/Johannesburg time).');
       await shoot(page, `consent-invitation-${width}`);
       if (width === 390) {
         await Promise.all([

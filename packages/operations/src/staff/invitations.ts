@@ -566,7 +566,7 @@ export async function invitationForPerson(ctx: OperationContext, id: string) {
       businessName: v.businessName,
       offered: offeredRole(v, resources),
       roleWords: `A ${v.role} ${ROLE_WORDS[v.role]}.`,
-      until: momentText(v.expiresAt, v.businessTimezone),
+      until: `${momentText(v.expiresAt, v.businessTimezone)} (${v.businessTimezone} time)`,
       state,
     };
   });
