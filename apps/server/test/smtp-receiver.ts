@@ -9,12 +9,15 @@ export interface SmtpReceiver {
   received: ParsedMail[];
   /** Addresses (lowercased) the server refuses for now. */
   refuse: Set<string>;
+  /** Mails whose data is arriving or being parsed: not yet in `received`. */
+  inProgress(): number;
   close(): Promise<void>;
 }
 
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const received: ParsedMail[] = [];
   const refuse = new Set<string>();
+  let arriving = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -27,12 +30,17 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       );
     },
     onData(stream, _session, callback) {
+      arriving++;
       simpleParser(stream).then(
         (mail) => {
+          arriving--;
           received.push(mail);
           callback();
         },
-        (err: Error) => callback(err),
+        (err: Error) => {
+          arriving--;
+          callback(err);
+        },
       );
     },
   });
@@ -42,6 +50,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     url: `smtp://127.0.0.1:${port}`,
     received,
     refuse,
+    inProgress: () => arriving,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
