@@ -312,11 +312,11 @@ const grooming = (c: Customer) => ({
 });
 const auth = (c: Customer) => ({ authorization: `Bearer ${c.key}`, 'idempotency-key': randomUUID() });
 
-/** Boland Paws' open grooming times from the day after tomorrow, a month per question, up to 90 days. */
+/** Boland Paws' open grooming times from the day after tomorrow, a month per question, as far as it books ahead (6 months at most). */
 async function openSlots(url: string, c: Customer): Promise<Slot[]> {
   const slots: Slot[] = [];
   let from = new Date(Date.now() + 2 * 86_400_000);
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 6; i++) {
     const to = new Date(from.getTime() + 29 * 86_400_000);
     const day = (d: Date) => d.toISOString().slice(0, 10);
     const res = await request(
@@ -326,12 +326,14 @@ async function openSlots(url: string, c: Customer): Promise<Slot[]> {
       { ...grooming(c), from: day(from), to: day(to) },
       auth(c),
     );
-    if (res.status !== 200) throw new Error(`availability: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200) {
+      if (slots.length) break; // past how far ahead it books
+      throw new Error(`availability: ${res.status} ${JSON.stringify(res.body)}`);
+    }
     for (const d of res.body.days as { slots: Slot[] }[])
       for (const s of d.slots) slots.push({ start: s.start, resourceId: s.resourceId });
     from = new Date(to.getTime() + 86_400_000);
   }
-  // Spread over the days, so one person's bookings do not overlap one another.
   return slots;
 }
 
