@@ -410,7 +410,7 @@ const JOBS: Job[] = [
  * Queues a job as pg-boss's schedule does (its queue exists once a worker has started): with the
  * queue's expiry, as pg-boss's send gives it (its 15 minutes when the queue has none).
  */
-async function sendJob(sql: Sql, name: JobName): Promise<string> {
+export async function sendJob(sql: Sql, name: string): Promise<string> {
   const [row] = await sql<{ id: string }[]>`
     insert into pgboss.job (name, data, expire_in)
     select ${name}, '{}', coalesce(q.expire_seconds * interval '1s', interval '15 minutes')
@@ -425,6 +425,7 @@ async function activeJobs(sql: Sql, name: JobName): Promise<number> {
   return r!.n;
 }
 
-async function parallel(n: number, fn: (i: number) => Promise<void>): Promise<void> {
+/** `fn` on `n` lanes at once (each lane takes the next item of shared work). */
+export async function parallel(n: number, fn: (i: number) => Promise<void>): Promise<void> {
   await Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
 }

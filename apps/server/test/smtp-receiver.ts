@@ -15,6 +15,8 @@ export interface SmtpReceiver {
    */
   hold(): () => void;
   holding(): number;
+  /** Mails whose data is arriving, being parsed or held: not yet in `received`. */
+  inProgress(): number;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const refuse = new Set<string>();
   let gate: Promise<void> | null = null;
   let waiting = 0;
+  let arriving = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -35,6 +38,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       );
     },
     onData(stream, _session, callback) {
+      arriving++;
       simpleParser(stream).then(
         async (mail) => {
           if (gate) {
@@ -42,10 +46,14 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
             await gate;
             waiting -= 1;
           }
+          arriving--;
           received.push(mail);
           callback();
         },
-        (err: Error) => callback(err),
+        (err: Error) => {
+          arriving--;
+          callback(err);
+        },
       );
     },
   });
@@ -66,6 +74,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       return release;
     },
     holding: () => waiting,
+    inProgress: () => arriving,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

@@ -18,6 +18,7 @@ export {
   payoutPlan,
 } from './money/index.js';
 export { deliverPendingMail, MAIL_BATCH, MAIL_LEASE_MS } from './identity/index.js';
+export { dispatchAllNotices } from './notices/index.js';
 export {
   draftApplication,
   draftSummary,

@@ -36,14 +36,16 @@ export async function takeEvents(
     select after_tx::text as "afterTx", after_seq::text as "afterSeq" from event_readers
     where name = ${name} for update`;
   if (!reader) throw new Error(`no event reader named ${name}`);
+  // Ordered by the columns (d.tx: xid8), not the text the answer carries: text puts '10' before
+  // '9', and a bookmark moved past the wrong last event would skip the events in between.
   const rows = await sql<(DomainEventRow & { tx: string })[]>`
     select seq::int as seq, id, type, version, occurred_at as "occurredAt", business_id as "businessId",
       person_id as "personId", subject_kind as "subjectKind", subject_id as "subjectId", actor, data,
       operation, request_id as "requestId", call_id as "callId", tx::text as tx
-    from domain_events
-    where tx < pg_snapshot_xmin(pg_current_snapshot())
-      and (tx, seq) > (${reader.afterTx}::xid8, ${reader.afterSeq}::bigint)
-    order by tx, seq limit ${limit}`;
+    from domain_events d
+    where d.tx < pg_snapshot_xmin(pg_current_snapshot())
+      and (d.tx, d.seq) > (${reader.afterTx}::xid8, ${reader.afterSeq}::bigint)
+    order by d.tx, d.seq limit ${limit}`;
   const last = rows.at(-1);
   return {
     events: rows.map(({ tx: _tx, ...event }) => event),
