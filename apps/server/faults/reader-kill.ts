@@ -150,6 +150,9 @@ export async function readerKillTrial(sizes: ReaderKillSizes): Promise<ReaderKil
           MAIL_FROM: 'NogPets <hello@nogpets.test>',
           WEBHOOKS_ALLOW_LOOPBACK: 'true',
           WEBHOOKS_TIMEOUT_MS: '5000',
+          // The trial sends the readers' jobs itself, once the work is made, so that a pass with a
+          // backlog is there to be killed; the watch for new events would read each as it came.
+          WORKER_EVENT_WATCH_MS: '0',
         },
         120_000,
         WORKER,
