@@ -36,14 +36,17 @@ export async function takeEvents(
     select after_tx::text as "afterTx", after_seq::text as "afterSeq" from event_readers
     where name = ${name} for update`;
   if (!reader) throw new Error(`no event reader named ${name}`);
+  // Ordered by the columns themselves (`e.tx`): a bare `tx` in ORDER BY would name the output
+  // column `tx::text as tx`, and as text "999" sorts after "1000", so a batch whose ids cross a
+  // power of ten would move the bookmark past events it never read.
   const rows = await sql<(DomainEventRow & { tx: string })[]>`
-    select seq::int as seq, id, type, version, occurred_at as "occurredAt", business_id as "businessId",
-      person_id as "personId", subject_kind as "subjectKind", subject_id as "subjectId", actor, data,
-      operation, request_id as "requestId", call_id as "callId", tx::text as tx
-    from domain_events
-    where tx < pg_snapshot_xmin(pg_current_snapshot())
-      and (tx, seq) > (${reader.afterTx}::xid8, ${reader.afterSeq}::bigint)
-    order by tx, seq limit ${limit}`;
+    select e.seq::int as seq, e.id, e.type, e.version, e.occurred_at as "occurredAt", e.business_id as "businessId",
+      e.person_id as "personId", e.subject_kind as "subjectKind", e.subject_id as "subjectId", e.actor, e.data,
+      e.operation, e.request_id as "requestId", e.call_id as "callId", e.tx::text as tx
+    from domain_events e
+    where e.tx < pg_snapshot_xmin(pg_current_snapshot())
+      and (e.tx, e.seq) > (${reader.afterTx}::xid8, ${reader.afterSeq}::bigint)
+    order by e.tx, e.seq limit ${limit}`;
   const last = rows.at(-1);
   return {
     events: rows.map(({ tx: _tx, ...event }) => event),
