@@ -1,6 +1,8 @@
 import { deliverPendingMail, MAIL_BATCH } from '@nogpets/operations/testing';
 import {
   appendEvents,
+  claimDueMail,
+  markMailFailed,
   findOrCreateUser,
   insertNoticeMails,
   registerEventReader,
@@ -81,11 +83,14 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
         last_error: expect.stringContaining('Mailbox unavailable'),
       });
     smtp.refuse.delete('later@example.com');
-    // The worker's deliver-mail job.
-    expect(await deliverPendingMail(server.service.runtime.deps)).toBe(1);
+    const deps = server.service.runtime.deps;
+    // A link mail that failed waits a minute before the worker's deliver-mail job tries it again.
+    expect(await deliverPendingMail(deps)).toBe(0);
+    const later = { ...deps, clock: { now: () => new Date(Date.now() + 61_000) } };
+    expect(await deliverPendingMail(later)).toBe(1);
     expect(smtp.received.filter((m) => m.subject === 'Your NogPets sign-in link')).toHaveLength(1);
     // Delivered once: a second pass finds nothing to send.
-    expect(await deliverPendingMail(server.service.runtime.deps)).toBe(0);
+    expect(await deliverPendingMail(later)).toBe(0);
   });
 
   it('sends several at once on a slow server, holding no transaction open meanwhile: readers of the events go on, and two passes never send one mail twice', async () => {
@@ -166,5 +171,44 @@ describe('mail through SMTP_URL (nodemailer to a real SMTP server on loopback)',
     const rows = await server.db.sql<{ sent: number }[]>`select count(*)::int as sent from mail_outbox
       where id = any(${ids}) and sent_at is not null and leased_until is null and attempts = 1`;
     expect(rows[0]!.sent).toBe(count);
+  });
+
+  it('a sender whose lease ran out cannot mark failed the mail another sender has claimed since', async () => {
+    const sql = server.db.sql;
+    const t0 = new Date('2030-01-01T00:00:00Z');
+    const [id] = await insertNoticeMails(
+      sql,
+      [
+        {
+          to: 'lease@example.com',
+          subject: 'Lease',
+          body: 'Body',
+          html: '<p>Body</p>',
+          attachments: [],
+          headers: {},
+          kind: 'booking_confirmed',
+          optional: false,
+          eventId: 'evt_lease',
+        },
+      ],
+      t0,
+    );
+    const claim = (now: Date) =>
+      claimDueMail(sql, { since: t0, now, leaseUntil: new Date(now.getTime() + 120_000), limit: 1, id });
+    const [first] = await claim(t0);
+    // While the first lease lives, nobody else takes it.
+    expect(await claim(new Date(t0.getTime() + 60_000))).toEqual([]);
+    const [second] = await claim(new Date(t0.getTime() + 121_000));
+    expect(second?.leasedUntil).toEqual(new Date(t0.getTime() + 241_000));
+    // The first sender's late failure changes nothing: the mail stays the second sender's.
+    await markMailFailed(sql, id!, 'late', { retryAt: t0 }, first!.leasedUntil);
+    const row = async () =>
+      (
+        await sql<{ attempts: number; leased: Date | null }[]>`
+          select attempts, leased_until as leased from mail_outbox where id = ${id!}`
+      )[0];
+    expect(await row()).toEqual({ attempts: 0, leased: second!.leasedUntil });
+    await markMailFailed(sql, id!, 'refused', { retryAt: t0 }, second!.leasedUntil);
+    expect(await row()).toEqual({ attempts: 1, leased: null });
   });
 });

@@ -128,7 +128,10 @@ function watchEvents(
       const seq = await latestEventSeq(ctx);
       if (stopped) return;
       if (seq !== seen && seq !== '0')
-        for (const name of names) await boss.sendThrottled(name, {}, {}, slot, EVENT_WATCH_KEY);
+        // One waiting behind a run is enough: it reads whatever came meanwhile.
+        for (const name of names)
+          if ((await boss.getQueueSize(name)) === 0)
+            await boss.sendThrottled(name, {}, {}, slot, EVENT_WATCH_KEY);
       seen = seq;
     } catch (err) {
       options.logger.error({ err }, 'watching for new events failed');
@@ -145,7 +148,8 @@ function watchEvents(
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await looking;
+      // A look stuck on a database that went away does not hold the stop for more than 5 s.
+      await Promise.race([looking, new Promise((r) => setTimeout(r, 5000).unref())]);
     },
   };
 }

@@ -96,6 +96,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   let draining = false;
   let closed: Promise<void> | null = null;
+  deps.stopping = () => draining;
   return {
     config,
     logger,

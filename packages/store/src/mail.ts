@@ -30,12 +30,15 @@ export interface MailRow {
   /** Set once the last attempt failed: the operator sees it (`pnpm cli mail failed`, the console). */
   failedAt: Date | null;
   eventId: string | null;
+  /** Whose the mail is while it is sent: the end of the claim's lease (null when unclaimed). */
+  leasedUntil: Date | null;
 }
 
 const MAIL_COLUMNS = (sql: Sql) =>
   sql`id, to_address as "to", subject, body, html, attachments, headers, kind, optional,
     created_at as "createdAt", sent_at as "sentAt", attempts, last_error as "lastError",
-    next_attempt_at as "nextAttemptAt", failed_at as "failedAt", event_id as "eventId"`;
+    next_attempt_at as "nextAttemptAt", failed_at as "failedAt", event_id as "eventId",
+    leased_until as "leasedUntil"`;
 
 /**
  * Queues a mail; write it in the transaction of what it tells about. `html` is its HTML part beside
@@ -131,7 +134,8 @@ export async function claimDueMail(sql: Sql, claim: MailClaim): Promise<MailRow[
     where id in (select id from mail_outbox
       where sent_at is null and failed_at is null and body is not null
         and (leased_until is null or leased_until <= ${now})
-        and ((kind = 'sign_in' and created_at > ${since} and attempts < 10)
+        and ((kind = 'sign_in' and created_at > ${since} and attempts < 10
+            and (next_attempt_at is null or next_attempt_at <= ${now}))
           or (kind <> 'sign_in' and next_attempt_at <= ${now}))
         and ${id ? sql`id = ${id}` : sql`true`} and not (id = any(${tried}))
       order by seq limit ${limit} for update skip locked)
@@ -162,11 +166,15 @@ export async function markMailFailed(
   id: string,
   error: string,
   retry: { retryAt: Date | null } | { failedAt: Date } = { retryAt: null },
+  /** The lease the failing sender held: nothing changes if another sender has claimed it since. */
+  leasedUntil: Date | null = null,
 ): Promise<void> {
   const next = 'retryAt' in retry ? retry.retryAt : null;
   const failed = 'failedAt' in retry ? retry.failedAt : null;
   await sql`update mail_outbox set attempts = attempts + 1, last_error = ${error.slice(0, 500)},
-    next_attempt_at = ${next}, failed_at = ${failed}, leased_until = null where id = ${id} and sent_at is null`;
+    next_attempt_at = ${next}, failed_at = ${failed}, leased_until = null
+    where id = ${id} and sent_at is null
+      and ${leasedUntil ? sql`leased_until = ${leasedUntil}` : sql`true`}`;
 }
 
 export interface EmailLinkRow {

@@ -47,6 +47,8 @@ export interface Deps {
   checkOutputs?: boolean;
   /** Where webhooks may go and how long a send may take; absent: https only, no loopback, 10 s. */
   webhooks?: WebhookSettings;
+  /** True once the process is stopping: long passes (mail, events, webhooks) stop taking more work. */
+  stopping?: () => boolean;
 }
 
 /** The webhook settings (WEBHOOKS_* in packages/runtime/src/env.ts; docs/security.md "Webhooks"). */

@@ -35,6 +35,8 @@ export const SIGN_IN_LINK_PATH = '/signin/email';
 export interface MailDeps {
   sql: Sql;
   clock: Clock;
+  /** True once the process is stopping: a pass sends what it claimed and claims no more. */
+  stopping?: (() => boolean) | undefined;
   /** Absent without SMTP_URL: mail then stays in the outbox (`pnpm cli mail list`). */
   mail?: MailTransport | null | undefined;
   log?: Pick<Logger, 'warn'>;
@@ -202,7 +204,9 @@ export const MAIL_LEASE_MS = 2 * 60_000;
 /** Mails claimed, and sent at once, by a step of a pass (the transport's pool has as many connections). */
 export const MAIL_BATCH = 8;
 /** A pass stops claiming after this long (the worker's job must end well within its expiry). */
-const MAIL_PASS_MS = 45_000;
+export const MAIL_PASS_MS = 45_000;
+/** A link mail that failed is tried again after this (its link lives 30 minutes; 10 tries at most). */
+const LINK_RETRY_MS = 60_000;
 
 /** Sends one queued mail now, if a transport is configured; a failure leaves it for the worker. */
 export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> {
@@ -221,8 +225,8 @@ export async function deliverMail(deps: MailDeps, id: string): Promise<boolean> 
 
 /**
  * When a notice is tried again after its n-th failed attempt (minutes): about a day in all; after
- * the last it is failed and the operator sees it. Link mails are not held back: their link lives
- * 30 minutes, so they are tried each worker pass meanwhile.
+ * the last it is failed and the operator sees it. Link mails are tried again a minute after a failure
+ * while their link lives (30 minutes, at most 10 tries).
  */
 export const MAIL_RETRY_MINUTES = [1, 5, 30, 120, 360, 720] as const;
 
@@ -237,13 +241,17 @@ export function nextMailAttempt(attempts: number, now: Date): Date | null {
  * Claims a few at a time for a lease and sends them at once, outside any transaction, until none is
  * due, `limit` were tried or the pass's time is up. Answers how many were sent.
  */
-export async function deliverPendingMail(deps: MailDeps, limit = 2000): Promise<number> {
+export async function deliverPendingMail(
+  deps: MailDeps,
+  limit = 2000,
+  passMs = MAIL_PASS_MS,
+): Promise<number> {
   const transport = deps.mail;
   if (!transport) return 0;
   const started = Date.now();
   let sent = 0;
   const tried: string[] = [];
-  while (tried.length < limit && Date.now() - started < MAIL_PASS_MS) {
+  while (tried.length < limit && Date.now() - started < passMs && !deps.stopping?.()) {
     const now = deps.clock.now();
     const claimed = await claimDueMail(deps.sql, {
       since: new Date(now.getTime() - DELIVERY_WINDOW_MS),
@@ -284,11 +292,21 @@ async function deliverOne(
   } catch (err) {
     deps.log?.warn({ err, mailId: mail.id }, 'mail not delivered; the worker tries again');
     const message = (err as Error).message ?? String(err);
-    if (mail.kind === 'sign_in') await markMailFailed(deps.sql, mail.id, message);
+    const now = deps.clock.now();
+    // Only while the lease is still this pass's: a send that outlived it leaves the mail to its
+    // new claimer (marking it failed would free it for a third sender meanwhile).
+    const lease = mail.leasedUntil;
+    if (mail.kind === 'sign_in')
+      await markMailFailed(
+        deps.sql,
+        mail.id,
+        message,
+        { retryAt: new Date(now.getTime() + LINK_RETRY_MS) },
+        lease,
+      );
     else {
-      const now = deps.clock.now();
       const retryAt = nextMailAttempt(mail.attempts + 1, now);
-      await markMailFailed(deps.sql, mail.id, message, retryAt ? { retryAt } : { failedAt: now });
+      await markMailFailed(deps.sql, mail.id, message, retryAt ? { retryAt } : { failedAt: now }, lease);
     }
     return 'failed';
   }

@@ -23,6 +23,8 @@ import { fanOutWebhookEvents, sendDueWebhooks } from '../webhooks/index.js';
 const SYSTEM = { principal: ['system'] } as const;
 const HOUR = 3600_000;
 const ago = (now: Date, ms: number) => new Date(now.getTime() - ms);
+/** How long the dispatch job may go on taking work (events, then mail): its expiry is 2 minutes. */
+const JOB_CLAIMS_MS = 60_000;
 
 export const purgeExpiredRateLimits = defineInternalOperation({
   operationId: 'purgeExpiredRateLimits',
@@ -157,6 +159,7 @@ export const dispatchNotices = defineInternalOperation({
   output: typed<{ events: number; mails: number; skipped: number; sent: number }>(),
   events: [],
   async handler(ctx) {
+    const started = Date.now();
     const made = await dispatchAllNotices(ctx.deps);
     if (made.skipped)
       ctx.log.error(
@@ -164,7 +167,11 @@ export const dispatchNotices = defineInternalOperation({
         'notices: events or mails that could not be made were skipped',
       );
     // Delivered now rather than at deliver-mail's next run: a confirmation is awaited.
-    const sent = made.mails ? await deliverPendingMail(ctx.deps) : 0;
+    // One minute for the whole run's claiming (its last sends may take up to 50 s more with the SMTP
+    // timeouts): well within the job's 2-minute expiry.
+    const sent = made.mails
+      ? await deliverPendingMail(ctx.deps, 2000, Math.max(0, JOB_CLAIMS_MS - (Date.now() - started)))
+      : 0;
     return { ...made, sent };
   },
 });

@@ -46,6 +46,8 @@ export interface NoticeDeps {
   sql: Sql;
   clock: Clock;
   payments: Pick<Payments, 'publicUrl'>;
+  /** True once the process is stopping: no more passes. */
+  stopping?: (() => boolean) | undefined;
 }
 
 /** What the rules need for a batch of events, read in the pass's transaction. */
@@ -178,7 +180,7 @@ export async function dispatchAllNotices(
 ): Promise<{ events: number; mails: number; skipped: number }> {
   const total = { events: 0, mails: 0, skipped: 0 };
   const started = Date.now();
-  for (let i = 0; i < passes && Date.now() - started < DISPATCH_RUN_MS; i += 1) {
+  for (let i = 0; i < passes && Date.now() - started < DISPATCH_RUN_MS && !deps.stopping?.(); i += 1) {
     const one = await dispatchNotices(deps, limit);
     total.events += one.events;
     total.mails += one.mails;

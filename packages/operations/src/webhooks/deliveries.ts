@@ -71,7 +71,7 @@ export async function fanOutWebhookEvents(deps: Deps): Promise<{ events: number;
   let events = 0;
   let deliveries = 0;
   const started = Date.now();
-  while (Date.now() - started < SEND_PASS_MS) {
+  while (Date.now() - started < SEND_PASS_MS && !deps.stopping?.()) {
     const taken = await transaction(deps.sql, async (q) => {
       const now = deps.clock.now();
       const { events: batch, next } = await takeEvents(q, WEBHOOK_READER, EVENT_BATCH);
@@ -124,11 +124,12 @@ export function afterFailure(
  */
 export async function sendDueWebhooks(
   deps: Deps,
+  passMs = SEND_PASS_MS,
 ): Promise<{ sent: number; failed: number; gaveUp: number; disabled: number }> {
   const settings = deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS;
   const counts = { sent: 0, failed: 0, gaveUp: 0, disabled: 0 };
   const started = Date.now();
-  while (Date.now() - started < SEND_PASS_MS) {
+  while (Date.now() - started < passMs && !deps.stopping?.()) {
     const now = deps.clock.now();
     const claimed = await claimWebhookDeliveries(
       deps.sql,
