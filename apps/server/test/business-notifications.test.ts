@@ -6,7 +6,6 @@
 // cross-site post is refused with a page, never a 500, and changes nothing.
 import { mkdirSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
-import { jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
 import { createApiKey } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
@@ -16,6 +15,7 @@ import {
   newPetOwner,
   payInSandbox,
   postForm,
+  runJob,
   signedInForm,
   startTestServer,
   type TestServer,
@@ -46,16 +46,8 @@ describe('a business’s notifications on its page', () => {
   let ownerKey: string;
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
 
-  const job = (): OperationContext => ({
-    deps: server.service.runtime.deps,
-    requestId: 'business-notifications-test',
-    clientName: null,
-    auth: null,
-    log: { info() {}, warn() {}, error() {} },
-    principal: { kind: 'system', job: 'dispatch-notices' },
-  });
   /** The worker's dispatch-notices job once: events to mails, then delivered. */
-  const dispatch = () => runOperation(jobOperations.dispatchNotices, job(), {});
+  const dispatch = () => runJob(server, 'dispatchNotices', 'dispatch-notices');
   /** Runs `act`, then the job until `n` mails arrived (with a deadline), then once more; the mails. */
   async function mailsOf(act: () => Promise<unknown>, n: number): Promise<ParsedMail[]> {
     const before = smtp.received.length;

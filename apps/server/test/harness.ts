@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type Clock, type createSandboxGateway } from '@nogpets/operations';
+import { type Clock, type createSandboxGateway, jobOperations, runOperation } from '@nogpets/operations';
 import { createApiKey } from '@nogpets/operations/testing';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/runtime';
 import {
@@ -386,4 +386,27 @@ export async function mailedLink(
   const link = /https?:\/\/\S+\/signin\/email\?token=[A-Za-z0-9_-]+/.exec(out.stdout)?.[0];
   if (!link) throw new Error(`no link mailed to ${email}:\n${out.stdout}`);
   return { link, subject: /^Subject: (.*)$/m.exec(out.stdout)?.[1] ?? '', body: out.stdout };
+}
+
+/**
+ * Runs one of the worker's jobs once, as the worker runs it: its internal operation through
+ * runOperation as the `system` principal named after the job, on the server's dependencies.
+ */
+export async function runJob<K extends keyof typeof jobOperations>(
+  server: TestServer,
+  operation: K,
+  job: string,
+): Promise<Awaited<ReturnType<(typeof jobOperations)[K]['handler']>>> {
+  return (await runOperation(
+    jobOperations[operation] as (typeof jobOperations)['dispatchNotices'],
+    {
+      deps: server.service.runtime.deps,
+      requestId: `test-${job}`,
+      clientName: null,
+      auth: null,
+      log: { info() {}, warn() {}, error() {} },
+      principal: { kind: 'system', job },
+    },
+    {},
+  )) as Awaited<ReturnType<(typeof jobOperations)[K]['handler']>>;
 }

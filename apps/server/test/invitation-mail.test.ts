@@ -7,13 +7,12 @@
 // 30-minute window.
 import { mkdirSync } from 'node:fs';
 import { hash } from '@node-rs/argon2';
-import { jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
 import { createApiKey } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.js';
+import { runJob, startTestServer, type TestServer } from './harness.js';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js';
 
 const clock = fixedClock('2026-03-11T04:00:00Z'); // Wednesday 06:00 in Johannesburg, 00:00 in New York
@@ -37,16 +36,8 @@ describe('the invitation mail: its own kind, text and HTML, Accept and Decline l
   /** The HTML part as it arrived, looked at in Chromium below. */
   let mailHtml = '';
 
-  const job = (): OperationContext => ({
-    deps: server.service.runtime.deps,
-    requestId: 'invitation-mail-test',
-    clientName: null,
-    auth: null,
-    log: { info() {}, warn() {}, error() {} },
-    principal: { kind: 'system', job: 'deliver-mail' },
-  });
   /** The worker's deliver-mail job once. */
-  const deliver = () => runOperation(jobOperations.deliverMail, job(), {});
+  const deliver = () => runJob(server, 'deliverMail', 'deliver-mail');
   /** Runs the job until a mail to `to` arrived (with a deadline), and answers it. */
   async function mailTo(to: string): Promise<ParsedMail> {
     await expect

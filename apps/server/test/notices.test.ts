@@ -4,7 +4,7 @@
 // the .ics parses; one-click unsubscribe stops an optional mail but not one that must go; a
 // business's settings hold; a refusing SMTP server is retried with backoff, then the mail is failed
 // and listed; a rolled-back change mails nothing; two passes at once make each mail once.
-import { CLI_REVIEWER, jobOperations, type OperationContext, runOperation } from '@nogpets/operations';
+import { CLI_REVIEWER } from '@nogpets/operations';
 import { createApiKey, deliverPendingMail, grantOperatorAccess } from '@nogpets/operations/testing';
 import { hash } from '@node-rs/argon2';
 import { appendEvents, eventReaderLag, findOrCreateUser, setPassword } from '@nogpets/store';
@@ -12,7 +12,15 @@ import { fixedClock } from '@nogpets/test-utils';
 import type { ParsedMail } from 'mailparser';
 import ical from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, newPetOwner, payInSandbox, signedInForm, startTestServer, type TestServer } from './harness.js';
+import {
+  cli,
+  newPetOwner,
+  payInSandbox,
+  runJob,
+  signedInForm,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 import { courierOrder, newBuyer, payOrderLink } from './shop-fixture.js';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js';
 
@@ -39,16 +47,8 @@ describe('mail to people (the notices reader, the outbox, SMTP on loopback)', ()
   let aneleEmail: string;
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
 
-  const job = (): OperationContext => ({
-    deps: server.service.runtime.deps,
-    requestId: 'notices-test',
-    clientName: null,
-    auth: null,
-    log: { info() {}, warn() {}, error() {} },
-    principal: { kind: 'system', job: 'dispatch-notices' },
-  });
   /** The worker's job once: events to mails, then delivered. */
-  const dispatch = () => runOperation(jobOperations.dispatchNotices, job(), {});
+  const dispatch = () => runJob(server, 'dispatchNotices', 'dispatch-notices');
 
   /** Events written and final that the notices reader has not read yet. */
   const unread = async () =>
