@@ -7,7 +7,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deliverPendingMail, MAIL_LEASE_MS } from '@nogpets/operations/testing';
+import { MAIL_LEASE_MS } from '@nogpets/operations';
+import { deliverPendingMail } from '@nogpets/operations/testing';
 import { insertNoticeMails } from '@nogpets/store';
 import { fixedClock, type TestClock } from '@nogpets/test-utils';
 import { type ParsedMail, simpleParser } from 'mailparser';

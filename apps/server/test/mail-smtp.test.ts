@@ -1,4 +1,5 @@
-import { deliverPendingMail, MAIL_BATCH } from '@nogpets/operations/testing';
+import { MAIL_BATCH } from '@nogpets/operations';
+import { deliverPendingMail } from '@nogpets/operations/testing';
 import {
   appendEvents,
   claimDueMail,

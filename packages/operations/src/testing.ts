@@ -17,7 +17,7 @@ export {
   cardEntries,
   payoutPlan,
 } from './money/index.js';
-export { deliverPendingMail, MAIL_BATCH, MAIL_LEASE_MS } from './identity/index.js';
+export { deliverPendingMail } from './identity/index.js';
 export { dispatchAllNotices } from './notices/index.js';
 export {
   draftApplication,
