@@ -4,17 +4,14 @@
 // 500s and a timeout (the clock moved), redelivery, deletion, disabling after about three days of
 // failure (the owner mailed), two send passes at once, and SSRF refusals at registration and at
 // connect time on a server that does not allow loopback.
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { checkWebhookUrl, createApiKey } from '@nogpets/operations/testing';
 import { appendEvents, findOrCreateUser, newId } from '@nogpets/store';
 import { fixedClock } from '@nogpets/test-utils';
 import { fanOutWebhooks, sendWebhooks } from '@nogpets/worker';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookFirstCardSlot, newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';
 import { insertPartner, STELLENBOSCH_PARTNER } from './partner-fixture.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -25,59 +22,6 @@ const one = <T>(rows: readonly T[]): T => rows[0]!;
 const BP = 'biz_boland_paws';
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
-
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  json: Json;
-  verified: boolean;
-}
-
-/** A receiver on loopback: answers each path as `behave` says and checks every signature against the path's secret. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const secrets = new Map<string, string>();
-  const behave = new Map<string, (n: number) => number | 'hang'>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      const body = Buffer.concat(chunks).toString('utf8');
-      const headers = req.headers as Record<string, string>;
-      let verified = false;
-      const secret = secrets.get(path);
-      if (secret) {
-        try {
-          new Webhook(secret).verify(body, headers);
-          verified = true;
-        } catch {}
-      }
-      received.push({ path, headers, body, json: JSON.parse(body), verified });
-      const n = received.filter((r) => r.path === path).length;
-      const answer = behave.get(path)?.(n) ?? 200;
-      if (answer === 'hang') return; // never answers: the sender's timeout ends it
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    received,
-    at: (path: string) => received.filter((r) => r.path === path),
-    secrets,
-    behave,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** Polls `check` until it holds or the deadline passes; each round runs `step` first. */
 async function until(step: () => Promise<unknown>, check: () => boolean | Promise<boolean>, ms = 60_000) {
@@ -93,7 +37,7 @@ async function until(step: () => Promise<unknown>, check: () => boolean | Promis
 describe('webhooks, loopback allowed (development and tests)', () => {
   const clock = fixedClock('2026-11-23T04:00:00Z'); // Monday 06:00 in Johannesburg
   let server: TestServer;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   const keys = {} as Record<'owner' | 'crew' | 'other', string>;
   let alice: { key: string; petId: string; addressId: string };
   let bongani: { key: string; petId: string; addressId: string };
@@ -167,7 +111,7 @@ describe('webhooks, loopback allowed (development and tests)', () => {
   };
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     server = await startTestServer({
       clock,
       database: { demoDataAt: clock.now() },
@@ -513,12 +457,12 @@ describe('webhooks, loopback allowed (development and tests)', () => {
 describe('webhooks, loopback not allowed (SSRF)', () => {
   const clock = fixedClock('2026-11-23T04:00:00Z');
   let server: TestServer;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: WebhookReceiver;
   let ownerKey: string;
   const as = (key: string) => ({ authorization: `Bearer ${key}` });
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     server = await startTestServer({ clock, database: { demoDataAt: clock.now() } });
     ownerKey = (
       await createApiKey(server.db.sql, { email: 'owner@partner.example', scopes: ['business:manage'] })
