@@ -19,6 +19,13 @@ import {
 } from '@nogpets/operations';
 import { bearerAuth, isJsonText, jsonBody, originCheck, type Runtime, sendError } from '@nogpets/runtime';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import {
+  endSession,
+  type McpClientSession,
+  mcpSessionOf,
+  urlElicitationOf,
+  withAgreement,
+} from './elicitation.js';
 import { toolOf } from './tools.js';
 
 export const MCP_SERVER_VERSION = '1.7.0';
@@ -82,6 +89,9 @@ export function createMcpServer(
       const error = toServiceError(err);
       counter.inc({ operation: op.operationId, transport: 'mcp', outcome: error.code });
       if (error.status >= 500) runtime.logger.error({ err }, 'tool call failed');
+      // Page mode: the person confirms on our page (the URL elicitation required error, -32042).
+      const elicitation = urlElicitationOf(error);
+      if (elicitation) throw elicitation;
       return errorResult(error);
     }
   });
@@ -172,7 +182,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       'Access-Control-Expose-Headers',
       'WWW-Authenticate, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
     );
-    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Methods', 'POST, DELETE, OPTIONS');
     next();
   });
   // The transport spec's Origin rule (DNS rebinding; the Host is checked for every route): a
@@ -193,6 +203,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     // A call of a tool that needs a scope is answered at the HTTP level when the credential is
     // missing (401) or too narrow (403), so MCP clients start or widen authorization themselves.
     let rawArguments: Map<JsonRpcId, unknown>;
+    let session: McpClientSession | null | undefined;
     // The credential is looked up once per request, here or on the first tool call, never twice.
     let lookup: Promise<AuthContext | null> | undefined;
     const credential = () => (lookup ??= bearerAuth(runtime, req.get('authorization'), 'mcp'));
@@ -215,6 +226,9 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
         const missing = [...new Set(needed.filter((scope) => !auth.scopes.includes(scope)))];
         if (missing.length) throw insufficientScope(auth, missing);
       }
+      // What the client declared at initialize, kept under its Mcp-Session-Id (elicitation.ts).
+      session = await mcpSessionOf(runtime, req, res, messages);
+      if (session === undefined) return;
     } catch (err) {
       next(err);
       return;
@@ -223,7 +237,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       runtime,
       operations,
       tools,
-      () => mcpContext(runtime, req, credential),
+      async () => withAgreement(await mcpContext(runtime, req, credential), session),
       rawArguments,
       validator,
     );
@@ -242,7 +256,15 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       next(err);
     }
   });
-  // Stateless: no server-initiated stream to open and no session to end.
+  // A session opened for a client that can show pages ends on its DELETE (elicitation.ts).
+  router.delete('/', runtime.rateLimiter.middleware, async (req, res, next) => {
+    try {
+      if (!(await endSession(runtime, req, res))) next();
+    } catch (err) {
+      next(err);
+    }
+  });
+  // Stateless: no server-initiated stream to open; DELETE without a session has none to end.
   router.all('/', (req, res) => {
     res.setHeader('Allow', 'POST, OPTIONS');
     sendError(

@@ -5,6 +5,7 @@
 import {
   type AuthContext,
   type Deps,
+  identityOperations,
   type InternalOperation,
   internalOperations,
   type OperationContext,
@@ -357,5 +358,38 @@ describe("the pages' internal operations", () => {
     expect(await runOperation(pageOperations.isOperator, call(person()), {})).toBe(false);
     await grantOperator(server.db.sql, userId, 'operator (test)', clock.now());
     expect(await runOperation(pageOperations.isOperator, call(person()), {})).toBe(true);
+  });
+
+  it("the confirmation page's read and answer run for the person, for their own confirmations only", async () => {
+    const input = { confirmationId: 'cfm_none' };
+    await refusesStrangers(pageOperations.confirmationForPage, input, ['person']);
+    await refusesStrangers(pageOperations.answerConfirmation, { ...input, answer: 'confirm' }, ['person']);
+    for (const op of [pageOperations.confirmationForPage, pageOperations.answerConfirmation]) {
+      const err = await runOperation(op, call(person()), { ...input, answer: 'refuse' }).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({
+        code: op === pageOperations.answerConfirmation ? 'NOT_FOUND' : 'BAD_REQUEST',
+      });
+    }
+    await badInput(pageOperations.answerConfirmation, person(), { ...input, answer: 'maybe' });
+    await badInput(pageOperations.confirmationForPage, person(), { confirmationId: 'c'.repeat(101) });
+  });
+
+  it("the MCP door's sessions run for a visitor (a client not yet known) only", async () => {
+    const open = { endpoint: '/mcp', protocolVersion: '2025-11-25', capabilities: {}, clientName: null };
+    await refusesStrangers(identityOperations.openMcpSessionOp, open, ['visitor']);
+    const session = { endpoint: '/mcp', sessionId: 'nms_none' };
+    await refusesStrangers(identityOperations.findMcpSessionOp, session, ['visitor']);
+    await refusesStrangers(identityOperations.endMcpSessionOp, session, ['visitor']);
+    const { sessionId } = await runOperation(identityOperations.openMcpSessionOp, call(as('visitor')), open);
+    const found = (endpoint: string) =>
+      runOperation(identityOperations.findMcpSessionOp, call(as('visitor')), { endpoint, sessionId });
+    expect(await found('/mcp')).toEqual({
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientName: null,
+    });
+    expect(await found('/mcp/business')).toBeNull();
   });
 });

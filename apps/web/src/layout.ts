@@ -40,6 +40,8 @@ header form { display: flex; flex-wrap: wrap; align-items: center; justify-conte
 header form button { margin-top: 0; }
 .home-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 1rem 2rem; }
 fieldset { border: 1px solid #d6ddd8; border-radius: 6px; margin: .75rem 0; }
+blockquote.summary { margin: 1rem 0; padding: .75rem 1rem; border-left: 4px solid #2f6b4f; background: #eef4f0; white-space: pre-line; }
+form.answer { display: flex; flex-wrap: wrap; gap: 1rem; }
 code.url { background: #eef4f0; padding: .1rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
 /* Phones: a table's rows become stacked cards, so nothing runs off the side of the screen. */
 @media (max-width: 40rem) {

@@ -25,6 +25,7 @@ import { careRoutes, careSections, loadCare, type Notice } from './account-care.
 import { type FeedShown, feedRoutes, feedsSection } from './calendar-feeds.js';
 import { draftRoutes } from './business-continue.js';
 import { BUSINESS_NOTIFICATIONS_PATH, businessNotificationRoutes } from './business-notification-pages.js';
+import { CONFIRM_PATH, confirmRoutes } from './confirm-pages.js';
 import { businessRoutes } from './business-pages.js';
 import { formTokens, limitRequestsAsPage, refuseCrossSitePosts, refuseUnstorableFormText } from './forms.js';
 import { homeRoutes, START_PATH } from './home.js';
@@ -73,6 +74,7 @@ const PAGE_PATHS = [
   '/business/applications/*path',
   '/business/drafts/*path',
   BUSINESS_NOTIFICATIONS_PATH,
+  `${CONFIRM_PATH}/*path`,
   '/invitations/*path',
   '/operator',
   '/operator/*path',
@@ -104,6 +106,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
     '/account/*path',
     '/business/drafts/*path',
     BUSINESS_NOTIFICATIONS_PATH,
+    `${CONFIRM_PATH}/*path`,
     '/invitations/*path',
     '/operator/*path',
   ];
@@ -812,6 +815,7 @@ export function pagesRouter(runtime: Runtime, options: PagesOptions): Router {
   invitationRoutes(router, { runtime, requireSession });
   noticeRoutes(router, { runtime, requireSession });
   businessNotificationRoutes(router, { runtime, requireSession });
+  confirmRoutes(router, { runtime, requireSession });
   feedRoutes(router, {
     runtime,
     requireSession,

@@ -57,3 +57,4 @@ export * from './event-readers.js';
 export * from './notices.js';
 export * from './calendar-feeds.js';
 export * from './webhooks.js';
+export * from './confirmations.js';

@@ -90,9 +90,9 @@ export function hashSecret(secret: string): string {
 
 /**
  * A new secret with a readable prefix (`npk_` personal key, `nat_` access, `nrt_` refresh, `npl_` pay
- * link, `ncf_` calendar feed): 256 bits.
+ * link, `ncf_` calendar feed, `nms_` MCP session): 256 bits.
  */
-export function newSecret(prefix: 'npk' | 'nat' | 'nrt' | 'npl' | 'ncf'): string {
+export function newSecret(prefix: 'npk' | 'nat' | 'nrt' | 'npl' | 'ncf' | 'nms'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

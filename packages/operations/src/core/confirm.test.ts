@@ -4,7 +4,7 @@ import type { OperationContext } from './context.js';
 import { ServiceError, type ThrownCode } from './errors.js';
 import { operations } from '../registry.js';
 
-/** The step reads nothing of the call yet (the call is handed over for other ways of agreeing). */
+/** A call of no page mode (the API, MCP clients that cannot show a page): `confirm: true` is the agreement. */
 const ctx = {} as OperationContext;
 
 const INVOICE: ConfirmParts<'invoice'> = {

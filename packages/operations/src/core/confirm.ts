@@ -7,6 +7,8 @@
  * cannot leave out the time of a booking or the amount of an invoice.
  */
 import { formatMoney } from '@nogpets/pricing-tiers';
+import { insertConfirmation, purgeExpiredConfirmations } from '@nogpets/store';
+import { type AgreementCall, agreementOfCall, CONFIRMATION_TTL_MS } from './agreement.js';
 import { CONFIRM_CODE } from './confirm-code.js';
 import type { OperationContext } from './context.js';
 import { localDate, localTime, whenText } from './local-time.js';
@@ -151,11 +153,15 @@ export interface ConfirmOptions {
  * only sometimes (cash, bookings in the way) calls it only then.
  */
 export function confirmStep(
-  _ctx: OperationContext,
+  ctx: OperationContext,
   confirm: boolean | undefined,
   parts: AnyParts,
   options: ConfirmOptions = {},
 ): void {
+  if (ctx.agreementCall) {
+    agreedOnPage(ctx, ctx.agreementCall, parts, options);
+    return;
+  }
   if (confirm === true) return;
   const { summary, parts: out } = confirmSummary(parts);
   const message =
@@ -167,6 +173,78 @@ export function confirmStep(
     summary,
     parts: out,
     message: 'Show the person this summary; send the same request with confirm: true once they agree.',
+  });
+}
+
+/** The message of the 409 a page-mode call answers until the person confirmed on the page. */
+const PAGE_MESSAGE =
+  'The person confirms this themselves on a NogPets page: open the link for them, and once they have confirmed, send the same request again.';
+
+/**
+ * The confirm step of a call whose client can show our page: `confirm` is not looked at. The
+ * person's confirmation of this very call (found by runOperation) is taken, and runOperation marks
+ * it used in the call's transaction; their refusal is told once; otherwise the 409 asks again, and
+ * runOperation records the question (`ask`) once the call's transaction has rolled back.
+ */
+function agreedOnPage(
+  ctx: OperationContext,
+  call: AgreementCall,
+  parts: AnyParts,
+  options: ConfirmOptions,
+): void {
+  const { summary, parts: out } = confirmSummary(parts);
+  const decision = agreementOfCall(call.found, summary, ctx.deps.clock.now());
+  if (decision === 'agreed') {
+    call.used = call.found!.id;
+    return;
+  }
+  if (decision === 'refused') {
+    call.refused = call.found!.id;
+    throw new ServiceError(
+      'CONFIRM_REFUSED',
+      'The person refused this change on the NogPets confirmation page, so nothing was changed. Ask them what they want instead.',
+      { ...options.details, summary, confirmationId: call.found!.id },
+    );
+  }
+  call.ask = { summary, parts: out, again: decision === 'waiting' ? call.found!.id : null };
+  throw new ServiceError(CONFIRM_CODE, PAGE_MESSAGE, { ...options.details, summary, parts: out });
+}
+
+/**
+ * The page-mode 409 as the door answers it: the confirmation asked (recorded now, in a statement
+ * of its own, after the call's transaction rolled back), its id and the page's address in
+ * `details.confirmation`. `err` is the 409 confirmStep threw for `call.ask`.
+ */
+export async function askOnPage(
+  ctx: OperationContext,
+  call: AgreementCall,
+  err: ServiceError,
+): Promise<ServiceError> {
+  const ask = call.ask!;
+  const now = ctx.deps.clock.now();
+  let id = ask.again;
+  let expiresAt = call.found?.expiresAt ?? now;
+  if (!id) {
+    await purgeExpiredConfirmations(ctx.deps.sql, now);
+    const row = await insertConfirmation(ctx.deps.sql, {
+      userId: call.userId,
+      operation: call.operation,
+      argsHash: call.argsHash,
+      summary: ask.summary,
+      parts: ask.parts,
+      clientName: call.clientName,
+      at: now,
+      expiresAt: new Date(now.getTime() + CONFIRMATION_TTL_MS),
+    });
+    id = row.id;
+    expiresAt = row.expiresAt;
+  }
+  const url = `${ctx.deps.payments.publicUrl()}/confirm/${id}`;
+  return new ServiceError(CONFIRM_CODE, err.message, {
+    ...err.details,
+    message:
+      'Give the person this link; they see the summary there and confirm or refuse. Then send the same request again.',
+    confirmation: { id, url, expiresAt: expiresAt.toISOString() },
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Sql } from '@nogpets/store';
+import type { AgreementCall } from './agreement.js';
 import type { AuthContext } from './auth.js';
 import type { GeoData, OfferCache, PaymentGateway } from './ports.js';
 
@@ -100,6 +101,14 @@ export interface OperationContext {
   operationId?: string | undefined;
   /** This one call's id (set by runOperation, unique): its events carry it. */
   callId?: string | undefined;
+  /**
+   * How the person agrees to a change that needs it. Absent: the caller's `confirm: true` (the API,
+   * MCP clients that cannot show a page). `page` (an MCP client that declared URL-mode
+   * elicitation): only the signed-in person, on our confirmation page; `confirm` is ignored.
+   */
+  agreement?: { mode: 'page' } | undefined;
+  /** The page-mode call's confirmation (set by runOperation, read by confirmStep). */
+  agreementCall?: AgreementCall | undefined;
 }
 
 const CLIENT_NAME = /^[\p{L}\p{N} ._()/-]{1,80}$/u;

@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'CANNOT_DELIVER',
   'CASH_NOT_ALLOWED',
   'TOO_MANY_UNPAID_ORDERS',
+  'CONFIRM_REFUSED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -79,6 +80,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   CANNOT_DELIVER: 409,
   CASH_NOT_ALLOWED: 409,
   TOO_MANY_UNPAID_ORDERS: 409,
+  CONFIRM_REFUSED: 409,
 };
 
 export interface ErrorBody {

@@ -14,7 +14,21 @@ export {
   SCOPE_NAMES,
   SCOPES,
 } from './auth.js';
+export {
+  type AgreementCall,
+  agreementOfCall,
+  type CallAgreement,
+  CONFIRMATION_TTL_MS,
+  type ConfirmationFacts,
+  type ConfirmationPageState,
+  confirmationPageState,
+} from './agreement.js';
 export { currentCallId } from './call-scope.js';
+export {
+  answerConfirmationOfPerson,
+  confirmationForPerson,
+  type ConfirmationView,
+} from './confirmation-page.js';
 export {
   CONFIRM_KINDS,
   type ConfirmAmount,

@@ -2,15 +2,20 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   eventTypesOfCall,
   findIdempotentAnswer,
+  findOpenConfirmation,
   lockIdempotencyKey,
   type Sql,
   saveIdempotentAnswer,
+  transaction,
+  useConfirmation,
 } from '@nogpets/store';
 import stringify from 'safe-stable-stringify';
 import type { z } from 'zod';
+import type { AgreementCall } from './agreement.js';
 import { withinCall } from './call-scope.js';
 import { insufficientScope } from './auth.js';
-import type { OperationContext } from './context.js';
+import { askOnPage } from './confirm.js';
+import { actorName, type OperationContext } from './context.js';
 import { type AnyOperation, isInternal, type Operation } from './define.js';
 import { type ErrorCode, ServiceError } from './errors.js';
 import { offersThrough } from './ports.js';
@@ -99,19 +104,14 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
   }
   const input = parseInput(op, raw);
   const call: OperationContext = { ...ctx, operationId: op.operationId, callId: randomUUID() };
-  if (!ctx.deps.checkOutputs) {
-    if (isInternal(op)) return withinCall(call.callId!, () => op.handler(call, input));
-    return call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
-      ? idempotent(op, call, input)
-      : op.handler(call, input);
-  }
+  const handle = (): Promise<z.input<O>> =>
+    isInternal(op)
+      ? Promise.resolve(withinCall(call.callId!, () => op.handler(call, input)))
+      : publicCall(op, call, input);
+  if (!ctx.deps.checkOutputs) return handle();
   let answer: z.input<O>;
   try {
-    answer = isInternal(op)
-      ? await withinCall(call.callId!, () => op.handler(call, input))
-      : call.idempotencyKey !== undefined && op.method !== 'GET' && call.auth
-        ? await idempotent(op, call, input)
-        : await op.handler(call, input);
+    answer = await handle();
   } catch (err) {
     await checkEvents(op, call, err);
     throw err;
@@ -119,6 +119,75 @@ export async function runOperation<I extends z.ZodObject, O extends z.ZodType>(
   checkOutput(op, answer);
   await checkEvents(op, call, null);
   return answer;
+}
+
+/** A call of a public operation: kept for its Idempotency-Key, agreed on our page in page mode. */
+function publicCall<I extends z.ZodObject, O extends z.ZodType>(
+  op: Operation<I, O>,
+  call: OperationContext,
+  input: z.output<I>,
+): Promise<z.input<O>> {
+  const run = (c: OperationContext): Promise<z.input<O>> =>
+    c.idempotencyKey !== undefined && op.method !== 'GET' && c.auth
+      ? idempotent(op, c, input)
+      : Promise.resolve(op.handler(c, input));
+  // A change asked by a client that can show our page is agreed there (issue 31, part 3).
+  return call.agreement?.mode === 'page' && op.method !== 'GET' && call.auth
+    ? agreedOnPage(op, call, input, run)
+    : run(call);
+}
+
+/** The call's arguments as the person agrees to them: the validated input without `confirm`. */
+export function agreedArgumentsHash(input: Record<string, unknown>): string {
+  return createHash('sha256')
+    .update(stringify({ ...input, confirm: undefined }) ?? '')
+    .digest('hex');
+}
+
+/**
+ * A change whose client can show our page (`agreement.mode` page): the person's confirmation of
+ * this very call (person, operation, arguments without `confirm`) is looked up once; when one was
+ * answered, the call runs in one transaction that holds it locked and marks it used with the
+ * change, so a failed change does not use it up and two retries at once use it once. When the
+ * confirm step asks (no confirmation yet), the question is recorded after the call's writes rolled
+ * back, and the 409 names the page.
+ */
+async function agreedOnPage<I extends z.ZodObject, O extends z.ZodType>(
+  op: Operation<I, O>,
+  ctx: OperationContext,
+  input: z.output<I>,
+  run: (c: OperationContext) => Promise<z.input<O>>,
+): Promise<z.input<O>> {
+  const agreement: AgreementCall = {
+    userId: ctx.auth!.userId,
+    operation: op.operationId,
+    argsHash: agreedArgumentsHash(input as Record<string, unknown>),
+    clientName: actorName(ctx),
+    found: null,
+  };
+  const sql = ctx.deps.sql;
+  try {
+    agreement.found = await findOpenConfirmation(sql, agreement);
+    if (!agreement.found || agreement.found.status === 'pending')
+      return await run({ ...ctx, agreementCall: agreement });
+    return await transaction(sql, async (tx) => {
+      agreement.found = await findOpenConfirmation(tx, agreement, { forUpdate: true });
+      const inTx = transactionAsPool(tx);
+      const answer = await run({
+        ...ctx,
+        deps: { ...ctx.deps, sql: inTx, offers: offersThrough(ctx.deps.offers, inTx) },
+        agreementCall: agreement,
+      });
+      // Locked since it was read: nobody else can have used it meanwhile.
+      if (agreement.used) await useConfirmation(tx, agreement.used, ctx.deps.clock.now());
+      return answer;
+    });
+  } catch (err) {
+    if (agreement.refused) await useConfirmation(sql, agreement.refused, ctx.deps.clock.now());
+    if (agreement.ask && err instanceof ServiceError && err.code === 'CONFIRM_REQUIRED')
+      throw await askOnPage(ctx, agreement, err);
+    throw err;
+  }
 }
 
 /**
@@ -240,11 +309,14 @@ async function idempotent<I extends z.ZodObject, O extends z.ZodType>(
       // A refusal is an answer too (and keeps what it wrote, such as a lead); a failure or a rate
       // limit is not: the transaction rolls back and a retry runs afresh.
       // SHOP_OFF passes too: the same request may succeed once the shop opens again.
+      // A page-mode call's question or refusal is not the key's answer: the same call, retried once
+      // the person confirmed on the page, must run.
       if (
         !(err instanceof ServiceError) ||
         err.status >= 500 ||
         err.status === 429 ||
-        err.code === 'SHOP_OFF'
+        err.code === 'SHOP_OFF' ||
+        (ctx.agreementCall && (err.code === 'CONFIRM_REQUIRED' || err.code === 'CONFIRM_REFUSED'))
       )
         throw err;
       await record(err.status, err.toBody());

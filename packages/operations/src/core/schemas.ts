@@ -282,7 +282,8 @@ export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({
     '(BAD_REQUEST 400, UNAUTHORIZED 401, FORBIDDEN 403, NOT_FOUND 404, METHOD_NOT_ALLOWED 405, PAYLOAD_TOO_LARGE 413, ' +
     'UNSUPPORTED_MEDIA_TYPE 415, INTERNAL 500, UNAVAILABLE 503) and the 409s NOT_ACTIVE (no longer open to the ' +
     'change), NOT_READY (an application missing something to submit), LAST_OWNER (a business keeps an owner), ' +
-    'ALREADY_STAFF (the person is on the staff), IDEMPOTENCY_KEY_REUSED, REQUEST_IN_PROGRESS.',
+    'ALREADY_STAFF (the person is on the staff), IDEMPOTENCY_KEY_REUSED, REQUEST_IN_PROGRESS, and CONFIRM_REFUSED ' +
+    '(MCP clients that show our confirmation page: the person refused the change there).',
 });
 
 const message = z.string().meta({ description: 'What went wrong, in words a person can read.' });

@@ -40,6 +40,7 @@ import {
   type OAuthClientRegistration,
   registerOAuthClient,
 } from './oauth-clients.js';
+import { endMcpSession, findLiveMcpSession, openMcpSession } from './mcp-sessions.js';
 import { exchangeAuthorizationCode, exchangeRefreshToken, revokeOAuthToken } from './oauth-tokens.js';
 import { pageHeaderOf } from './page-header.js';
 import { checkPassword, hashPassword, passwordProblem } from './passwords.js';
@@ -510,5 +511,60 @@ export const revokeOAuthTokenOp = defineInternalOperation({
   events: [],
   async handler(ctx, input) {
     return revokeOAuthToken(ctx.deps, input.clientId, input.token);
+  },
+});
+
+// --- MCP sessions: what a client declared at initialize, for any instance (issue 31) -----------
+
+/** The MCP endpoint a session belongs to, as the door names it (`/mcp`, `/mcp/business`). */
+const MCP_ENDPOINT = z.string().min(1).max(200);
+/** An `Mcp-Session-Id` as a client sends it back (ours are 68 characters). */
+const MCP_SESSION_ID = z.string().min(1).max(200);
+
+export const openMcpSessionOp = defineInternalOperation({
+  operationId: 'openMcpSession',
+  title: 'Open an MCP session',
+  description:
+    "Keeps what an MCP client declared at initialize (capabilities, protocol version) under a new session id, given once: the MCP door's, for a client not yet known (a visitor).",
+  auth: VISITOR,
+  input: z
+    .object({
+      endpoint: MCP_ENDPOINT,
+      protocolVersion: z.string().max(100),
+      capabilities: z.record(z.string(), z.unknown()),
+      clientName: z.string().max(200).nullable(),
+    })
+    .strict(),
+  output: typed<Result<typeof openMcpSession>>(),
+  events: [],
+  async handler(ctx, input) {
+    return openMcpSession(ctx.deps, input);
+  },
+});
+
+export const findMcpSessionOp = defineInternalOperation({
+  operationId: 'findMcpSession',
+  title: 'Read an MCP session',
+  description:
+    'What the client of a live MCP session declared at initialize; null when the id is unknown, expired or of the other endpoint.',
+  auth: VISITOR,
+  input: z.object({ endpoint: MCP_ENDPOINT, sessionId: MCP_SESSION_ID }).strict(),
+  output: typed<Result<typeof findLiveMcpSession>>(),
+  events: [],
+  async handler(ctx, input) {
+    return findLiveMcpSession(ctx.deps, input.sessionId, input.endpoint);
+  },
+});
+
+export const endMcpSessionOp = defineInternalOperation({
+  operationId: 'endMcpSession',
+  title: 'End an MCP session',
+  description: "The client's DELETE: the session ends; false when there was no live one.",
+  auth: VISITOR,
+  input: z.object({ endpoint: MCP_ENDPOINT, sessionId: MCP_SESSION_ID }).strict(),
+  output: typed<boolean>(),
+  events: [],
+  async handler(ctx, input) {
+    return endMcpSession(ctx.deps, input.sessionId, input.endpoint);
   },
 });

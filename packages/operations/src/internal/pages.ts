@@ -25,7 +25,13 @@ import {
   unsubscribeLinkOf,
 } from '../notices/index.js';
 import { invitationForPerson as invitationOf, managedBusinessesOf } from '../staff/index.js';
-import { NO_INPUT, personOf, typed } from '../core/index.js';
+import {
+  answerConfirmationOfPerson,
+  confirmationForPerson,
+  NO_INPUT,
+  personOf,
+  typed,
+} from '../core/index.js';
 import {
   calendarFeedText,
   ownCalendarFeeds as feedsOfPerson,
@@ -337,5 +343,36 @@ export const rotateOwnCalendarFeed = defineInternalOperation({
   async handler(ctx, input) {
     personOf(ctx);
     return rotateOwnFeed(ctx, input.scope, input.businessId);
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// The confirmation page (issue 31, part 3): the person agrees to an assistant's change themselves
+
+export const confirmationForPage = defineInternalOperation({
+  operationId: 'confirmationForPage',
+  title: 'A confirmation asked of the person',
+  description:
+    "The summary of a change an assistant asked for and whether it is open, answered, used or expired; someone else's is not found.",
+  auth: PERSON,
+  input: z.object({ confirmationId: ID }).strict(),
+  output: typed<Result<typeof confirmationForPerson>>(),
+  events: [],
+  async handler(ctx, input) {
+    return confirmationForPerson(ctx, input.confirmationId);
+  },
+});
+
+export const answerConfirmation = defineInternalOperation({
+  operationId: 'answerConfirmation',
+  title: 'Confirm or refuse a change',
+  description:
+    "The person's answer to a confirmation an assistant asked for, once: the assistant's retried call then goes through, or answers CONFIRM_REFUSED.",
+  auth: PERSON,
+  input: z.object({ confirmationId: ID, answer: z.enum(['confirm', 'refuse']) }).strict(),
+  output: typed<Result<typeof answerConfirmationOfPerson>>(),
+  events: [],
+  async handler(ctx, input) {
+    return answerConfirmationOfPerson(ctx, input.confirmationId, input.answer);
   },
 });
