@@ -23,7 +23,7 @@ import { bearerAuth, isJsonText, jsonBody, originCheck, type Runtime, sendError 
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { toolOf } from './tools.js';
 
-export const MCP_SERVER_VERSION = '1.7.0';
+export const MCP_SERVER_VERSION = '1.8.0';
 
 const SHARED_INSTRUCTIONS =
   'When a tool answers with a `message`, pass it on to the person word for word. Errors come back as ' +
