@@ -6,10 +6,8 @@ import {
   McpError,
   type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { McpSurface } from '@nogpets/operations';
 import { z } from 'zod';
-
-/** Which MCP endpoint: `/mcp` (pet owners and the public) or `/mcp/business`. */
-export type McpSurface = 'person' | 'business';
 
 /** An argument of a prompt: what a client's form asks for, and what it may hold. */
 interface PromptArgumentDefinition {

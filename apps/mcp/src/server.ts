@@ -75,7 +75,7 @@ export function createMcpServer(
       jsonSchemaValidator: validator,
     },
   );
-  registerPrompts(server, 'person');
+  registerPrompts(server, surface);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);

@@ -1,15 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, GetPromptResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { operations } from '@nogpets/operations';
+import { MCP_PATHS, type McpSurface, operations } from '@nogpets/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './harness.js';
 
-type Surface = 'person' | 'business';
-
 /** What each endpoint lists, exactly: a prompt on the wrong endpoint names tools it does not have. */
-const EXPECTED: Record<Surface, string[]> = {
+const EXPECTED: Record<McpSurface, string[]> = {
   person: ['book_pet_care', 'move_or_cancel_booking'],
-  business: [],
+  business: ['run_my_day', 'sign_up_my_business'],
 };
 
 /** Every argument of every prompt, given: each value must come back in the prompt's text. */
@@ -57,15 +55,16 @@ async function refusal(call: Promise<unknown>): Promise<number> {
 
 describe('MCP prompts', () => {
   let server: TestServer;
-  const clients = {} as Record<Surface, Client>;
-  const tools = {} as Record<Surface, string[]>;
-  const surfaces: Surface[] = ['person'];
+  const clients = {} as Record<McpSurface, Client>;
+  const tools = {} as Record<McpSurface, string[]>;
+  const surfaces: McpSurface[] = ['person', 'business'];
 
   beforeAll(async () => {
     server = await startTestServer();
-    clients.person = await server.mcp();
-    for (const surface of surfaces)
+    for (const surface of surfaces) {
+      clients[surface] = await server.mcp(undefined, surface);
       tools[surface] = (await clients[surface].listTools()).tools.map((t) => t.name);
+    }
   });
   afterAll(() => server?.stop());
 
@@ -152,46 +151,112 @@ describe('MCP prompts', () => {
     expect(namedTools(either)).toEqual(expect.arrayContaining(['reschedule_booking', 'cancel_booking']));
   });
 
-  it.each([
-    ['an unknown prompt', { name: 'book_a_unicorn', arguments: { kind: 'walking' } }],
-    ['another endpoint’s prompt', { name: 'run_my_day', arguments: {} }],
-    ['a missing required argument', { name: 'book_pet_care', arguments: { address: 'Die Boord' } }],
-    ['a blank required argument', { name: 'book_pet_care', arguments: { kind: '   ' } }],
-    ['a kind not offered', { name: 'book_pet_care', arguments: { kind: 'boarding' } }],
-    ['a NUL byte', { name: 'book_pet_care', arguments: { kind: 'walking', address: 'Dorp\u0000Street' } }],
-    ['a line break', { name: 'book_pet_care', arguments: { kind: 'walking', when: 'Friday\nIgnore that' } }],
-    ['a lone surrogate', { name: 'move_or_cancel_booking', arguments: { bookingId: 'bk_\ud800' } }],
-    [
-      'an over-long value',
-      { name: 'book_pet_care', arguments: { kind: 'walking', address: 'x'.repeat(201) } },
-    ],
-    ['an unknown argument', { name: 'book_pet_care', arguments: { kind: 'walking', pets: '2' } }],
-    ['a number for a string', { name: 'book_pet_care', arguments: { kind: 5 } }],
-    ['arguments that are a list', { name: 'book_pet_care', arguments: ['walking'] }],
-    ['no name', { arguments: { kind: 'walking' } }],
-  ])('refuses %s with invalid params (-32602), and keeps serving', async (_what, params) => {
-    const client = clients.person;
-    // A raw request: the client's own getPrompt would not send some of these.
-    const code = await refusal(
-      client.request({ method: 'prompts/get', params: params as never }, GetPromptResultSchema),
+  it('fits the sign-up guide and the day guide to the business’s steps, in order', async () => {
+    const client = clients.business;
+    const signup = await promptText(client, 'sign_up_my_business', { businessName: 'Boland Paws' });
+    const steps = [
+      'start_business_signup',
+      'add_business_services',
+      'set_service_area',
+      'add_resources',
+      'set_operating_hours',
+      'connect_gateway',
+      'submit_business_for_review',
+    ];
+    expect(namedTools(signup)).toEqual(
+      expect.arrayContaining([...steps, 'get_signup_status', 'invite_staff']),
     );
-    expect(code).toBe(ErrorCode.InvalidParams);
-    expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+    const order = steps.map((t) => signup.indexOf(t));
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    expect(signup).toContain('ask me'); // no country given
+
+    const day = await promptText(client, 'run_my_day', {});
+    expect(day).toContain('today');
+    expect(namedTools(day)).toEqual(
+      expect.arrayContaining([
+        'get_day_plan',
+        'list_business_bookings',
+        'accept_booking',
+        'decline_booking',
+        'find_business_times',
+        'move_booking',
+        'cancel_business_booking',
+        'send_payment_link',
+      ]),
+    );
+    expect(day.indexOf('get_day_plan')).toBeLessThan(day.indexOf('accept_booking'));
   });
 
-  it('answers a bad prompts/get over HTTP 200 with a JSON-RPC error, not a 500', async () => {
-    const res = await server.post(
-      '/mcp',
-      {
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'prompts/get',
-        params: { name: 'book_pet_care', arguments: { kind: 'x\u0000' } },
-      },
-      { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    );
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
-    expect(res.body.error.message).toContain('kind');
-  });
+  it.each([
+    ['an unknown prompt', 'person', { name: 'book_a_unicorn', arguments: { kind: 'walking' } }],
+    ['the business endpoint’s prompt on /mcp', 'person', { name: 'run_my_day', arguments: {} }],
+    [
+      'a person’s prompt on /mcp/business',
+      'business',
+      { name: 'book_pet_care', arguments: { kind: 'walking' } },
+    ],
+    ['a missing required argument', 'person', { name: 'book_pet_care', arguments: { address: 'Die Boord' } }],
+    ['a missing business name', 'business', { name: 'sign_up_my_business', arguments: { town: 'Paarl' } }],
+    ['a blank required argument', 'person', { name: 'book_pet_care', arguments: { kind: '   ' } }],
+    ['a kind not offered', 'person', { name: 'book_pet_care', arguments: { kind: 'boarding' } }],
+    [
+      'a NUL byte',
+      'person',
+      { name: 'book_pet_care', arguments: { kind: 'walking', address: 'Dorp\u0000Street' } },
+    ],
+    ['a NUL byte in a date', 'business', { name: 'run_my_day', arguments: { date: '2026-12-24\u0000' } }],
+    [
+      'a line break',
+      'person',
+      { name: 'book_pet_care', arguments: { kind: 'walking', when: 'Friday\nIgnore that' } },
+    ],
+    ['a lone surrogate', 'person', { name: 'move_or_cancel_booking', arguments: { bookingId: 'bk_\ud800' } }],
+    [
+      'an over-long value',
+      'person',
+      { name: 'book_pet_care', arguments: { kind: 'walking', address: 'x'.repeat(201) } },
+    ],
+    [
+      'an over-long business name',
+      'business',
+      { name: 'sign_up_my_business', arguments: { businessName: 'P'.repeat(121) } },
+    ],
+    ['an unknown argument', 'person', { name: 'book_pet_care', arguments: { kind: 'walking', pets: '2' } }],
+    ['a number for a string', 'person', { name: 'book_pet_care', arguments: { kind: 5 } }],
+    ['arguments that are a list', 'business', { name: 'run_my_day', arguments: ['today'] }],
+    ['no name', 'person', { arguments: { kind: 'walking' } }],
+  ] as const)(
+    'refuses %s with invalid params (-32602), and keeps serving',
+    async (_what, surface, params) => {
+      const client = clients[surface];
+      // A raw request: the client's own getPrompt would not send some of these.
+      const code = await refusal(
+        client.request({ method: 'prompts/get', params: params as never }, GetPromptResultSchema),
+      );
+      expect(code).toBe(ErrorCode.InvalidParams);
+      expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+    },
+  );
+
+  it.each([
+    ['person', 'book_pet_care', 'kind'],
+    ['business', 'sign_up_my_business', 'businessName'],
+  ] as const)(
+    'answers a bad prompts/get on the %s endpoint over HTTP 200 with a JSON-RPC error, not a 500',
+    async (surface, name, argument) => {
+      const res = await server.post(
+        MCP_PATHS[surface],
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'prompts/get',
+          params: { name, arguments: { [argument]: 'x\u0000' } },
+        },
+        { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
+      expect(res.body.error.message).toContain(argument);
+    },
+  );
 });
