@@ -53,7 +53,7 @@ export function canShowPages(capabilities: Record<string, unknown> | undefined):
 }
 
 /**
- * The MCP session of this request, or null for none. An `initialize` that declares URL-mode
+ * The MCP session of this request on `endpoint` (`/mcp`, `/mcp/business`), or null for none. An `initialize` that declares URL-mode
  * elicitation opens one (its id goes on the answer, set before the transport writes); a request
  * carrying `Mcp-Session-Id` reads its session back. An id that names no live session (unknown,
  * expired, ended, or of the other endpoint) is answered here with 404 and -32001, as the transport
@@ -65,8 +65,8 @@ export async function mcpSessionOf(
   req: Request,
   res: Response,
   messages: readonly JsonRpcMessage[],
+  endpoint: string,
 ): Promise<McpClientSession | null | undefined> {
-  const endpoint = req.baseUrl || '/mcp';
   const initialize = messages.find((m) => m?.method === 'initialize');
   if (initialize) {
     const params = isObject(initialize.params) ? initialize.params : {};
@@ -142,13 +142,18 @@ export function urlElicitationOf(error: ServiceError): UrlElicitationRequiredErr
  * DELETE with an `Mcp-Session-Id`: the session ends (204), an unknown one is 404. Without the
  * header: false, and the door answers 405 as it always did.
  */
-export async function endSession(runtime: Runtime, req: Request, res: Response): Promise<boolean> {
+export async function endSession(
+  runtime: Runtime,
+  req: Request,
+  res: Response,
+  endpoint: string,
+): Promise<boolean> {
   const sessionId = req.get(SESSION_HEADER);
   if (sessionId === undefined) return false;
   const ended =
     /^[\x21-\x7e]{1,200}$/.test(sessionId) &&
     (await runOperation(identity.endMcpSessionOp, visitorCall(runtime, req), {
-      endpoint: req.baseUrl || '/mcp',
+      endpoint,
       sessionId,
     }));
   if (ended) res.status(204).end();

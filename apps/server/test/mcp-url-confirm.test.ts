@@ -26,7 +26,7 @@ const OTHER = 'someone-else@example.com';
 const OWNER = 'owner@partner.example'; // Boland Paws' owner in the demo data
 const BIZ = 'biz_boland_paws';
 const SHOTS = '/tmp/shots/mcp-url-confirm';
-const BUSINESS_ENDPOINT = '/mcp';
+const BUSINESS_ENDPOINT = '/mcp/business';
 
 describe('the person confirms on our page where the MCP client can show one', () => {
   let server: TestServer;
@@ -326,8 +326,8 @@ describe('the person confirms on our page where the MCP client can show one', ()
   it('sessions: an unknown or ended one is 404 (initialize again); DELETE ends one; without one DELETE is 405', async () => {
     const { client, transport } = await mcpClient(person.key);
     const sessionId = transport.sessionId!;
-    const post = (id: string | undefined, method = 'POST') =>
-      fetch(`${server.url}/mcp`, {
+    const post = (id: string | undefined, method = 'POST', path = '/mcp') =>
+      fetch(`${server.url}${path}`, {
         method,
         headers: {
           'content-type': 'application/json',
@@ -338,6 +338,8 @@ describe('the person confirms on our page where the MCP client can show one', ()
         body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) : undefined,
       });
     expect((await post(sessionId)).status).toBe(200);
+    // A session belongs to the endpoint it was opened on.
+    expect((await post(sessionId, 'POST', BUSINESS_ENDPOINT)).status).toBe(404);
     const unknown = await post('nms_not-a-session');
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.code).toBe(-32001);
