@@ -14,7 +14,14 @@ import { createApiKey } from '@nogpets/operations/testing';
 import { findOrCreateUser, setPassword } from '@nogpets/store';
 import { type Browser, fixedClock, launchBrowser, type Page } from '@nogpets/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPetOwner, startTestServer, type TestServer, toolJson } from './harness.js';
+import {
+  newPetOwner,
+  postForm,
+  signedInForm,
+  startTestServer,
+  type TestServer,
+  toolJson,
+} from './harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read as a client reads them
 type Json = any;
@@ -282,6 +289,33 @@ describe('the person confirms on our page where the MCP client can show one', ()
     }
   });
 
+  it('a form without the session’s token, from another site or with no answer changes nothing; signed out, the page asks to sign in', async () => {
+    const { client } = await mcpClient(person.key);
+    const asked = await elicited(
+      client.callTool({ name: 'book', arguments: await cashBooking('2026-11-30') }),
+    );
+    const path = new URL(asked.url).pathname;
+    const signedOut = await fetch(asked.url, { redirect: 'manual' });
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.get('location')).toBe(`/signin?next=${encodeURIComponent(path)}`);
+    const form = await signedInForm(server, PERSON, PASSWORD);
+    const forged = await postForm(server, path, { answer: 'confirm' }, { ...form, csrf: 'forged' });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('This form has expired.');
+    const crossSite = await postForm(server, path, { answer: 'confirm' }, form, {
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(crossSite.status).toBe(403);
+    const noAnswer = await postForm(server, path, { answer: 'yes please' }, form);
+    expect(noAnswer.status).toBe(400);
+    expect(await confirmation(asked.id)).toMatchObject({ status: 'pending', usedAt: null });
+    const tooLong = await fetch(`${server.url}/confirm/${'c'.repeat(101)}`, {
+      headers: { cookie: form.cookie },
+    });
+    expect(tooLong.status).toBe(400);
+  });
+
   it('a Run tool of the business endpoint waits for the owner on the page too', async () => {
     const { client } = await mcpClient(ownerKey, { path: BUSINESS_ENDPOINT });
     const [b] = await server.db.sql<{ id: string }[]>`
@@ -342,7 +376,7 @@ describe('the person confirms on our page where the MCP client can show one', ()
     expect((await post(sessionId, 'POST', BUSINESS_ENDPOINT)).status).toBe(404);
     const unknown = await post('nms_not-a-session');
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error.code).toBe(-32001);
+    expect(((await unknown.json()) as Json).error.code).toBe(-32001);
     expect((await post(undefined, 'DELETE')).status).toBe(405);
     expect((await post(sessionId, 'DELETE')).status).toBe(204);
     expect((await post(sessionId)).status).toBe(404);
