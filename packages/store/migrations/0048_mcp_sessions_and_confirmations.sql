@@ -21,6 +21,8 @@ create index mcp_sessions_expiry on mcp_sessions (expires_at);
 -- answered once (confirmed or refused) and used once by the retried call, in its transaction.
 create table confirmations (
   id text primary key,
+  -- The order questions were asked in (created_at can tie: a clock, or two at once).
+  seq bigint generated always as identity,
   user_id text not null references users (id) on delete cascade,
   operation text not null,
   args_hash text not null,
@@ -34,6 +36,6 @@ create table confirmations (
   used_at timestamptz
 );
 -- The retried call's one read: the newest open confirmation of this person's call.
-create index confirmations_of_call on confirmations (user_id, operation, args_hash, created_at desc)
+create index confirmations_of_call on confirmations (user_id, operation, args_hash, seq desc)
   where used_at is null;
 create index confirmations_expiry on confirmations (expires_at);

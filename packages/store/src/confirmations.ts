@@ -60,12 +60,12 @@ export async function findOpenConfirmation(
         select ${COLUMNS(sql)} from confirmations
         where user_id = ${call.userId} and operation = ${call.operation} and args_hash = ${call.argsHash}
           and used_at is null
-        order by created_at desc limit 1 for update`
+        order by seq desc limit 1 for update`
     : await sql<ConfirmationRow[]>`
         select ${COLUMNS(sql)} from confirmations
         where user_id = ${call.userId} and operation = ${call.operation} and args_hash = ${call.argsHash}
           and used_at is null
-        order by created_at desc limit 1`;
+        order by seq desc limit 1`;
   return row ?? null;
 }
 
