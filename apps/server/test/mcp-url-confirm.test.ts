@@ -316,6 +316,24 @@ describe('the person confirms on our page where the MCP client can show one', ()
     expect(tooLong.status).toBe(400);
   });
 
+  it('an Idempotency-Key does not keep the question as its answer: the retry with the same key books once confirmed', async () => {
+    const { client } = await mcpClient(person.key);
+    const args = await cashBooking('2026-12-02');
+    const call = () =>
+      client.callTool({ name: 'book', arguments: args, _meta: { idempotencyKey: 'confirm-page-key-1' } });
+    const before = await bookingsOf(userId);
+    const asked = await elicited(call());
+    expect((await elicited(call())).id).toBe(asked.id);
+    const form = await signedInForm(server, PERSON, PASSWORD);
+    const answered = await postForm(server, new URL(asked.url).pathname, { answer: 'confirm' }, form);
+    expect(answered.status).toBe(303);
+    const booked = toolJson(await call());
+    expect(booked.bookingId).toMatch(/.+/);
+    // The key now keeps the booking: the same call again answers it, and books nothing more.
+    expect(toolJson(await call()).bookingId).toBe(booked.bookingId);
+    expect(await bookingsOf(userId)).toBe(before + 1);
+  });
+
   it('a Run tool of the business endpoint waits for the owner on the page too', async () => {
     const { client } = await mcpClient(ownerKey, { path: BUSINESS_ENDPOINT });
     const [b] = await server.db.sql<{ id: string }[]>`
