@@ -103,6 +103,18 @@ describe('the person confirms on our page where the MCP client can show one', ()
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
   }
+  /**
+   * Presses Confirm or Refuse and waits for the page the answer leads to (the same URL: the text
+   * says it is there); its status.
+   */
+  async function answer(page: Page, button: 'Confirm' | 'Refuse', shows: string): Promise<number> {
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: button }).click(),
+    ]);
+    await page.getByText(shows).waitFor();
+    return res.status();
+  }
   /** A browser signed in as `email`, having opened `url` (sent to sign in first, then back). */
   async function openSignedIn(email: string, url: string) {
     const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
@@ -156,9 +168,11 @@ describe('the person confirms on our page where the MCP client can show one', ()
     try {
       const open = await seen(page);
       expect(open).toContain('Pager (confirm test) asks to make this change for you.');
+      // Ten minutes, in the pages' zone (asked at 06:00 in Johannesburg).
+      expect(open).toContain('Open until Mon, 23 Nov 2026, 06:10. Your answer counts once.');
       expect(open).toContain(asked.message.replace('Confirm or refuse on NogPets: ', ''));
       await shot(page, '1-open');
-      await Promise.all([page.waitForURL(asked.url), page.getByRole('button', { name: 'Confirm' }).click()]);
+      expect(await answer(page, 'Confirm', 'You confirmed this change.')).toBe(303);
       expect(await seen(page)).toContain('You confirmed this change. Go back to your assistant');
       expect(await page.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
       await shot(page, '2-confirmed');
@@ -192,7 +206,7 @@ describe('the person confirms on our page where the MCP client can show one', ()
     const { page, context } = await openSignedIn(PERSON, asked.url);
     let bookingId: string;
     try {
-      await Promise.all([page.waitForURL(asked.url), page.getByRole('button', { name: 'Confirm' }).click()]);
+      await answer(page, 'Confirm', 'You confirmed this change.');
       bookingId = toolJson(await client.callTool({ name: 'book', arguments: args })).bookingId;
 
       const cancel = { bookingId, confirm: true };
@@ -205,7 +219,7 @@ describe('the person confirms on our page where the MCP client can show one', ()
       expect(other.id).not.toBe(ask.id);
 
       await page.goto(ask.url);
-      await Promise.all([page.waitForURL(ask.url), page.getByRole('button', { name: 'Refuse' }).click()]);
+      await answer(page, 'Refuse', 'You refused this change.');
       expect(await seen(page)).toContain('You refused this change. Nothing was changed');
       await shot(page, '4-refused');
     } finally {
@@ -251,13 +265,8 @@ describe('the person confirms on our page where the MCP client can show one', ()
     try {
       const second = await context.newPage();
       await second.goto(asked.url);
-      await Promise.all([page.waitForURL(asked.url), page.getByRole('button', { name: 'Confirm' }).click()]);
-      const [replay] = await Promise.all([
-        second.waitForResponse((r) => r.request().method() === 'POST'),
-        second.getByRole('button', { name: 'Refuse' }).click(),
-      ]);
-      expect(replay.status()).toBe(409);
-      await second.waitForLoadState();
+      await answer(page, 'Confirm', 'You confirmed this change.');
+      expect(await answer(second, 'Refuse', 'This confirmation was already answered.')).toBe(409);
       const replayed = await seen(second);
       expect(replayed).toContain('This confirmation was already answered.');
       expect(replayed).toContain('You confirmed this change.');
@@ -276,12 +285,7 @@ describe('the person confirms on our page where the MCP client can show one', ()
       // An open question that expires while its page is open: the answer is refused.
       await page.goto(anew.url);
       clock.advance(11 * 60_000);
-      const [late] = await Promise.all([
-        page.waitForResponse((r) => r.request().method() === 'POST'),
-        page.getByRole('button', { name: 'Confirm' }).click(),
-      ]);
-      expect(late.status()).toBe(409);
-      await page.waitForLoadState();
+      expect(await answer(page, 'Confirm', 'This confirmation has expired. Ask your assistant')).toBe(409);
       expect(await seen(page)).toContain('This confirmation has expired. Ask your assistant');
       expect(await confirmation(anew.id)).toMatchObject({ status: 'pending', usedAt: null });
     } finally {
@@ -347,7 +351,7 @@ describe('the person confirms on our page where the MCP client can show one', ()
     expect(await state()).toBe('ACCEPTED');
     const { page, context } = await openSignedIn(OWNER, asked.url);
     try {
-      await Promise.all([page.waitForURL(asked.url), page.getByRole('button', { name: 'Confirm' }).click()]);
+      await answer(page, 'Confirm', 'You confirmed this change.');
     } finally {
       await context.close();
     }

@@ -3,7 +3,7 @@
 // assistant's `confirm: true`. The page shows the same summary the assistant was given and takes
 // one answer, Confirm or Refuse; the assistant's retried call then goes through once, or is told
 // the person refused. Someone else's confirmation is a 404 that shows nothing of it.
-import { pageOperations, ServiceError, type UserRow } from '@nogpets/operations';
+import { momentText, pageOperations, ServiceError, type UserRow } from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { Request, Response, Router } from 'express';
 import html from 'html-template-tag';
@@ -54,7 +54,9 @@ function stateText(v: View): { title: string; body: string } {
   }
 }
 
-function confirmationPage(v: View, s: Session, refusal?: string): string {
+/** The page of a confirmation: times in the pages' zone, and why a second answer was refused, if it was. */
+function confirmationPage(v: View, s: Session, shown: { timeZone: string; refusal?: string }): string {
+  const { timeZone, refusal } = shown;
   const { title, body } = stateText(v);
   const form =
     v.state === 'open'
@@ -63,7 +65,7 @@ function confirmationPage(v: View, s: Session, refusal?: string): string {
           <button type="submit" name="answer" value="confirm">Confirm</button>
           <button class="secondary" type="submit" name="answer" value="refuse">Refuse</button>
         </form>
-        <p class="muted">Open for 10 minutes after your assistant asked. Your answer counts once.</p>`
+        <p class="muted">Open until ${momentText(new Date(v.expiresAt), timeZone)}. Your answer counts once.</p>`
       : '';
   return page(
     title,
@@ -95,10 +97,13 @@ export function confirmRoutes(router: Router, { runtime, requireSession }: Confi
       if (!s) return;
       const call = personCall(runtime, req, s.user.id);
       try {
-        const view = await run(pageOperations.confirmationForPage, call, {
-          confirmationId: String(req.params.confirmationId),
-        });
-        res.type('html').send(confirmationPage(view, s));
+        const [view, timeZone] = await Promise.all([
+          run(pageOperations.confirmationForPage, call, {
+            confirmationId: String(req.params.confirmationId),
+          }),
+          run(pageOperations.pagesTimeZone, call, {}),
+        ]);
+        res.type('html').send(confirmationPage(view, s, { timeZone }));
       } catch (err) {
         if (isBadInput(err)) return badInputPage(res, err, s);
         if (err instanceof ServiceError && err.code === 'NOT_FOUND') return missingPage(res, s);
@@ -138,11 +143,14 @@ export function confirmRoutes(router: Router, { runtime, requireSession }: Confi
         if (err instanceof ServiceError && err.code === 'NOT_FOUND') return missingPage(res, s);
         if (err instanceof ServiceError && err.code === 'NOT_ACTIVE') {
           // Answered already (or expired): the answer stands; the page shows it again.
-          const view = await run(pageOperations.confirmationForPage, call, { confirmationId });
+          const [view, timeZone] = await Promise.all([
+            run(pageOperations.confirmationForPage, call, { confirmationId }),
+            run(pageOperations.pagesTimeZone, call, {}),
+          ]);
           res
             .status(409)
             .type('html')
-            .send(confirmationPage(view, s, err.message));
+            .send(confirmationPage(view, s, { timeZone, refusal: err.message }));
           return;
         }
         throw err;
