@@ -459,7 +459,7 @@ export interface paths {
     put?: never;
     /**
      * Prepare a business sign-up (no login)
-     * @description Saves what a pet business told you as a sign-up draft, without any login: the business name and town, and whatever else they said (contact, email, phone with its country code, country, categories, mode, vans, staff, website, about, services with their prices as said, a note). First ask whether they agree that the operator keeps these details to set up the application and to contact them; send `consent: true` only if they do. The draft joins the account with their email only when they follow the sign-in link its page mails to that email (the account is made then if absent). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead.
+     * @description Saves what a pet business told you as a sign-up draft, without any login: the business name and town, and whatever else they said (contact, email, phone with its country code, country, categories, mode, vans, staff, website, about, services with their prices as said, a note). First ask whether they agree that the operator keeps these details to set up the application and to contact them; send `consent: true` only if they do. The draft joins the account with their email only when they follow the sign-in link its page mails to that email (the account is made then if absent). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead (MCP endpoint /mcp/business).
      *
      *     MCP tool: `prepare_business_signup`.
      */
@@ -1329,7 +1329,7 @@ export interface paths {
     };
     /**
      * Get the calendar feed of my bookings
-     * @description The person's private calendar feed (.ics) of their bookings, to subscribe to in Google Calendar, Apple Calendar or Outlook. The first call makes it and answers its `url`; NogPets keeps only a hash of the address, so later calls answer `url: null` with when it was made (rotate_calendar_feed gives a new address). It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. Give the address to the person only: anyone holding it sees their bookings.
+     * @description The person's private calendar feed (.ics) of their bookings, to subscribe to in Google Calendar, Apple Calendar or Outlook. The first call makes it and answers its `url`; NogPets keeps only a hash of the address, so later calls answer `url: null` with when it was made (a new address: "Calendar feeds" on the account page, or POST /v1/calendar-feed/rotate). It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. Give the address to the person only: anyone holding it sees their bookings.
      *
      *     MCP tool: `get_calendar_feed`.
      */
@@ -1373,7 +1373,7 @@ export interface paths {
     };
     /**
      * Get a calendar feed of jobs
-     * @description A private calendar feed (.ics) of jobs, to subscribe to in a calendar app: `scope: my_jobs` the jobs of the vans, walkers or sitters the person works (crew too), `scope: business` every job of the business (owners and managers). Each event names the services, pets and client, with the address. The first call makes it and answers its `url`; later calls answer `url: null` (only a hash is kept; rotate_business_calendar_feed gives a new address). Each person has their own address. It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. The feed stops answering when the person leaves the business or, for the whole business, is no longer an owner or manager.
+     * @description A private calendar feed (.ics) of jobs, to subscribe to in a calendar app: `scope: my_jobs` the jobs of the vans, walkers or sitters the person works (crew too), `scope: business` every job of the business (owners and managers). Each event names the services, pets and client, with the address. The first call makes it and answers its `url`; later calls answer `url: null` (only a hash is kept; a new address: "Calendar feeds" on the account page, or POST /v1/business/calendar-feed/rotate). Each person has their own address. It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. The feed stops answering when the person leaves the business or, for the whole business, is no longer an owner or manager.
      *
      *     MCP tool: `get_business_calendar_feed`.
      */
