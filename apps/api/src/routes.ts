@@ -17,7 +17,7 @@ export async function httpContext(runtime: Runtime, req: Request): Promise<Opera
     deps: runtime.deps,
     requestId: String(req.id),
     clientName: statedClientName(req.get('x-client-name')),
-    auth: await bearerAuth(runtime, req.get('authorization'), 'v1'),
+    auth: await bearerAuth(runtime, req.get('authorization'), '/v1'),
     log: req.log,
     idempotencyKey: req.get('idempotency-key'),
     callerAddress: req.ip,

@@ -10,6 +10,8 @@ import {
 import {
   type AuthContext,
   insufficientScope,
+  MCP_PATHS,
+  type McpSurface,
   type Operation,
   type OperationContext,
   runOperation,
@@ -23,11 +25,24 @@ import { toolOf } from './tools.js';
 
 export const MCP_SERVER_VERSION = '1.7.0';
 
-const INSTRUCTIONS =
-  'NogPets books mobile grooming, dog walks and pet sitting in Stellenbosch, South Africa, and signs up pet ' +
-  "businesses anywhere. Start with check_coverage for the person's address, list_services for what is offered and " +
-  'prices (integer cents of rand: 38000 = R380). When a tool answers with a `message`, pass it on to the person word ' +
-  'for word. Errors come back as {error: {code, message, details}}.';
+const SHARED_INSTRUCTIONS =
+  'When a tool answers with a `message`, pass it on to the person word for word. Errors come back as ' +
+  '{error: {code, message, details}}.';
+
+/** What each endpoint's `initialize` tells the assistant: who it is for and where to start. */
+const INSTRUCTIONS: Record<McpSurface, string> = {
+  person:
+    'NogPets books mobile grooming, dog walks and pet sitting in Stellenbosch, South Africa, and lists pet ' +
+    "businesses nearby. Start with check_coverage for the person's address, list_services for what is offered " +
+    'and prices (integer cents of rand: 38000 = R380). A pet business signs up and runs its work at the ' +
+    `business endpoint (${MCP_PATHS.business}). ` +
+    SHARED_INSTRUCTIONS,
+  business:
+    'NogPets for pet businesses anywhere: sign up (start_business_signup, then the steps each answer names in ' +
+    '`next`) and, once approved, run the business: day plan, bookings, clients, prices, hours, staff and money, ' +
+    "in the business's own currency (integer minor units) and time zone. " +
+    SHARED_INSTRUCTIONS,
+};
 
 function errorResult(err: ServiceError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(err.toBody()) }] };
@@ -43,18 +58,19 @@ type JsonRpcId = string | number;
  */
 export function createMcpServer(
   runtime: Runtime,
-  operations: readonly Operation[],
+  surface: McpSurface,
+  registry: readonly Operation[],
   tools: Tool[],
   context: () => Promise<OperationContext>,
   rawArguments?: ReadonlyMap<JsonRpcId, unknown>,
   validator: AjvJsonSchemaValidator = new AjvJsonSchemaValidator(),
 ): Server {
-  const byName = new Map(operations.map((op) => [op.toolName, op]));
+  const byName = new Map(registry.filter((op) => op.mcp === surface).map((op) => [op.toolName, op]));
   const server = new Server(
     { name: 'nogpets', title: 'NogPets', version: MCP_SERVER_VERSION },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
+      instructions: INSTRUCTIONS[surface],
       jsonSchemaValidator: validator,
     },
   );
@@ -62,11 +78,7 @@ export function createMcpServer(
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);
     const counter = runtime.metrics.operationCalls;
-    if (!op) {
-      return errorResult(
-        new ServiceError('NOT_FOUND', `No tool named ${request.params.name}.`, { tool: request.params.name }),
-      );
-    }
+    if (!op) return errorResult(noSuchTool(runtime, surface, registry, request.params.name));
     try {
       // A retried change carries its key in the call's _meta (or the HTTP Idempotency-Key header).
       const meta = request.params._meta as { idempotencyKey?: unknown } | undefined;
@@ -154,8 +166,45 @@ function jsonRpcBody(req: Request, res: Response, next: NextFunction): void {
   });
 }
 
-/** `/mcp`: Streamable HTTP in stateless JSON mode, so any number of instances can serve it. */
-export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): Router {
+/**
+ * A tool this endpoint does not list: NOT_FOUND, naming the endpoint that does list it, or /v1
+ * where no endpoint does, so the assistant (or its developer) knows where to go.
+ */
+function noSuchTool(
+  runtime: Runtime,
+  surface: McpSurface,
+  registry: readonly Operation[],
+  name: string,
+): ServiceError {
+  const elsewhere = registry.find((op) => op.toolName === name);
+  if (!elsewhere) return new ServiceError('NOT_FOUND', `No tool named ${name}.`, { tool: name });
+  const base = runtime.publicUrl();
+  if (elsewhere.mcp === 'none' || elsewhere.mcp === surface) {
+    return new ServiceError(
+      'NOT_FOUND',
+      `${name} is not an MCP tool; it is ${elsewhere.method} ${elsewhere.path} of the HTTP API (${base}/docs).`,
+      { tool: name, api: `${elsewhere.method} ${elsewhere.path}` },
+    );
+  }
+  const endpoint = `${base}${MCP_PATHS[elsewhere.mcp]}`;
+  return new ServiceError(
+    'NOT_FOUND',
+    `${name} is a tool of the MCP endpoint ${endpoint}, not of this one.`,
+    {
+      tool: name,
+      endpoint,
+    },
+  );
+}
+
+/**
+ * An MCP endpoint (`/mcp` for pet owners and the public, `/mcp/business` for businesses), listing
+ * the operations placed on it: Streamable HTTP in stateless JSON mode, so any number of instances
+ * can serve it.
+ */
+export function mcpRouter(runtime: Runtime, registry: readonly Operation[], surface: McpSurface): Router {
+  const operations = registry.filter((op) => op.mcp === surface);
+  const path = MCP_PATHS[surface];
   const tools = operations.map(toolOf);
   // One validator for every request's server: making one (a new Ajv) cost more than the call itself.
   const validator = new AjvJsonSchemaValidator();
@@ -189,13 +238,13 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     else next();
   });
   router.post('/', runtime.rateLimiter.middleware, jsonRpcBody, async (req, res, next) => {
-    res.locals.resourceMetadata = `${runtime.publicUrl()}/.well-known/oauth-protected-resource/mcp`;
+    res.locals.resourceMetadata = `${runtime.publicUrl()}/.well-known/oauth-protected-resource${path}`;
     // A call of a tool that needs a scope is answered at the HTTP level when the credential is
     // missing (401) or too narrow (403), so MCP clients start or widen authorization themselves.
     let rawArguments: Map<JsonRpcId, unknown>;
     // The credential is looked up once per request, here or on the first tool call, never twice.
     let lookup: Promise<AuthContext | null> | undefined;
-    const credential = () => (lookup ??= bearerAuth(runtime, req.get('authorization'), 'mcp'));
+    const credential = () => (lookup ??= bearerAuth(runtime, req.get('authorization'), path));
     try {
       const messages = (Array.isArray(req.body) ? req.body : [req.body]) as JsonRpcMessage[];
       rawArguments = toolArgumentsById(messages);
@@ -221,7 +270,8 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
     }
     const server = createMcpServer(
       runtime,
-      operations,
+      surface,
+      registry,
       tools,
       () => mcpContext(runtime, req, credential),
       rawArguments,
@@ -249,7 +299,7 @@ export function mcpRouter(runtime: Runtime, operations: readonly Operation[]): R
       res,
       new ServiceError(
         'METHOD_NOT_ALLOWED',
-        `${req.method} is not supported on /mcp; send JSON-RPC with POST.`,
+        `${req.method} is not supported on ${path}; send JSON-RPC with POST.`,
         {
           allow: ['POST', 'OPTIONS'],
         },

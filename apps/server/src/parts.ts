@@ -18,7 +18,9 @@ export function allInOne(options: { worker: boolean }): ServiceParts {
     mount(app, runtime, publicUrl) {
       // The API and MCP first: the calls assistants make most pass no page or OAuth middleware.
       mountApi(app, runtime, { publicUrl, operations });
-      app.use('/mcp', mcpRouter(runtime, operations));
+      // The business endpoint first: '/mcp' would otherwise see its requests as well.
+      app.use('/mcp/business', mcpRouter(runtime, operations, 'business'));
+      app.use('/mcp', mcpRouter(runtime, operations, 'person'));
       app.use(oauthRouter(runtime, createOAuthProvider(runtime)));
       app.use(paymentsRouter(runtime));
       app.use(calendarFeedsRouter(runtime));

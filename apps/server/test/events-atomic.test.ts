@@ -130,6 +130,7 @@ describe('domain events commit with their change or not at all', () => {
         toolName: operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
         title: operationId,
         tag: 'Test',
+        mcp: 'none',
         method: 'POST',
         path: `/v1/test/${operationId}`,
         inputIn: 'body',

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type Clock, type createSandboxGateway, jobOperations, runOperation } from '@nogpets/operations';
+import {
+  type Clock,
+  type createSandboxGateway,
+  jobOperations,
+  MCP_PATHS,
+  type McpSurface,
+  operations,
+  runOperation,
+} from '@nogpets/operations';
 import { createApiKey } from '@nogpets/operations/testing';
 import { type Config, createLogger, loadConfig, type RunningService, startService } from '@nogpets/runtime';
 import {
@@ -14,6 +22,9 @@ import {
 } from '@nogpets/test-utils';
 import { runCli } from '../src/cli-program.js';
 import { allInOne } from '../src/parts.js';
+
+/** The tools /mcp/business lists. */
+const BUSINESS_TOOLS = new Set(operations.filter((op) => op.mcp === 'business').map((op) => op.toolName));
 
 export interface TestServer {
   url: string;
@@ -28,10 +39,14 @@ export interface TestServer {
     body: unknown,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: any; headers: Headers }>;
-  /** An anonymous MCP client; `headers` go with every request (such as `x-client-name`). */
-  mcp(headers?: Record<string, string>): Promise<Client>;
-  /** An MCP client sending a Bearer credential. */
-  mcpAs(token: string): Promise<Client>;
+  /**
+   * An anonymous MCP client; `headers` go with every request (such as `x-client-name`). Connected
+   * to the endpoint `surface` names; without one, to /mcp, with each call of a business tool sent
+   * to /mcp/business (the endpoint that lists it), so tests of a tool need not say where it lives.
+   */
+  mcp(headers?: Record<string, string>, surface?: McpSurface): Promise<Client>;
+  /** An MCP client sending a Bearer credential; `surface` as for `mcp`. */
+  mcpAs(token: string, surface?: McpSurface): Promise<Client>;
   stop(): Promise<void>;
 }
 
@@ -81,32 +96,42 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     } catch {}
     return { status: res.status, body: parsed as any, headers: res.headers };
   };
+  const connectTo = async (surface: McpSurface, headers?: Record<string, string>): Promise<Client> => {
+    const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(
+        new URL(`${service.url}${MCP_PATHS[surface]}`),
+        headers ? { requestInit: { headers } } : undefined,
+      ),
+    );
+    clients.push(client);
+    return client;
+  };
+  /** A client of one endpoint, or (no surface) of /mcp sending business tools' calls to /mcp/business. */
+  const connectMcp = async (headers?: Record<string, string>, surface?: McpSurface): Promise<Client> => {
+    if (surface) return connectTo(surface, headers);
+    const person = await connectTo('person', headers);
+    let business: Promise<Client> | undefined;
+    const callTool: Client['callTool'] = async (params, ...rest) => {
+      if (BUSINESS_TOOLS.has(params.name))
+        return (await (business ??= connectTo('business', headers))).callTool(params, ...rest);
+      return person.callTool(params, ...rest);
+    };
+    return new Proxy(person, {
+      get: (target, prop, receiver) => (prop === 'callTool' ? callTool : Reflect.get(target, prop, receiver)),
+    });
+  };
   return {
     url: service.url,
     service,
     db,
     get: (path, headers) => request('GET', path, undefined, headers),
     post: (path, body, headers) => request('POST', path, body, headers),
-    async mcp(headers) {
-      const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(
-          new URL(`${service.url}/mcp`),
-          headers ? { requestInit: { headers } } : undefined,
-        ),
-      );
-      clients.push(client);
-      return client;
+    async mcp(headers, surface) {
+      return connectMcp(headers, surface);
     },
-    async mcpAs(token) {
-      const client = new Client({ name: 'nogpets-tests', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      clients.push(client);
-      return client;
+    async mcpAs(token, surface) {
+      return connectMcp({ authorization: `Bearer ${token}` }, surface);
     },
     async stop() {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));

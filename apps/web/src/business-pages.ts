@@ -1,6 +1,13 @@
 // The pages a business applicant watches: their applications, and one with its checklist in words.
 // They show what getSignupStatus answers, as the signed-in person.
-import { getSignupStatus, runOperation, SCOPES, ServiceError, stillNeeded } from '@nogpets/operations';
+import {
+  getSignupStatus,
+  MCP_PATHS,
+  runOperation,
+  SCOPES,
+  ServiceError,
+  stillNeeded,
+} from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
@@ -135,7 +142,13 @@ export function businessRoutes(router: Router, { runtime, requireSession }: Busi
         const { application } = await status(req, s, String(req.params.id));
         res
           .type('html')
-          .send(page(application!.name, applicationBody(application!, `${runtime.publicUrl()}/mcp`), s));
+          .send(
+            page(
+              application!.name,
+              applicationBody(application!, `${runtime.publicUrl()}${MCP_PATHS.business}`),
+              s,
+            ),
+          );
       } catch (err) {
         if (!(err instanceof ServiceError) || err.status >= 500) throw err;
         // Not theirs, none, or not an id at all: the same plain page.

@@ -1,7 +1,13 @@
 // The home page (`/`): what NogPets is, and the way on for each kind of visitor: pet owners sign in
 // or up, businesses start an application (a sign-up draft, made by prepareBusinessSignup as an
-// assistant makes it, then finished on the draft's page), developers read /docs or connect to /mcp.
-import { type FieldProblem, prepareBusinessSignup, runOperation, ServiceError } from '@nogpets/operations';
+// assistant makes it, then finished on the draft's page), developers read /docs or connect to /mcp (or /mcp/business).
+import {
+  type FieldProblem,
+  MCP_PATHS,
+  prepareBusinessSignup,
+  runOperation,
+  ServiceError,
+} from '@nogpets/operations';
 import type { Runtime } from '@nogpets/runtime';
 import type { UserRow } from '@nogpets/operations';
 import type { Request, Response, Router } from 'express';
@@ -84,7 +90,8 @@ function startForm(csrf: string, typed: Typed): string {
 }
 
 function homeBody(runtime: Runtime, csrf: string, s: Session | null): string {
-  const mcpUrl = `${runtime.publicUrl()}/mcp`;
+  const mcpUrl = `${runtime.publicUrl()}${MCP_PATHS.person}`;
+  const businessMcpUrl = `${runtime.publicUrl()}${MCP_PATHS.business}`;
   const owners = s
     ? html`<p>Signed in as <strong>${s.user.email}</strong>.</p><p><a class="button" href="/account">Your account</a></p>`
     : html`<p><a class="button" href="/signin">Sign in</a> <a class="button" href="/signup">Create an account</a></p>`;
@@ -99,6 +106,7 @@ function homeBody(runtime: Runtime, csrf: string, s: Session | null): string {
       <ul>
         <li><a href="/docs">API documentation</a></li>
         <li>MCP server: <code class="url">${mcpUrl}</code></li>
+        <li>MCP server for pet businesses (sign-up and running the business): <code class="url">${businessMcpUrl}</code></li>
       </ul>
     </section>
   </div>

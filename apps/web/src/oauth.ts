@@ -36,8 +36,11 @@ import {
   DATABASE_RETRY_AFTER_SECONDS,
   identityOperations as identity,
   type IssuedTokens,
+  MCP_PATHS,
+  type McpSurface,
   type OAuthErrorCode,
   SCOPE_NAMES,
+  scopesOn,
   ServiceError,
   toServiceError,
 } from '@nogpets/operations';
@@ -63,10 +66,11 @@ function issuerOf(runtime: Runtime): string {
  */
 function acceptResource(runtime: Runtime, resource: string): URL {
   const base = runtime.publicUrl().replace(/\/$/, '');
-  const accepted = [base, `${base}/`, `${base}/mcp`, `${base}/v1`].map((u) => new URL(u).href);
+  const endpoints = [`${base}${MCP_PATHS.person}`, `${base}${MCP_PATHS.business}`, `${base}/v1`];
+  const accepted = [base, `${base}/`, ...endpoints].map((u) => new URL(u).href);
   const url = URL.canParse(resource) ? new URL(resource) : null;
   if (!url || !accepted.includes(url.href))
-    throw new InvalidTargetError(`resource must be ${base}, ${base}/mcp or ${base}/v1.`);
+    throw new InvalidTargetError(`resource must be ${base} or one of ${endpoints.join(', ')}.`);
   return url;
 }
 
@@ -473,18 +477,33 @@ export function oauthRouter(runtime: Runtime, ourProvider: OAuthServerProvider):
   const router = express.Router();
   const provider = reportingProvider(runtime, ourProvider);
   let auth: RequestHandler | undefined;
-  router.get('/.well-known/oauth-protected-resource/v1', (_req, res) => {
-    const base = runtime.publicUrl();
-    res.json({
-      resource: `${base}/v1`,
-      // Strict clients compare this string with the metadata's issuer, trailing slash included.
-      authorization_servers: [issuerOf(runtime)],
-      scopes_supported: SCOPE_NAMES,
-      bearer_methods_supported: ['header'],
-      resource_name: 'NogPets API',
-      resource_documentation: `${base}/docs`,
-    });
-  });
+  /** RFC 9728 metadata of one protected resource, naming only the scopes its operations need. */
+  const resourceMetadata =
+    (path: string, name: string, scopes: readonly string[]): RequestHandler =>
+    (_req, res) => {
+      const base = runtime.publicUrl();
+      res.json({
+        resource: `${base}${path}`,
+        // Strict clients compare this string with the metadata's issuer, trailing slash included.
+        authorization_servers: [issuerOf(runtime)],
+        scopes_supported: scopes,
+        bearer_methods_supported: ['header'],
+        resource_name: name,
+        resource_documentation: `${base}/docs`,
+      });
+    };
+  router.get('/.well-known/oauth-protected-resource/v1', resourceMetadata('/v1', 'NogPets API', SCOPE_NAMES));
+  const mcpNames: Record<McpSurface, string> = {
+    person: 'NogPets MCP for pet owners',
+    business: 'NogPets MCP for pet businesses',
+  };
+  for (const surface of ['person', 'business'] as const) {
+    const path = MCP_PATHS[surface];
+    router.get(
+      `/.well-known/oauth-protected-resource${path}`,
+      resourceMetadata(path, mcpNames[surface], scopesOn(surface)),
+    );
+  }
   let metadata: RequestHandler | undefined;
   const options = (): AuthRouterOptions => {
     const base = runtime.publicUrl();

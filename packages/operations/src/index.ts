@@ -25,6 +25,9 @@ export {
   type ErrorResponse,
   type HttpMethod,
   type InternalOperation,
+  type McpListing,
+  MCP_PATHS,
+  type McpSurface,
   isInternal,
   type Operation,
   type PrincipalKind,
@@ -56,7 +59,7 @@ export {
 export { type GeoData, loadGeoData } from './places/index.js';
 export { createOfferCache } from './places/index.js';
 export type { OfferCache } from './core/index.js';
-export { operations } from './registry.js';
+export { operations, scopesOn, toolsOn } from './registry.js';
 export {
   type FieldProblem,
   fieldProblems,

@@ -20,7 +20,7 @@ import {
   rescheduleBooking,
   rescheduleTimes,
 } from './bookings/index.js';
-import type { Operation } from './core/index.js';
+import type { McpSurface, Operation, Scope } from './core/index.js';
 import { findPetBusinesses } from './directory/index.js';
 import { browseShop, buy, getOrder, listOrders, payOrder, quoteOrder } from './shop/index.js';
 import {
@@ -159,3 +159,13 @@ export const operations: readonly Operation[] = [
   listMyWebhookDeliveries,
   redeliverMyWebhook,
 ] as unknown as Operation[];
+
+/** The operations an MCP endpoint lists as tools, in registry order. */
+export function toolsOn(surface: McpSurface): readonly Operation[] {
+  return operations.filter((op) => op.mcp === surface);
+}
+
+/** The scopes an MCP endpoint's tools need: what its protected resource metadata names. */
+export function scopesOn(surface: McpSurface): Scope[] {
+  return [...new Set(toolsOn(surface).flatMap((op) => (op.auth === 'public' ? [] : [op.auth.scope])))];
+}

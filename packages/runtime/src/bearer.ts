@@ -3,13 +3,13 @@ import type { Runtime } from './runtime.js';
 
 /**
  * Who the request's Bearer credential speaks for: null without one, 401 for a bad one. An OAuth
- * token is accepted only by the resource it was issued for (`/mcp` or `/v1`, or the whole service);
- * personal API keys carry no audience and work on both.
+ * token is accepted only by the resource it was issued for (the endpoint at `path` — `/v1`, `/mcp`
+ * or `/mcp/business` — or the whole service); personal API keys carry no audience and work on all.
  */
 export async function bearerAuth(
   runtime: Runtime,
   header: string | undefined,
-  surface: 'mcp' | 'v1',
+  path: '/v1' | '/mcp' | '/mcp/business',
 ): Promise<AuthContext | null> {
   if (!header) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -18,5 +18,5 @@ export async function bearerAuth(
       error: 'invalid_request',
     });
   const base = runtime.publicUrl();
-  return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now(), [base, `${base}/${surface}`]);
+  return authenticate(runtime.deps.sql, m[1], runtime.deps.clock.now(), [base, `${base}${path}`]);
 }

@@ -26,6 +26,7 @@ export const myProfile = defineOperation({
   toolName: 'my_profile',
   title: 'Who am I',
   tag: 'Account',
+  mcp: 'person',
   method: 'GET',
   path: '/v1/me',
   inputIn: 'query',

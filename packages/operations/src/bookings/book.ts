@@ -236,6 +236,7 @@ export const book = defineOperation({
   toolName: 'book',
   title: 'Book',
   tag: 'Booking',
+  mcp: 'person',
   method: 'POST',
   path: '/v1/bookings',
   inputIn: 'body',

@@ -31,6 +31,7 @@ export const listBusinessBookings = defineOperation({
   toolName: 'list_business_bookings',
   title: "List the business's bookings",
   tag: 'Run',
+  mcp: 'business',
   method: 'GET',
   path: '/v1/business/bookings',
   inputIn: 'query',

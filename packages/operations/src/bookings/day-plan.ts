@@ -59,6 +59,7 @@ export const getDayPlan = defineOperation({
   toolName: 'get_day_plan',
   title: 'Get the day plan',
   tag: 'Run',
+  mcp: 'business',
   method: 'GET',
   path: '/v1/business/day-plan',
   inputIn: 'query',

@@ -8,6 +8,7 @@ export const getQuote = defineOperation({
   toolName: 'get_quote',
   title: 'Price a booking',
   tag: 'Booking',
+  mcp: 'person',
   method: 'POST',
   path: '/v1/quote',
   inputIn: 'body',

@@ -108,6 +108,7 @@ export const listServices = defineOperation({
   toolName: 'list_services',
   title: 'List services and prices',
   tag: 'Services',
+  mcp: 'person',
   method: 'GET',
   path: '/v1/services',
   inputIn: 'query',

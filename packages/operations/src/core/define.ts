@@ -22,11 +22,30 @@ export interface ErrorResponse {
  * One operation of the spec, defined once. HTTP routes, MCP tools and the OpenAPI document are all
  * derived from this object; nothing about an operation is written anywhere else.
  */
+/** Which MCP endpoint lists an operation's tool (see `Operation.mcp`). */
+export type McpListing = McpSurface | 'none';
+
+/** The two MCP endpoints, by audience: pet owners and the public, and businesses. */
+export type McpSurface = 'person' | 'business';
+
+/** Where each MCP endpoint is served, below the public URL. */
+export const MCP_PATHS = { person: '/mcp', business: '/mcp/business' } as const satisfies Record<
+  McpSurface,
+  string
+>;
+
 export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
   operationId: string;
   toolName: string;
   title: string;
   tag: string;
+  /**
+   * Which MCP endpoint lists it as a tool: `person` at /mcp (pet owners and the public), `business`
+   * at /mcp/business (sign-up and running a business), `none` for /v1 only (a developer's tools:
+   * webhook deliveries, feed rotation, settings kept on pages). Each endpoint has a size budget
+   * (apps/mcp: mcp-surfaces test), so a new tool is placed on purpose.
+   */
+  mcp: McpListing;
   method: HttpMethod;
   /** Express-style path, e.g. `/v1/bookings/:bookingId`. */
   path: string;

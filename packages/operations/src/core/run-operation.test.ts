@@ -10,6 +10,7 @@ const echo = defineOperation({
   toolName: 'echo',
   title: 'Echo',
   tag: 'Test',
+  mcp: 'none',
   method: 'GET',
   path: '/v1/echo',
   inputIn: 'query',

@@ -216,6 +216,7 @@ export const findPetBusinesses = defineOperation({
   toolName: 'find_pet_businesses',
   title: 'Find pet businesses',
   tag: 'Directory',
+  mcp: 'person',
   method: 'GET',
   path: '/v1/directory',
   inputIn: 'query',

@@ -5,6 +5,7 @@
  * business kind, chosen in its settings). The invitation itself is mailed by staff/ with its
  * accept and decline links, in the transaction that makes it.
  */
+import { MCP_PATHS } from '../core/index.js';
 import type { MailBlock, Notice, NoticeFacts, NoticeKind, NoticeRuleSet, RenderContext } from './types.js';
 import { hello } from './words.js';
 
@@ -61,7 +62,7 @@ export const APPLICANT_KINDS = {
       { text: `Welcome to NogPets. ${d.businessName} is live: clients can find and book it.` },
       ...noteBlock(d.note),
       {
-        text: `Run it from your assistant: add NogPets (${ctx.publicUrl}/mcp) to it and sign in with this address. Ask it for your day plan, your bookings, your prices and hours, your staff and your earnings; changes are confirmed with you before they are made.`,
+        text: `Run it from your assistant: add NogPets for businesses (${ctx.publicUrl}${MCP_PATHS.business}) to it as an MCP server and sign in with this address. Ask it for your day plan, your bookings, your prices and hours, your staff and your earnings; changes are confirmed with you before they are made.`,
       },
       {
         text: 'Developers use the same operations over HTTPS with an API key from your account.',

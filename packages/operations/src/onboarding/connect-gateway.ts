@@ -15,6 +15,7 @@ export const connectGateway = defineOperation({
   toolName: 'connect_gateway',
   title: 'Connect PayFast',
   tag: 'Business',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/applications/:applicationId/gateway',
   inputIn: 'body',

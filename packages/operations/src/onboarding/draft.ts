@@ -381,6 +381,7 @@ export const prepareBusinessSignup = defineOperation({
   toolName: 'prepare_business_signup',
   title: 'Prepare a business sign-up (no login)',
   tag: 'Business',
+  mcp: 'person',
   method: 'POST',
   path: '/v1/signup-drafts',
   inputIn: 'body',

@@ -91,6 +91,7 @@ export const proposeServiceArea = defineOperation({
   toolName: 'propose_service_area',
   title: 'Propose more service areas',
   tag: 'Run',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/areas',
   inputIn: 'body',

@@ -237,6 +237,7 @@ export const setServiceArea = defineOperation({
   toolName: 'set_service_area',
   title: 'Set the service area',
   tag: 'Business',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/applications/:applicationId/area',
   inputIn: 'body',

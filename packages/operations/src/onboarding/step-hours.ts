@@ -17,6 +17,7 @@ export const setOperatingHours = defineOperation({
   toolName: 'set_operating_hours',
   title: 'Set the working hours',
   tag: 'Business',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/applications/:applicationId/hours',
   inputIn: 'body',

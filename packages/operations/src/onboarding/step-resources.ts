@@ -45,6 +45,7 @@ export const addResources = defineOperation({
   toolName: 'add_resources',
   title: 'Add vans, walkers and sitters',
   tag: 'Business',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/applications/:applicationId/resources',
   inputIn: 'body',

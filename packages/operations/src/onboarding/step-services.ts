@@ -75,6 +75,7 @@ export const addBusinessServices = defineOperation({
   toolName: 'add_business_services',
   title: 'Add services and prices',
   tag: 'Business',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/applications/:applicationId/services',
   inputIn: 'body',

@@ -31,6 +31,7 @@ export const inviteStaff = defineOperation({
   toolName: 'invite_staff',
   title: 'Invite staff',
   tag: 'Business',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/applications/:applicationId/staff',
   inputIn: 'body',

@@ -82,6 +82,7 @@ export const submitBusinessForReview = defineOperation({
   toolName: 'submit_business_for_review',
   title: 'Send the application for review',
   tag: 'Business',
+  mcp: 'business',
   method: 'POST',
   path: '/v1/business/applications/:applicationId/submit',
   inputIn: 'body',

@@ -381,6 +381,7 @@ export const checkCoverage = defineOperation({
   toolName: 'check_coverage',
   title: 'Check coverage of an address',
   tag: 'Services',
+  mcp: 'person',
   method: 'GET',
   path: '/v1/coverage',
   inputIn: 'query',

@@ -133,6 +133,7 @@ export const findTimes = defineOperation({
   toolName: 'find_times',
   title: 'Find open times',
   tag: 'Booking',
+  mcp: 'person',
   method: 'POST',
   path: '/v1/availability',
   inputIn: 'body',

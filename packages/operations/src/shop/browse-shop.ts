@@ -117,6 +117,7 @@ export const browseShop = defineOperation({
   toolName: 'browse_shop',
   title: 'Browse the shop',
   tag: 'Shop',
+  mcp: 'person',
   method: 'GET',
   path: '/v1/products',
   inputIn: 'query',

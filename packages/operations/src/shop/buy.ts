@@ -168,6 +168,7 @@ export const buy = defineOperation({
   toolName: 'buy',
   title: 'Buy from the shop',
   tag: 'Shop',
+  mcp: 'person',
   method: 'POST',
   path: '/v1/orders',
   inputIn: 'body',

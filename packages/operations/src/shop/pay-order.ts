@@ -24,6 +24,7 @@ export const payOrder = defineOperation({
   toolName: 'pay_order',
   title: 'Get a pay link for a shop order',
   tag: 'Shop',
+  mcp: 'person',
   method: 'POST',
   path: '/v1/orders/:orderId/pay',
   inputIn: 'body',

@@ -112,6 +112,7 @@ export const quoteOrder = defineOperation({
   toolName: 'quote_order',
   title: 'Quote a shop order',
   tag: 'Shop',
+  mcp: 'person',
   method: 'POST',
   path: '/v1/orders/quote',
   inputIn: 'body',

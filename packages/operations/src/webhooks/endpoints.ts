@@ -193,6 +193,9 @@ function webhookOperations(side: Side) {
   const opId = (name: string) => (biz ? name : name.replace(/Webhook/, 'MyWebhook'));
   const auth = { scope: biz ? ('business:manage' as const) : ('bookings:read' as const) };
   const tag = biz ? 'Run' : 'Webhooks';
+  // A business's assistant keeps its endpoints; deliveries, redelivery and a person's own endpoints
+  // are a developer's, on /v1 (docs/decisions.md, "Two MCP endpoints").
+  const listed = biz ? ('business' as const) : ('none' as const);
   const who = biz
     ? 'Owners and managers of the business only.'
     : "The person's own endpoints: they receive the events of the person's own bookings and orders.";
@@ -222,6 +225,7 @@ function webhookOperations(side: Side) {
       ? 'Register a webhook endpoint for the business'
       : 'Register a webhook endpoint for your own bookings',
     tag,
+    mcp: listed,
     method: 'POST',
     path: base,
     inputIn: 'body',
@@ -312,6 +316,7 @@ function webhookOperations(side: Side) {
     toolName: tool('list_webhook_endpoints', 'list_my_webhook_endpoints'),
     title: biz ? "The business's webhook endpoints" : 'Your webhook endpoints',
     tag,
+    mcp: listed,
     method: 'GET',
     path: base,
     inputIn: 'query',
@@ -342,6 +347,7 @@ function webhookOperations(side: Side) {
     toolName: tool('delete_webhook_endpoint', 'delete_my_webhook_endpoint'),
     title: biz ? "Delete a business's webhook endpoint" : 'Delete your webhook endpoint',
     tag,
+    mcp: listed,
     method: 'POST',
     path: `${base}/:endpointId/delete`,
     inputIn: 'body',
@@ -380,6 +386,7 @@ function webhookOperations(side: Side) {
     toolName: tool('list_webhook_deliveries', 'list_my_webhook_deliveries'),
     title: biz ? "A business webhook endpoint's deliveries" : "Your webhook endpoint's deliveries",
     tag,
+    mcp: 'none',
     method: 'GET',
     path: `${base}/:endpointId/deliveries`,
     inputIn: 'query',
@@ -441,6 +448,7 @@ function webhookOperations(side: Side) {
     toolName: tool('redeliver_webhook', 'redeliver_my_webhook'),
     title: biz ? 'Send a business webhook again' : 'Send your webhook again',
     tag,
+    mcp: 'none',
     method: 'POST',
     path: `${base}/deliveries/:deliveryId/redeliver`,
     inputIn: 'body',
