@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_PATHS } from '@nogpets/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/harness.js';
 
@@ -13,11 +14,11 @@ import { startTestServer, type TestServer } from '../test/harness.js';
  * `pnpm conformance`: the MCP conformance suite (@modelcontextprotocol/conformance, a client
  * nobody here wrote) against a real server, on each MCP endpoint. The suite needs Node 22: it and
  * a Node 22 binary are installed by tooling/mcp-conformance/run.sh with npm, outside the pnpm
- * workspace (the project runs on Node 20). docs/decisions.md, "MCP conformance suite".
+ * workspace (the project runs on Node 20). docs/decisions.md, "MCP conformance suite and the Inspector CLI".
  */
 
-/** The MCP endpoints the server answers at; each gets every scenario that applies. */
-const ENDPOINTS = ['/mcp'];
+/** The MCP endpoints the server answers at (/mcp, /mcp/business); each gets every scenario that applies. */
+const ENDPOINTS = Object.values(MCP_PATHS);
 
 /** Scenarios every MCP server must pass, whatever its tools: run on every endpoint. */
 const ALWAYS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
@@ -134,7 +135,7 @@ describe('the MCP conformance suite', () => {
   it('has no scenario we have not classified as applicable or not, with why', async () => {
     const listed = await suite(['list', '--server']);
     expect(listed.code, listed.stderr).toBe(0);
-    const names = [...(listed.stdout + listed.stderr).matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+    const names = [...(listed.stdout + listed.stderr).matchAll(/^\s+- (\S+)/gm)].map((m) => m[1] ?? '');
     expect(names.length).toBeGreaterThan(0);
     const classified = [...ALWAYS, ...Object.keys(WHEN_DECLARED), ...Object.keys(NOT_APPLICABLE)];
     expect(

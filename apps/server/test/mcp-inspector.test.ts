@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from './harness.js';
  * anonymous and with a credential, and reads what we answer. It is the Inspector's own CLI package
  * (@modelcontextprotocol/inspector-cli 0.22.0, what `npx @modelcontextprotocol/inspector --cli`
  * runs): the 0.15.0 Inspector, the last whose package runs on Node 20, can neither send a header
- * nor reach a path other than /mcp (docs/decisions.md, "MCP Inspector CLI in the tests").
+ * nor reach a path other than /mcp (docs/decisions.md, "MCP conformance suite and the Inspector CLI").
  */
 
 const require = createRequire(import.meta.url);
@@ -69,6 +69,10 @@ describe('the MCP Inspector CLI on /mcp', () => {
     const tools = run.json.tools as { name: string; description: string; inputSchema: { type: string } }[];
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['list_services', 'check_coverage', 'get_quote', 'book']));
+    // The business side lives at /mcp/business; the way into it stays here.
+    expect(names).toContain('prepare_business_signup');
+    expect(names).not.toContain('get_signup_status');
+    expect(names).not.toContain('get_day_plan');
     for (const tool of tools) {
       expect(tool.description.length, tool.name).toBeGreaterThan(20);
       expect(tool.inputSchema.type, tool.name).toBe('object');
@@ -142,5 +146,67 @@ describe('the MCP Inspector CLI on /mcp', () => {
       email: 'inspector@example.com',
       scopes: ['profile'],
     });
+  });
+});
+
+describe('the MCP Inspector CLI on /mcp/business', () => {
+  const url = () => `${server.url}/mcp/business`;
+
+  it("lists the sign-up and Run tools, and none of the pet owners'", async () => {
+    const run = await inspector(url(), ['--method', 'tools/list']);
+    expect(run.code, run.stderr).toBe(0);
+    const names = (run.json.tools as { name: string }[]).map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'get_signup_status',
+        'start_business_signup',
+        'get_day_plan',
+        'list_business_bookings',
+      ]),
+    );
+    expect(names).not.toContain('list_services');
+    expect(names).not.toContain('book');
+  });
+
+  it('calls get_signup_status with a business:write key, and is refused it without one', async () => {
+    const anonymous = await inspector(url(), ['--method', 'tools/call', '--tool-name', 'get_signup_status']);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.stderr).toContain('UNAUTHORIZED');
+    expect(anonymous.stderr).toContain('scope business:write');
+
+    const narrow = await createApiKey(server.db.sql, {
+      email: 'owner@inspector.example',
+      scopes: ['profile'],
+    });
+    const refused = await inspector(
+      url(),
+      ['--method', 'tools/call', '--tool-name', 'get_signup_status'],
+      narrow.key,
+    );
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('insufficient_scope');
+
+    const key = await createApiKey(server.db.sql, {
+      email: 'owner@inspector.example',
+      scopes: ['business:write'],
+    });
+    const served = await inspector(
+      url(),
+      ['--method', 'tools/call', '--tool-name', 'get_signup_status'],
+      key.key,
+    );
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.json.isError).toBeFalsy();
+    expect(served.json.structuredContent).toMatchObject({ application: null, applications: [] });
+    expect(served.json.structuredContent.next).toContain('start_business_signup');
+  });
+
+  it('names the other endpoint when asked for a tool it does not list', async () => {
+    const run = await inspector(url(), ['--method', 'tools/call', '--tool-name', 'list_services']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json.isError).toBe(true);
+    const body = JSON.parse(run.json.content[0].text);
+    expect(body.error.code).toBe('NOT_FOUND');
+    expect(body.error.details.endpoint).toBe(`${server.url}/mcp`);
   });
 });
