@@ -12,7 +12,7 @@ import {
 } from 'zod-openapi';
 import { z } from 'zod';
 
-export const API_VERSION = '1.7.0';
+export const API_VERSION = '1.8.0';
 
 const STANDARD_ERRORS: Record<number, string> = {
   400: 'Bad request: the input is not valid. `details.fields` names each offending field.',

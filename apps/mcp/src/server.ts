@@ -21,9 +21,10 @@ import {
 } from '@nogpets/operations';
 import { bearerAuth, isJsonText, jsonBody, originCheck, type Runtime, sendError } from '@nogpets/runtime';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { registerPrompts } from './prompts.js';
 import { toolOf } from './tools.js';
 
-export const MCP_SERVER_VERSION = '1.7.0';
+export const MCP_SERVER_VERSION = '1.8.0';
 
 const SHARED_INSTRUCTIONS =
   'When a tool answers with a `message`, pass it on to the person word for word. Errors come back as ' +
@@ -74,6 +75,7 @@ export function createMcpServer(
       jsonSchemaValidator: validator,
     },
   );
+  registerPrompts(server, surface);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const op = byName.get(request.params.name);

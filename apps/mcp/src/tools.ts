@@ -45,6 +45,52 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchemaObject
   return inlineRefs(out, defs) as JsonSchemaObject;
 }
 
+/** zod's bounds of an integer with none of its own: true of every integer, so they say nothing. */
+const SAFE_INTEGER_BOUNDS: Json = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+
+/** Keywords an answer's schema drops: limits on what we send are ours to keep, not a reader's. */
+const OUTPUT_LIMITS = new Set(['minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'multipleOf']);
+
+/** A schema without zod's safe-integer bounds, which every unbounded integer carries. */
+function withoutSafeBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeBounds);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key in SAFE_INTEGER_BOUNDS && value === SAFE_INTEGER_BOUNDS[key]) continue;
+    out[key] = key === 'properties' ? mapValues(value as Json, withoutSafeBounds) : withoutSafeBounds(value);
+  }
+  return out;
+}
+
+function mapValues(obj: Json, f: (v: unknown) => unknown): Json {
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, f(v)]));
+}
+
+/**
+ * An answer's schema as a tool lists it: the top level of the answer (each field's type, enum and
+ * whether it is always there), with nested objects and list items as plain `object`s, and no
+ * prose (docs/decisions.md, "Two MCP endpoints"). Clients validate `structuredContent` against it;
+ * what each nested field means is in the tool's description and the OpenAPI document. Open to new
+ * fields (no `additionalProperties: false`), so adding one breaks no client that validates.
+ */
+export function compactOutput(node: unknown, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((item) => compactOutput(item, depth));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key === 'description' || key === 'title' || OUTPUT_LIMITS.has(key)) continue;
+    if (key === 'additionalProperties' && value === false) continue;
+    if (key === 'properties' || key === 'required') {
+      if (depth > 0) continue;
+      out[key] = key === 'properties' ? mapValues(value as Json, (v) => compactOutput(v, depth + 1)) : value;
+      continue;
+    }
+    out[key] = compactOutput(value, depth);
+  }
+  return out;
+}
+
 /** The MCP tool of an operation: name, description, schemas and annotations from its one definition. */
 export function toolOf(op: Operation): Tool {
   const description =
@@ -55,8 +101,9 @@ export function toolOf(op: Operation): Tool {
     name: op.toolName,
     title: op.title,
     description,
-    inputSchema: jsonSchema(op.input, 'input'),
-    outputSchema: jsonSchema(op.output, 'output'),
-    annotations: { title: op.title, ...op.annotations },
+    inputSchema: withoutSafeBounds(jsonSchema(op.input, 'input')) as JsonSchemaObject,
+    outputSchema: compactOutput(withoutSafeBounds(jsonSchema(op.output, 'output'))) as JsonSchemaObject,
+    // The title is the tool's own (`title` above); annotations carry only the hints.
+    annotations: { ...op.annotations },
   };
 }

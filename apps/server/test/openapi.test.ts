@@ -43,7 +43,7 @@ describe('the OpenAPI document', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.7.0');
+    expect(doc.info.version).toBe('1.8.0');
     expect(doc.servers).toEqual([{ url: server.url }]);
   });
 

@@ -215,8 +215,8 @@ export const getCalendarFeed = defineOperation({
   description:
     "The person's private calendar feed (.ics) of their bookings, to subscribe to in Google Calendar, Apple " +
     'Calendar or Outlook. The first call makes it and answers its `url`; NogPets keeps only a hash of the ' +
-    'address, so later calls answer `url: null` with when it was made (rotate_calendar_feed gives a new ' +
-    `address). ${WINDOW_WORDS} Give the address to the person only: anyone holding it sees their bookings.`,
+    'address, so later calls answer `url: null` with when it was made (a new address: "Calendar feeds" on the ' +
+    `account page, or POST /v1/calendar-feed/rotate). ${WINDOW_WORDS} Give the address to the person only: anyone holding it sees their bookings.`,
   input: z.object({}).strict(),
   output: CalendarFeedSchema,
   successStatus: 200,
@@ -279,8 +279,8 @@ export const getBusinessCalendarFeed = defineOperation({
     'A private calendar feed (.ics) of jobs, to subscribe to in a calendar app: `scope: my_jobs` the jobs of the ' +
     'vans, walkers or sitters the person works (crew too), `scope: business` every job of the business (owners ' +
     'and managers). Each event names the services, pets and client, with the address. The first call makes it ' +
-    'and answers its `url`; later calls answer `url: null` (only a hash is kept; rotate_business_calendar_feed ' +
-    `gives a new address). Each person has their own address. ${WINDOW_WORDS} The feed stops answering when the ` +
+    'and answers its `url`; later calls answer `url: null` (only a hash is kept; a new address: "Calendar ' +
+    `feeds" on the account page, or POST /v1/business/calendar-feed/rotate). Each person has their own address. ${WINDOW_WORDS} The feed stops answering when the ` +
     'person leaves the business or, for the whole business, is no longer an owner or manager.',
   input: BusinessFeedInput,
   output: CalendarFeedSchema,

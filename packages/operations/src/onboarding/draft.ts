@@ -393,7 +393,7 @@ export const prepareBusinessSignup = defineOperation({
     'keeps these details to set up the application and to contact them; send `consent: true` only if they do. The ' +
     'draft joins the account with their email only when they follow the sign-in link its page mails to that email ' +
     '(the account is made then if absent). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and ' +
-    'their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead.',
+    'their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead (MCP endpoint /mcp/business).',
   input: DraftInputSchema,
   output: DraftAnswerSchema,
   successStatus: 201,
