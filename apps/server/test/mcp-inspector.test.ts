@@ -147,6 +147,29 @@ describe('the MCP Inspector CLI on /mcp', () => {
       scopes: ['profile'],
     });
   });
+
+  it("lists the journeys' prompts and gets one with its arguments", async () => {
+    const listed = await inspector(url(), ['--method', 'prompts/list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const names = (listed.json.prompts as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['book_pet_care', 'move_or_cancel_booking']));
+    expect(names).not.toContain('sign_up_my_business');
+
+    const got = await inspector(url(), [
+      '--method',
+      'prompts/get',
+      '--prompt-name',
+      'book_pet_care',
+      '--prompt-args',
+      'kind=walking',
+      'address=Dorp Street 1',
+    ]);
+    expect(got.code, got.stderr).toBe(0);
+    const text = got.json.messages[0].content.text as string;
+    expect(text).toContain('dog walk');
+    expect(text).toContain('Dorp Street 1');
+    expect(text).toContain('check_coverage');
+  });
 });
 
 describe('the MCP Inspector CLI on /mcp/business', () => {
@@ -199,6 +222,14 @@ describe('the MCP Inspector CLI on /mcp/business', () => {
     expect(served.json.isError).toBeFalsy();
     expect(served.json.structuredContent).toMatchObject({ application: null, applications: [] });
     expect(served.json.structuredContent.next).toContain('start_business_signup');
+  });
+
+  it("lists the business journeys' prompts", async () => {
+    const listed = await inspector(url(), ['--method', 'prompts/list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const names = (listed.json.prompts as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['sign_up_my_business', 'run_my_day']));
+    expect(names).not.toContain('book_pet_care');
   });
 
   it('names the other endpoint when asked for a tool it does not list', async () => {
