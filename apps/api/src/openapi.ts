@@ -2,6 +2,7 @@ import {
   ErrorBodySchema,
   ErrorCodeSchema,
   IdempotencyKeyHeaderSchema,
+  MCP_PATHS,
   type Operation,
 } from '@nogpets/operations';
 import {
@@ -186,9 +187,12 @@ function operationObject(op: Operation): ZodOpenApiOperationObject {
   return {
     operationId: op.operationId,
     summary: op.title,
-    description: `${op.description}\n\nMCP tool: \`${op.toolName}\`.`,
+    description:
+      op.mcp === 'none'
+        ? `${op.description}\n\nHTTP only: no MCP endpoint lists it.`
+        : `${op.description}\n\nMCP tool: \`${op.toolName}\` at \`${MCP_PATHS[op.mcp]}\`.`,
     tags: [op.tag],
-    'x-mcp-tool': op.toolName,
+    ...(op.mcp === 'none' ? {} : { 'x-mcp-tool': op.toolName, 'x-mcp-endpoint': MCP_PATHS[op.mcp] }),
     ...(op.auth === 'public' ? { security: [] } : { security: [{ bearer: [op.auth.scope] }] }),
     requestParams: {
       ...(pathSchema ? { path: pathSchema } : {}),
@@ -227,7 +231,8 @@ export function createOpenApiDocument(operations: readonly Operation[], serverUr
       version: API_VERSION,
       description:
         'Pet-care booking in Stellenbosch (grooming, walks, sitting) and pet-business sign-up, for AI assistants and ' +
-        'developers. Every operation is also an MCP tool at `/mcp`. Money is integer cents; times are ISO 8601 instants. ' +
+        'developers. Most operations are also MCP tools: for pet owners at `/mcp`, for pet businesses at `/mcp/business` ' +
+        '(`x-mcp-tool` and `x-mcp-endpoint` on each operation say which and where). Money is integer cents; times are ISO 8601 instants. ' +
         'Errors are `{error: {code, message, details}}`.',
       // The packages published from this repository are MIT; the service's interface is too.
       license: { name: 'MIT', identifier: 'MIT' },

@@ -222,7 +222,7 @@ export function mcpRouter(runtime: Runtime, registry: readonly Operation[], surf
   const validator = new AjvJsonSchemaValidator();
   const byName = new Map(operations.map((op) => [op.toolName, op]));
   const router = express.Router();
-  router.use((req, res, next) => {
+  router.use((_req, res, next) => {
     // CORS for browser-based MCP clients, including on errors.
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader(

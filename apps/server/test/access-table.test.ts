@@ -594,10 +594,12 @@ describe('access table: every operation × every scope, and another person’s i
       for (const credential of CREDENTIALS.filter((c) => !allowed(c))) {
         const key = keyOf(op, credential);
         const want = credential === 'none' ? 401 : 403;
-        for (const [door, res] of [
+        // A tool no MCP endpoint lists (`mcp: 'none'`) is asked over HTTP only (mcp-surfaces.test).
+        const answers: ['http' | 'mcp', { status: number; body: any }][] = [
           ['http', await http(op, key, args)],
-          ['mcp', await mcp(op, key, args)],
-        ] as const) {
+        ];
+        if (op.mcp !== 'none') answers.push(['mcp', await mcp(op, key, args)]);
+        for (const [door, res] of answers) {
           const label = `${op.toolName} ${door} with ${credential}: ${res.status} ${preview(res.body)}`;
           expect(res.status, label).toBe(want);
           expect(errorShapeProblem(res.body), label).toBeNull();
@@ -613,7 +615,8 @@ describe('access table: every operation × every scope, and another person’s i
       // The allowed cells: 2xx. A change is made once (HTTP); reads are asked on MCP too.
       for (const credential of CREDENTIALS.filter(allowed)) {
         const key = keyOf(op, credential);
-        const doors = op.annotations.readOnlyHint ? (['http', 'mcp'] as const) : (['http'] as const);
+        const doors =
+          op.annotations.readOnlyHint && op.mcp !== 'none' ? (['http', 'mcp'] as const) : (['http'] as const);
         for (const door of doors) {
           const res = door === 'http' ? await http(op, key, args) : await mcp(op, key, args);
           const label = `${op.toolName} ${door} with ${credential}: ${res.status} ${preview(res.body, 600)}`;
@@ -653,7 +656,7 @@ describe('access table: every operation × every scope, and another person’s i
     const before = await state();
     for (const op of operations.filter((o) => OTHERS[o.toolName])) {
       const theirs = OTHERS[op.toolName]!;
-      for (const door of ['http', 'mcp'] as const) {
+      for (const door of op.mcp === 'none' ? (['http'] as const) : (['http', 'mcp'] as const)) {
         const send = door === 'http' ? http : mcp;
         const res = await send(op, b, theirs(ids));
         const none = await send(op, b, theirs(missing));

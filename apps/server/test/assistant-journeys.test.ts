@@ -7,7 +7,7 @@
 // refusal the assistant met said what to do next (read from the answers), and no money moved
 // after a call that had neither `confirm: true` nor a `payUrl` in its answer (the test reads the
 // database for that check only; the assistant never does).
-import { CLI_REVIEWER } from '@nogpets/operations';
+import { CLI_REVIEWER, type McpSurface } from '@nogpets/operations';
 import { approveApplication, createApiKey, leadsToFollowUp } from '@nogpets/operations/testing';
 import { fixedClock } from '@nogpets/test-utils';
 import jsQRModule from 'jsqr';
@@ -47,8 +47,9 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
         coalesce((select string_agg(id || ':' || status || ':' || amount_cents, ',' order by id) from payouts), '-')) as f`;
     return row!.f;
   };
-  const connect = async (token?: string) => {
-    const a = await Assistant.connect(server, { token, money });
+  /** A pet owner's assistant on /mcp, or (surface 'business') a business's on /mcp/business. */
+  const connect = async (token?: string, surface: McpSurface = 'person') => {
+    const a = await Assistant.connect(server, { token, money, surface });
     assistants.push(a);
     return a;
   };
@@ -343,7 +344,7 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
   });
 
   it('5. signs up a groomer in Lisbon and sends it for review after the person agrees', async () => {
-    const a = await connect(await keyFor('ines@banho-lisboa.example', ['business:write']));
+    const a = await connect(await keyFor('ines@banho-lisboa.example', ['business:write']), 'business');
     expect(a.tool('connect_gateway').description).toMatch(/South Africa only/);
     for (const name of ['add_business_services', 'set_service_area', 'add_resources', 'set_operating_hours'])
       expect(a.tool(name).annotations, name).toMatchObject({ destructiveHint: true });
@@ -490,7 +491,7 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
   });
 
   it("7. runs an approved business's day: day plan, a phone booking after the confirm step, an invoice link with its QR code", async () => {
-    const a = await connect(await keyFor('owner@partner.example', ['business:manage']));
+    const a = await connect(await keyFor('owner@partner.example', ['business:manage']), 'business');
     const today = await a.ask('get_day_plan');
     expect(today).toMatchObject({
       businessName: 'Boland Paws',
@@ -565,7 +566,11 @@ describe('journeys an assistant makes over MCP, from tools/list alone', () => {
   it('every tool the journeys used is listed with a description, and read-only ones are marked so', () => {
     const used = new Set(assistants.flatMap((a) => [...a.used]));
     expect(used.size).toBeGreaterThan(25);
-    const tools = assistants[0]!.tools;
+    // Each journey ran on its audience's endpoint: the business ones saw none of a pet owner's tools.
+    const business = assistants.filter((a) => a.tools.some((t) => t.name === 'get_day_plan'));
+    expect(business.length).toBe(2);
+    for (const a of business) expect(a.tools.map((t) => t.name)).not.toContain('book');
+    const tools = [...assistants[0]!.tools, ...business[0]!.tools];
     for (const name of used) {
       const tool = tools.find((t) => t.name === name)!;
       expect(tool.description?.trim().length, name).toBeGreaterThan(40);

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { McpSurface } from '@nogpets/operations';
 import type { TestServer } from './harness.js';
 
 type Json = any;
@@ -92,14 +93,19 @@ export class Assistant {
   ) {}
 
   /**
-   * Connects to /mcp (with a Bearer credential when given) and reads `tools/list` once. `money` is
-   * the test's watcher: a fingerprint of what money the database holds.
+   * Connects to one MCP endpoint (`surface`: /mcp for a pet owner's assistant, the default, or
+   * /mcp/business for a business's), with a Bearer credential when given, and reads `tools/list`
+   * once: it can call only what that endpoint lists. `money` is the test's watcher: a fingerprint of
+   * what money the database holds.
    */
   static async connect(
     server: TestServer,
-    options: { token?: string; money?: () => Promise<string> } = {},
+    options: { token?: string; money?: () => Promise<string>; surface?: McpSurface } = {},
   ): Promise<Assistant> {
-    const client = options.token ? await server.mcpAs(options.token) : await server.mcp();
+    const surface = options.surface ?? 'person';
+    const client = options.token
+      ? await server.mcpAs(options.token, surface)
+      : await server.mcp(undefined, surface);
     const { tools } = await client.listTools();
     return new Assistant(client, tools, options.money);
   }

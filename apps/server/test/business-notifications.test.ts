@@ -19,7 +19,6 @@ import {
   signedInForm,
   startTestServer,
   type TestServer,
-  toolJson,
 } from './harness.js';
 import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js';
 
@@ -93,12 +92,14 @@ describe('a business’s notifications on its page', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.bookingId as string;
   }
+  /** The settings as the operation answers them (GET /v1/business/notification-settings). */
   const toolSettings = async () => {
-    const client = await server.mcpAs(ownerKey);
-    const answer = toolJson(
-      await client.callTool({ name: 'get_notification_settings', arguments: { businessId: BUSINESS } }),
-    ) as Json;
-    return Object.fromEntries(answer.settings.map((s: Json) => [s.kind, s.enabled]));
+    const answer = await server.get(
+      `/v1/business/notification-settings?businessId=${BUSINESS}`,
+      as(ownerKey),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return Object.fromEntries((answer.body as Json).settings.map((s: Json) => [s.kind, s.enabled]));
   };
 
   async function signIn(page: Page, email: string, next: string) {
@@ -142,7 +143,7 @@ describe('a business’s notifications on its page', () => {
     await smtp?.close();
   });
 
-  it('the owner turns new bookings off on the page: off after a reload, the tool agrees, and a booking mails no staff while cancellations still go', async () => {
+  it('the owner turns new bookings off on the page: off after a reload, the API agrees, and a booking mails no staff while cancellations still go', async () => {
     expect(await toolSettings()).toEqual({
       business_new_booking: true,
       business_booking_cancelled: true,

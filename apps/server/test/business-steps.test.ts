@@ -537,7 +537,7 @@ describe('business sign-up steps', () => {
 
   it('takes a Stellenbosch walker through every step on MCP, with the tools annotated', async () => {
     const auth = await keyFor('mcp-walker@example.com');
-    const client = await server.mcpAs(auth.slice('Bearer '.length));
+    const client = await server.mcpAs(auth.slice('Bearer '.length), 'business');
     const { tools } = await client.listTools();
     const tool = (name: string) => tools.find((t: Json) => t.name === name)!;
     for (const name of [

@@ -184,7 +184,7 @@ describe('calendar feeds', () => {
     expect(crewRotate.status).toBe(403);
     const overMcp = toolJson(
       await (await server.mcpAs(keys.crew)).callTool({
-        name: 'rotate_business_calendar_feed',
+        name: 'get_business_calendar_feed',
         arguments: { scope: 'business' },
       }),
     );

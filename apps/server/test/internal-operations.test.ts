@@ -126,9 +126,11 @@ describe('internal operations', () => {
     const served = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(served.length).toBe(operations.length);
     expect(served.filter((id) => internalIds.has(id))).toEqual([]);
-    const client = await server.mcp();
-    const { tools } = await client.listTools();
-    expect(tools.length).toBe(operations.length);
+    const tools = [
+      ...(await (await server.mcp(undefined, 'person')).listTools()).tools,
+      ...(await (await server.mcp(undefined, 'business')).listTools()).tools,
+    ];
+    expect(tools.length).toBe(operations.filter((op) => op.mcp !== 'none').length);
     expect(tools.filter((t) => internalIds.has(t.name))).toEqual([]);
   });
 });

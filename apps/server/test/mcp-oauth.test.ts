@@ -145,4 +145,57 @@ describe('a real MCP client authorizes itself', () => {
     ).toBe(401);
     await client.close();
   });
+  it("authorizes a business's assistant for /mcp/business only: its resource, its scopes, a token no other endpoint takes", async () => {
+    const auth = new AssistantAuth(redirectUri);
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/business`), {
+      authProvider: auth,
+    });
+    const client = new Client({ name: 'claude-test', version: '1.0.0' });
+    await client.connect(transport);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('get_signup_status');
+    expect(names).not.toContain('list_pets');
+
+    // The challenge names this endpoint's metadata; the client asks for this resource and scope.
+    await expect(client.callTool({ name: 'get_signup_status', arguments: {} })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    const url = auth.authorizationUrl!;
+    expect(url.searchParams.get('resource')).toBe(`${server.url}/mcp/business`);
+    expect(url.searchParams.get('scope')).toBe('business:write');
+    const { back, consent } = await consentInBrowser(browser, url.href, {
+      email: 'lerato@example.com',
+      password: 'correct horse battery',
+      returnTo: redirectUri,
+      expectClient: 'Claude Test',
+    });
+    expect(consent).toContain('Claude Test');
+    await transport.finishAuth(back.searchParams.get('code')!);
+    expect(toolJson(await client.callTool({ name: 'get_signup_status', arguments: {} }))).toMatchObject({
+      applications: [],
+    });
+
+    // Issued for /mcp/business: /mcp and /v1 refuse it as a token that is not theirs (401).
+    const token = auth.saved!.access_token;
+    const onPersonEndpoint = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_pets', arguments: {} },
+      }),
+    });
+    expect(onPersonEndpoint.status).toBe(401);
+    expect(onPersonEndpoint.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect((await server.get('/v1/business/applications', { authorization: `Bearer ${token}` })).status).toBe(
+      401,
+    );
+    await client.close();
+  });
 });

@@ -54,7 +54,17 @@ describe('the OpenAPI document', () => {
       expect(entry, `${op.method} ${path}`).toBeDefined();
       expect(entry.operationId).toBe(op.operationId);
       expect(entry.tags).toEqual([op.tag]);
-      expect(entry['x-mcp-tool']).toBe(op.toolName);
+      // Where an assistant finds it: the tool and its endpoint, or neither for an operation of /v1 alone.
+      if (op.mcp === 'none') {
+        expect(entry['x-mcp-tool']).toBeUndefined();
+        expect(entry.description).toMatch(/HTTP only: no MCP endpoint lists it\.$/);
+      } else {
+        expect(entry['x-mcp-tool']).toBe(op.toolName);
+        expect(entry['x-mcp-endpoint']).toBe(op.mcp === 'person' ? '/mcp' : '/mcp/business');
+        expect(entry.description).toContain(
+          `MCP tool: \`${op.toolName}\` at \`${entry['x-mcp-endpoint']}\`.`,
+        );
+      }
       expect(entry.responses['400'].content['application/json'].schema).toEqual({
         $ref: '#/components/schemas/Error',
       });

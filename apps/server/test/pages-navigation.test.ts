@@ -87,7 +87,10 @@ describe('pages a person can find their way through', () => {
         const text = await shown(page);
         expect(text).toContain('NogPets books pet care');
         expect(await shown(page, '#owners')).toMatch(/Sign in\s+Create an account/);
-        expect(await shown(page, '#developers')).toContain(`MCP server: ${server.url}/mcp`);
+        expect(await shown(page, '#developers')).toContain(`MCP server: ${server.url}/mcp\n`);
+        expect(await shown(page, '#developers')).toContain(
+          `MCP server for pet businesses (sign-up and running the business): ${server.url}/mcp/business`,
+        );
         expect(await shown(page, '#businesses')).toContain('Start the application');
         expect(await headerLinks(page)).toEqual(['Sign in', 'Sign up']);
         await shoot(page, `home-${width}`);
@@ -299,7 +302,7 @@ describe('pages a person can find their way through', () => {
         const text = await shown(page);
         expect(await shown(page, '#status')).toMatch(/^Approved/);
         expect(await shown(page, '#next h2')).toBe('What is next');
-        expect(text).toContain(`add NogPets to it as an MCP server at ${server.url}/mcp`);
+        expect(text).toContain(`add NogPets to it as an MCP server at ${server.url}/mcp/business.`);
         expect(text).toContain('(business:manage)');
         // The pre-approval words are gone.
         expect(text).not.toContain('Next, for your assistant');

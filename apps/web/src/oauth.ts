@@ -279,9 +279,11 @@ function readAuthorizationRequest(
     throw new InvalidRequestError('code_challenge_method must be S256.');
   if (!CODE_CHALLENGE.test(codeChallenge))
     throw new InvalidRequestError('code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
-  // A token is bound to one resource; the base URL covers both /mcp and /v1.
+  // A token is bound to one resource; the base URL covers /mcp, /mcp/business and /v1.
   if (Array.isArray(input.resource))
-    throw new InvalidTargetError('Name one resource; the service base URL covers both /mcp and /v1.');
+    throw new InvalidTargetError(
+      'Name one resource; the service base URL covers /mcp, /mcp/business and /v1.',
+    );
   const resource = readParam(input, 'resource');
   const scope = readParam(input, 'scope');
   return {
@@ -471,7 +473,7 @@ export function reportingProvider(runtime: Runtime, provider: OAuthServerProvide
 
 /**
  * The authorization server's endpoints (/authorize, /token, /register, /revoke, metadata) and the
- * protected-resource metadata of /mcp and /v1, built on first use (the public URL is known then).
+ * protected-resource metadata of /mcp, /mcp/business and /v1, built on first use (the public URL is known then).
  */
 export function oauthRouter(runtime: Runtime, ourProvider: OAuthServerProvider): Router {
   const router = express.Router();

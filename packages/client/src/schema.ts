@@ -17,7 +17,7 @@ export interface paths {
      * List services and prices
      * @description The catalogue of NogPets in Stellenbosch: grooming, dog walking and pet sitting, with prices in ZAR cents (38000 = R380), durations, price tiers by pet type, coat and weight, and the suburbs covered. Use it when the person asks what is offered or what something costs. Show prices as rand ranges (fromCents to toCents); for an exact price for their pets call get_quote. For a partner business give its `businessId` (from the directory's `bookWith`), and pass the same `businessId` to check_coverage, get_quote, find_times and book. No sign-in needed.
      *
-     *     MCP tool: `list_services`.
+     *     MCP tool: `list_services` at `/mcp`.
      */
     get: operations['listServices'];
     put?: never;
@@ -39,7 +39,7 @@ export interface paths {
      * Check coverage of an address
      * @description Whether NogPets comes to a place, per line (grooming vans cover more suburbs than walkers on foot). Give ONE of: `address` (as the person typed it, or "lat,lng"), `lat`+`lng`, or `postalCode`. Use it before quoting or booking. Tell the person which services reach them. When the answer has a `message`, pass it on word for word; `error: UNKNOWN_PLACE` means ask them for the suburb or postal code rather than guessing. Places we do not serve are recorded for the operator to follow up (`leadId`). For a partner business give its `businessId` (from the directory's `bookWith`). No sign-in needed.
      *
-     *     MCP tool: `check_coverage`.
+     *     MCP tool: `check_coverage` at `/mcp`.
      */
     get: operations['checkCoverage'];
     put?: never;
@@ -63,7 +63,7 @@ export interface paths {
      * Price a booking
      * @description The exact price and duration for the person's pets: `category` (grooming, walking or sitting), each pet by value (`name`, `type` DOG/CAT, `weightKg` estimate, `coat` SHORT/MEDIUM/LONG) with `serviceIds`: one PRIMARY service of the category plus any EXTRAs (ids from list_services). Optionally where (`address`, `lat`+`lng` or `postalCode`): a place we do not serve answers 409 NO_COVERAGE with `details.message` to pass on. Show the person `summary`; prices are cents of rand (card adds `cardFeeCents`). Then find_times for when. For a partner business pass its `businessId` (from the directory's `bookWith`) and its own service ids (list_services with that businessId). No sign-in needed.
      *
-     *     MCP tool: `get_quote`.
+     *     MCP tool: `get_quote` at `/mcp`.
      */
     post: operations['getQuote'];
     delete?: never;
@@ -85,7 +85,7 @@ export interface paths {
      * Find open times
      * @description Open times for the person's pets at their place: the same input as get_quote (where is required) plus optional `from`/`to` (local dates YYYY-MM-DD; default today and the next 6 days; at most 31 days) and a daily window (`windowStart`, `windowEnd`, HH:MM). Answers the duration, the quote and `days` of slots; to book, pass a slot's `start` and `resourceId` unchanged. A time is listed once per van, walker or sitter free then (its `resourceId`): show the person each `time` once per day, under the day's `label`, and book the first slot of the time they choose. For pet sitting over several days give `stay` (nights) or `visits` (days × visits per day) and read `mode`, `windows` and `plan`. Nothing open answers 409 NO_AVAILABILITY with `reason`, `message` and `alternatives` (the next open times): offer those. Times are Johannesburg time. For a partner business pass its `businessId` (from the directory's `bookWith`), as to get_quote. No sign-in needed.
      *
-     *     MCP tool: `find_times`.
+     *     MCP tool: `find_times` at `/mcp`.
      */
     post: operations['findTimes'];
     delete?: never;
@@ -105,7 +105,7 @@ export interface paths {
      * List bookings
      * @description The person's upcoming bookings (pending or accepted), soonest first, each with what, when (`when`, Johannesburg time), where, status, payment status, `total` and `canPay`. Use it when the person asks what they have booked, or to find the booking they mean before get_booking, find_reschedule_times, reschedule_booking, cancel_booking or pay_booking (a booking's `id` is their `bookingId`). Show each as what, when, where and the total, with the status in words (PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed); when `canPay` is true, say it still waits for payment and offer pay_booking. Past and cancelled bookings are not listed. `limit` 1 to 50, default 20.
      *
-     *     MCP tool: `list_bookings`.
+     *     MCP tool: `list_bookings` at `/mcp`.
      */
     get: operations['listBookings'];
     put?: never;
@@ -113,7 +113,7 @@ export interface paths {
      * Book
      * @description Books grooming, a walk or pet sitting for saved pets at a saved address. Pass `start` and `resourceId` from a slot of find_times unchanged; for sitting over several days pass `stay` or `visits` instead. The server re-checks coverage, price and the slot. CARD: answers `payUrl` for the person to open and pay (status PENDING, paymentStatus PENDING; the time is held 48 hours or until it starts; confirmed once paid). CASH: first show the person the summary; only after they agree send `confirm: true` (without it: 409 CONFIRM_REQUIRED carrying the summary). Walks may `repeat` weekly: `bookingIds` lists the weeks booked and `skipped` the weeks that could not be, with why. A slot taken meanwhile answers 409 SLOT_TAKEN: call find_times again. For a partner business pass the same `businessId` as to find_times (from the directory's `bookWith`). Send an Idempotency-Key header so a retry books once.
      *
-     *     MCP tool: `book`.
+     *     MCP tool: `book` at `/mcp`.
      */
     post: operations['book'];
     delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
      * Get a booking
      * @description One booking of the person by `bookingId` (from list_bookings or book): status, payment status, `total` (the card fee included), what, when, where, the notes for the crew, and `canPay`. Use it when the person asks about one booking, or to check it before moving, cancelling or paying it. Show what, when, where and the total, with the status in words (PENDING: waiting for payment or for the business to accept; ACCEPTED: confirmed; CASH_DUE: cash to the crew on the day). When `canPay` is true the card booking still waits for payment: offer pay_booking for a fresh link. `fromBusiness` says what the business told the person (it accepted, declined, moved or cancelled it, with its reason): tell them. Another person's booking answers 404.
      *
-     *     MCP tool: `get_booking`.
+     *     MCP tool: `get_booking` at `/mcp`.
      */
     get: operations['getBooking'];
     put?: never;
@@ -157,7 +157,7 @@ export interface paths {
      * Find times to move a booking to
      * @description Open times a booking could move to (its own current time does not block them): optional `from`/`to` (local dates; default the next 7 days). A stay (`mode` STAY) moves whole: each slot is an arrival with a sitter free for every night, `end` and `when` say when it would end; `durationMin` is one night (arrival to leaving) and `stay` gives its nights. Moving is allowed until 12 hours before the start; later answers 409 TOO_LATE (the person must phone the operator).
      *
-     *     MCP tool: `find_reschedule_times`.
+     *     MCP tool: `find_reschedule_times` at `/mcp`.
      */
     post: operations['rescheduleTimes'];
     delete?: never;
@@ -179,7 +179,7 @@ export interface paths {
      * Move a booking
      * @description Moves a booking to a slot from find_reschedule_times (`start` and `resourceId` unchanged). Allowed until 12 hours before the current start; the booking becomes PENDING until the business accepts the new time; price and payment are unchanged. A stay moves whole (same nights, one sitter free for every night); if none is: 409 NO_AVAILABILITY. Later: 409 TOO_LATE, the person must phone the operator.
      *
-     *     MCP tool: `reschedule_booking`.
+     *     MCP tool: `reschedule_booking` at `/mcp`.
      */
     post: operations['rescheduleBooking'];
     delete?: never;
@@ -201,7 +201,7 @@ export interface paths {
      * Cancel a booking
      * @description Cancels a booking before it starts. First tell the person what will be cancelled; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with the summary). `series: true` also cancels the later weeks of a weekly repeat. A paid booking becomes REFUND_REQUESTED: the operator refunds in 5 to 7 working days.
      *
-     *     MCP tool: `cancel_booking`.
+     *     MCP tool: `cancel_booking` at `/mcp`.
      */
     post: operations['cancelBooking'];
     delete?: never;
@@ -223,7 +223,7 @@ export interface paths {
      * Get a pay link
      * @description A fresh pay link (valid 48 hours) for an unpaid card booking alone; the person opens `payUrl` to pay. Earlier links of this booking alone stop working; a link it shares with other bookings (a weekly series) keeps working for the others and no longer asks for this one. Paid or cash bookings answer 409 NOTHING_TO_PAY.
      *
-     *     MCP tool: `pay_booking`.
+     *     MCP tool: `pay_booking` at `/mcp`.
      */
     post: operations['payBooking'];
     delete?: never;
@@ -243,7 +243,7 @@ export interface paths {
      * Who am I
      * @description Who the person is: their name, email and phone, how many pets and addresses they have saved, which assistant this connection is, and what it may do (`scopes`). Use it at the start of a signed-in conversation, to greet the person by name, or before a change to check that `scopes` allows it (otherwise ask them to connect again with more). Show the name and the counts; an email or phone only when the person asks or it is needed to confirm who they are. When `pets` or `addresses` is above 0, list_pets and list_addresses give them.
      *
-     *     MCP tool: `my_profile`.
+     *     MCP tool: `my_profile` at `/mcp`.
      */
     get: operations['myProfile'];
     put?: never;
@@ -265,7 +265,7 @@ export interface paths {
      * List saved pets
      * @description The person's saved pets, each with `id`, name, type, breed, weight, coat, birth year and notes. Use it when the person is signed in and wants a price, open times or a booking for their pets: pass a pet's `id` as `petId` in get_quote, find_times and book (book needs saved pets) instead of asking for type, weight and coat again. Show the pets by name (and breed) and ask which ones it is for; when none is saved, ask about the pet and offer add_pet.
      *
-     *     MCP tool: `list_pets`.
+     *     MCP tool: `list_pets` at `/mcp`.
      */
     get: operations['listPets'];
     put?: never;
@@ -273,7 +273,7 @@ export interface paths {
      * Save a pet
      * @description Saves a pet for the person: `name`, `type` (DOG or CAT), `weightKg` (an estimate is fine), `coat` (SHORT, MEDIUM or LONG: MEDIUM for curly clip coats such as poodles), optionally `breed`, `birthYear`, `notes` (temperament, health). Ask the person before saving. Answers the pet with its `id`.
      *
-     *     MCP tool: `add_pet`.
+     *     MCP tool: `add_pet` at `/mcp`.
      */
     post: operations['addPet'];
     delete?: never;
@@ -293,7 +293,7 @@ export interface paths {
      * List saved addresses
      * @description The person's saved addresses, each with `id`, `label` (Home, Work), street (`line1`), suburb, postal code, city and notes (gate code, parking). Use it when the person is signed in and wants a price, open times or a booking at one of their places: pass an address's `id` as `addressId` in get_quote, find_times and book (book needs a saved address). Show the addresses by label and street and ask which one; when none is saved, ask for the address and offer add_address.
      *
-     *     MCP tool: `list_addresses`.
+     *     MCP tool: `list_addresses` at `/mcp`.
      */
     get: operations['listAddresses'];
     put?: never;
@@ -301,7 +301,7 @@ export interface paths {
      * Save an address
      * @description Saves an address for the person: `label` (Home, Work) and `line1` (street), with the `suburb` and/or `postalCode` (or inside line1); abroad, the `city` and country in `line1` or `city`. Optional `lat`/`lng` and `notes` (gate code, parking). Answers the address with `covered` and per-line `lines`. 422 UNKNOWN_PLACE means we do not recognise the suburb or postal code: ask the person for it.
      *
-     *     MCP tool: `add_address`.
+     *     MCP tool: `add_address` at `/mcp`.
      */
     post: operations['addAddress'];
     delete?: never;
@@ -321,7 +321,7 @@ export interface paths {
      * Browse the shop
      * @description The NogPets shop's products (food, toys, beds, accessories, care for dogs and cats) with their variants (sizes, flavours), prices and how many are left, and the delivery options with their fees. Filter by `category`, `petType`, or `q` (words from the name, description or tags; spelling mistakes are forgiven; best matches first). Show the person names, variants and prices; say when few are left or something is sold out. Then quote_order for a total with delivery and any discount code, and buy. While the shop is closed every shop tool answers 409 SHOP_OFF: tell the person to try later (bookings are not affected).
      *
-     *     MCP tool: `browse_shop`.
+     *     MCP tool: `browse_shop` at `/mcp`.
      */
     get: operations['browseShop'];
     put?: never;
@@ -345,7 +345,7 @@ export interface paths {
      * Quote a shop order
      * @description What an order from the shop would cost, without buying: the lines, the delivery fee, the discount and the total. `items` from browse_shop (`productId`, `variantId` when the product has several, `qty`), a `shippingMethod` (`courier` anywhere in South Africa: give `postalCode`, whose province sets the fee, or only `province` before the address is known; `local`: give `postalCode`; `visit`: free with one of the person's upcoming bookings, give `bookingId`, needs their credential), and a `discountCode` if they have one. It never refuses for stock, a bad code or a place we cannot deliver to: it reports them in `problems`, `discountError` and `shippingError`, with what to do. `canBuy` says whether buy would take it.
      *
-     *     MCP tool: `quote_order`.
+     *     MCP tool: `quote_order` at `/mcp`.
      */
     post: operations['quoteOrder'];
     delete?: never;
@@ -365,7 +365,7 @@ export interface paths {
      * List shop orders
      * @description The person's shop orders, newest first: what, the total, how it is delivered and the status in words (`statusText`). Unpaid card orders (`canPay`) are paid at the payUrl buy gave, until `expiresAt`. `limit` 1 to 50 (default 20); pass `next` back as `cursor` for more. Orders are shown even while the shop is closed.
      *
-     *     MCP tool: `list_orders`.
+     *     MCP tool: `list_orders` at `/mcp`.
      */
     get: operations['listOrders'];
     put?: never;
@@ -373,7 +373,7 @@ export interface paths {
      * Buy from the shop
      * @description Buys from the shop: the same fields as quote_order, plus `shipTo` (`line1`, `city`, `postalCode`, optional `suburb`, `province`, `notes`) unless `shippingMethod` is `visit`. Quote first and show the person the total. CARD (the default) answers PENDING_PAYMENT with a `payUrl`: give it to the person; the items are kept for them until they pay, for 24 hours, then the order closes. CASH is only for a `visit` add-on to their own cash booking and needs `confirm: true` after they agreed to the summary (without it: 409 CONFIRM_REQUIRED with the summary). Refusals say what to change: 409 OUT_OF_STOCK (details.problems), DISCOUNT_NOT_VALID (details.discountError), CANNOT_DELIVER (details.shippingError), TOO_MANY_UNPAID_ORDERS (a person holds at most 2 unpaid card orders: details.unpaidOrders; pay one with pay_order first). Send an `Idempotency-Key` so a retry never buys twice.
      *
-     *     MCP tool: `buy`.
+     *     MCP tool: `buy` at `/mcp`.
      */
     post: operations['buy'];
     delete?: never;
@@ -393,7 +393,7 @@ export interface paths {
      * Get a shop order
      * @description One of the person's shop orders by `orderId` (from buy or list_orders): lines, delivery, total, status in words, and the courier's `tracking` reference once shipped. Another person's order answers 404.
      *
-     *     MCP tool: `get_order`.
+     *     MCP tool: `get_order` at `/mcp`.
      */
     get: operations['getOrder'];
     put?: never;
@@ -417,7 +417,7 @@ export interface paths {
      * Get a pay link for a shop order
      * @description A fresh pay link for one of the person's unpaid card orders (`canPay` in list_orders or get_order), when they lost the one buy gave. The person opens `payUrl` to pay. It works until the order closes (`expiresAt`, 24 hours after it was bought; a new link never keeps the items longer); earlier links of the order stop working. Paid, cash, closed or expired orders answer 409 NOTHING_TO_PAY with what to do; another person's order answers 404.
      *
-     *     MCP tool: `pay_order`.
+     *     MCP tool: `pay_order` at `/mcp`.
      */
     post: operations['payOrder'];
     delete?: never;
@@ -437,7 +437,7 @@ export interface paths {
      * Find pet businesses
      * @description Searches the directory of pet businesses: groomers (salon and mobile), walkers, sitters, boarding, daycare, trainers, vets, pet stores. Filter by `town` (a slug such as stellenbosch), `category` and `q` (words in the name, services or area, ranked by closeness; typos are forgiven). Businesses on NogPets come first (`partner: true`): for those, `bookWith` says how to book with our tools (pass the listing's `businessId` to list_services, check_coverage, get_quote, find_times and book), or, for one outside South Africa, to book directly with it; NogPets' own listing is `isNogPets`. Show each by name, area and what it offers, with its `hours` and `prices` where published (businesses on NogPets publish theirs; null when not known). `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` for more. Listings marked `fictional` are demo data: say so, and never suggest contacting them. No sign-in needed.
      *
-     *     MCP tool: `find_pet_businesses`.
+     *     MCP tool: `find_pet_businesses` at `/mcp`.
      */
     get: operations['findPetBusinesses'];
     put?: never;
@@ -461,7 +461,7 @@ export interface paths {
      * Prepare a business sign-up (no login)
      * @description Saves what a pet business told you as a sign-up draft, without any login: the business name and town, and whatever else they said (contact, email, phone with its country code, country, categories, mode, vans, staff, website, about, services with their prices as said, a note). First ask whether they agree that the operator keeps these details to set up the application and to contact them; send `consent: true` only if they do. The draft joins the account with their email only when they follow the sign-in link its page mails to that email (the account is made then if absent). Give the person `continueUrl` and say `message`: on that page they add prices, where they work and their hours, and send it for review. Kept 30 days. Signed in with business:write, use start_business_signup instead (MCP endpoint /mcp/business).
      *
-     *     MCP tool: `prepare_business_signup`.
+     *     MCP tool: `prepare_business_signup` at `/mcp`.
      */
     post: operations['prepareBusinessSignup'];
     delete?: never;
@@ -481,7 +481,7 @@ export interface paths {
      * Get business applications
      * @description The person's business application (by `applicationId`, default the newest) with its checklist, and all their applications by name and status. Use it when the person comes back to an application, to say where it stands and what `next` to do. `application` is null when they have none: offer start_business_signup.
      *
-     *     MCP tool: `get_signup_status`.
+     *     MCP tool: `get_signup_status` at `/mcp/business`.
      */
     get: operations['getSignupStatus'];
     put?: never;
@@ -489,7 +489,7 @@ export interface paths {
      * Start or update a business application
      * @description Starts a pet business's application to run on NogPets, or updates its details with `applicationId`. Ask the person for the business name, town and country (a phone with its country code also says the country; currency and time zone follow from the country when it has exactly one, else ask), what it offers (`categories`: grooming, walking, sitting) and how (`mode`). Outside South Africa `payoutPreference` says how they would like to be paid: never send bank details. If `possibleListings` names their business in our directory, ask, then send `claimListingId`. Every answer has the `checklist` of what is still missing, `next` (say it and do it) and `statusUrl` (give it to the person).
      *
-     *     MCP tool: `start_business_signup`.
+     *     MCP tool: `start_business_signup` at `/mcp/business`.
      */
     post: operations['startBusinessSignup'];
     delete?: never;
@@ -511,7 +511,7 @@ export interface paths {
      * Add services and prices
      * @description Adds what the business offers, with prices in its own currency’s minor units (the application’s `currency`: 3500 EUR is €35.00; yen has no minor units, so 1500 JPY is ¥1,500). Each line offered needs at least one PRIMARY service (booked on its own); EXTRAs are add-ons. `useTemplate: true` copies NogPets’ own menu for the lines offered: in rand for a South African business (with `priceAdjustPct`, such as -10, prices move and round to whole rand), elsewhere without prices (`needsPrice`: ask the person for each). A service sent with an existing `id` or the same name replaces it; `removeIds` removes; `replace: true` starts over. Read the prices back to the person in words (`price`). Answers the application with its `checklist` and `next`.
      *
-     *     MCP tool: `add_business_services`.
+     *     MCP tool: `add_business_services` at `/mcp/business`.
      */
     post: operations['addBusinessServices'];
     delete?: never;
@@ -533,7 +533,7 @@ export interface paths {
      * Set the service area
      * @description Sets where the business works, replacing the whole area each call: a radius (`radiusKm`) around an address (`centerAddress`) or a point (`center`), and/or `suburbs` with their postal codes, and/or `postalCodes` (a postal code or ZIP makes an area bookable). Ask the person where they go, or from where and how far. The areas are proposed: PENDING until the operator approves them. `overlaps` says where other businesses on the service already work: tell the person, it is no reason not to apply. Answers the application with its `checklist` and `next`.
      *
-     *     MCP tool: `set_service_area`.
+     *     MCP tool: `set_service_area` at `/mcp/business`.
      */
     post: operations['setServiceArea'];
     delete?: never;
@@ -555,7 +555,7 @@ export interface paths {
      * Add vans, walkers and sitters
      * @description Adds who does the work: a VAN for grooming (a salon table is a VAN too), a WALKER for walks, a SITTER for sitting; every line the business offers needs at least one. Ask the person for a name for each (a van and its groomer, a walker’s name). A resource without a `week` works the business hours (set_operating_hours). One sent with an existing `id` or the same name replaces it; `removeIds` removes; `replace: true` starts over. Answers the application with its `checklist` and `next`.
      *
-     *     MCP tool: `add_resources`.
+     *     MCP tool: `add_resources` at `/mcp/business`.
      */
     post: operations['addResources'];
     delete?: never;
@@ -577,7 +577,7 @@ export interface paths {
      * Set the working hours
      * @description Sets when the business works, as local times in its own time zone (the application’s `timezone`; summer time is taken care of). Without `resourceIds` it sets the business hours, which every van, walker and sitter works, including ones added later without a week of their own (their own weeks are replaced); with `resourceIds` only those resources get this week. Ask the person for their days and hours, up to 6 ranges a day (a lunch break makes two). It replaces the hours it sets. Answers the application with its `checklist` and `next`.
      *
-     *     MCP tool: `set_operating_hours`.
+     *     MCP tool: `set_operating_hours` at `/mcp/business`.
      */
     post: operations['setOperatingHours'];
     delete?: never;
@@ -599,7 +599,7 @@ export interface paths {
      * Invite staff
      * @description Optional: invites the people who work with the business, each by `email` and/or `phone`, as `manager` (services, resources, manual bookings) or `crew` (sees and works bookings), with a job title and the resources they work. Invitations take effect once the operator approves the business; nobody is contacted before. One with the same email or phone as an earlier one replaces it; `removeIds` removes; `replace: true` starts over. Answers the application with its `checklist` and `next`.
      *
-     *     MCP tool: `invite_staff`.
+     *     MCP tool: `invite_staff` at `/mcp/business`.
      */
     post: operations['inviteStaff'];
     delete?: never;
@@ -621,7 +621,7 @@ export interface paths {
      * Connect PayFast
      * @description South Africa only, and optional: connects the business’s PayFast account by its merchant id (8 to 10 digits, on the PayFast dashboard), so card payments for its bookings go to it. Ask only for the merchant id: never ask for or send the merchant key or the passphrase (refused). Sending it again replaces it. Outside South Africa the business says how it would like to be paid with start_business_signup (`payoutPreference`) instead. Answers the application with its `checklist` and `next`.
      *
-     *     MCP tool: `connect_gateway`.
+     *     MCP tool: `connect_gateway` at `/mcp/business`.
      */
     post: operations['connectGateway'];
     delete?: never;
@@ -643,7 +643,7 @@ export interface paths {
      * Send the application for review
      * @description Sends the application to the operator for review, once `readyToSubmit` is true. First call it without `confirm`: the answer is 409 CONFIRM_REQUIRED with `details.summary` (name, country, currency and zone, services with prices in words, areas, who works and when, staff, payment). Show it to the person; only after they agree call again with `confirm: true`. Not ready: 409 NOT_READY with what is missing. Once sent it can no longer be changed; `statusUrl` shows the decision. Answers the application, SUBMITTED.
      *
-     *     MCP tool: `submit_business_for_review`.
+     *     MCP tool: `submit_business_for_review` at `/mcp/business`.
      */
     post: operations['submitBusinessForReview'];
     delete?: never;
@@ -663,7 +663,7 @@ export interface paths {
      * Get the day plan
      * @description One day of the person's business, per van, walker or sitter working that day: the jobs in time order, each with start and end (UTC and local HH:MM), the client (name, phone), pets (type, weight, coat, notes), services, the address with access notes, the travel gap to the next job beside the resource’s travel buffer, cash to collect and unpaid card payments; plus totals. Crew see only their own resources. `date` is a local date in the business’s zone (default today). Read it to the person resource by resource: times, client, pets and what to watch for, address and how to get in, money to collect.
      *
-     *     MCP tool: `get_day_plan`.
+     *     MCP tool: `get_day_plan` at `/mcp/business`.
      */
     get: operations['getDayPlan'];
     put?: never;
@@ -685,7 +685,7 @@ export interface paths {
      * List the business's bookings
      * @description The bookings of the person's business starting in a range of local dates (`from`, `to` inclusive, in the business’s zone; default today and the next 6 days; at most 92 days), oldest first, filtered by `status`, `resourceId` or `clientId`; each with the client, pets, services, address, money and status. `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` (with the same filters) for the next page. Owners and managers only: crew use get_day_plan.
      *
-     *     MCP tool: `list_business_bookings`.
+     *     MCP tool: `list_business_bookings` at `/mcp/business`.
      */
     get: operations['listBusinessBookings'];
     put?: never;
@@ -693,7 +693,7 @@ export interface paths {
      * Book for a client
      * @description Books a phone or walk-in client: an existing client (`clientId`) or a new one (`name` and a `phone` or `email`; they get no account), their pets (saved `petId`s of a client with an account, or described) with `serviceIds`, a slot of find_business_times (`start`, `resourceId` unchanged, and the same `ignoreNotice`), the address (the client's saved `addressId` or one as told; none for grooming at your own place), and CASH (paid on the day) or CARD (answers `payUrl`, valid 48 hours, for the client). First send it without `confirm`: 409 CONFIRM_REQUIRED carries the summary; after the person agrees send the same with `confirm: true` (201). Prices, holds and pay links are those of book. A slot taken meanwhile: 409 SLOT_TAKEN. Owners and managers; outside South Africa 409 NOT_AVAILABLE_IN_COUNTRY.
      *
-     *     MCP tool: `book_for_client`.
+     *     MCP tool: `book_for_client` at `/mcp/business`.
      */
     post: operations['bookForClient'];
     delete?: never;
@@ -715,7 +715,7 @@ export interface paths {
      * Accept a booking
      * @description Accepts a booking waiting for the business (PENDING: a new booking, or a time the client moved it to): it becomes ACCEPTED and the client reads that it is confirmed. An unpaid card booking stays unpaid (its time is held until its link expires: send_payment_link sends a new one). First tell the person what will be accepted; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`). An accepted one answers that it already is; cancelled, lapsed or done ones 409 NOT_ACTIVE. Owners and managers only.
      *
-     *     MCP tool: `accept_booking`.
+     *     MCP tool: `accept_booking` at `/mcp/business`.
      */
     post: operations['acceptBooking'];
     delete?: never;
@@ -737,7 +737,7 @@ export interface paths {
      * Decline a booking
      * @description Declines a booking waiting for the business (PENDING: a new booking or a time the client moved it to), with a `reason` the client reads. The booking is cancelled by the refund rules: a paid one becomes REFUND_REQUESTED (the operator refunds the card in 5 to 7 working days), unpaid card and cash ones owe nothing, and a pay link sent for it stops working. First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`). A confirmed (ACCEPTED) booking is cancelled with cancel_business_booking instead (409 NOT_ACTIVE here). Owners and managers only.
      *
-     *     MCP tool: `decline_booking`.
+     *     MCP tool: `decline_booking` at `/mcp/business`.
      */
     post: operations['declineBooking'];
     delete?: never;
@@ -759,7 +759,7 @@ export interface paths {
      * Find open times for a client
      * @description Open times on the business's own vans, walkers and sitters for any of its services: the pets (a client's saved pets with `clientId`, or described) with their `serviceIds`, `from`/`to` (local dates; default today and the next 6 days; at most 31), an optional daily window and `resourceId`. The same slots and answer as find_times (`days`, `durationMin`, `quote`); pass a slot’s `start` and `resourceId` to book_for_client unchanged. The public tools keep two hours of notice; `ignoreNotice: true` waives it (send the same to book_for_client). Nothing open: 409 NO_AVAILABILITY with the next open times. Owners and managers; a business outside South Africa answers 409 NOT_AVAILABLE_IN_COUNTRY.
      *
-     *     MCP tool: `find_business_times`.
+     *     MCP tool: `find_business_times` at `/mcp/business`.
      */
     post: operations['findBusinessTimes'];
     delete?: never;
@@ -781,7 +781,7 @@ export interface paths {
      * Book again for a client
      * @description A new booking for the same client, pets, services and address as one of the business's bookings (any status: a done groom booked again for next month), at a slot of find_business_times (`start`; `resourceId` defaults to the old booking’s). Priced at today’s prices; the payment method defaults to the old one (CARD: a new pay link). The old booking is unchanged. Confirm step, errors and rules as book_for_client.
      *
-     *     MCP tool: `rebook_booking`.
+     *     MCP tool: `rebook_booking` at `/mcp/business`.
      */
     post: operations['rebookBooking'];
     delete?: never;
@@ -803,7 +803,7 @@ export interface paths {
      * Move a booking
      * @description The business moves a booking to a new `start` on its own resources (`resourceId`, else the booking's own when free then, else any free one): the slot must be open and free as for any booking (find_business_times gives them); a stay moves whole. No 12-hour cut-off for the business: it may move a booking until it starts. The booking is ACCEPTED at its new time (the business chose it); price and payment are unchanged, and the client reads where it moved (with `reason` when given). First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`). A business outside South Africa answers 409 NOT_AVAILABLE_IN_COUNTRY. Owners and managers only.
      *
-     *     MCP tool: `move_booking`.
+     *     MCP tool: `move_booking` at `/mcp/business`.
      */
     post: operations['moveBooking'];
     delete?: never;
@@ -825,7 +825,7 @@ export interface paths {
      * Cancel a booking of the business
      * @description The business cancels a booking before it starts, with a `reason` the client reads. The refund rules of cancel_booking: a paid booking becomes REFUND_REQUESTED (the operator refunds the card in 5 to 7 working days), unpaid card and cash ones owe nothing, and a pay link sent for it stops working. `series: true` also cancels the later weeks of a weekly repeat (and the repeat). First tell the person what will be cancelled; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`). Owners and managers only.
      *
-     *     MCP tool: `cancel_business_booking`.
+     *     MCP tool: `cancel_business_booking` at `/mcp/business`.
      */
     post: operations['cancelBusinessBooking'];
     delete?: never;
@@ -845,7 +845,7 @@ export interface paths {
      * List the business's clients
      * @description The clients of the person's business, by name: each with phone, email, the names of their pets, the last and next booking and what is unpaid in words. `q` finds clients by part of a name, email, phone number (any spacing; 082… and +27 82… alike) or pet name. `limit` 1 to 50 (default 20); when `next` is not null, send it back as `cursor` (with the same `q`) for the next page. Use a `clientId` with get_client for the whole client, with add_client_note to keep a note, or with list_business_bookings. Owners and managers only.
      *
-     *     MCP tool: `list_clients`.
+     *     MCP tool: `list_clients` at `/mcp/business`.
      */
     get: operations['listClients'];
     put?: never;
@@ -867,7 +867,7 @@ export interface paths {
      * Get a client
      * @description One client of the business: contact, pets (type, breed, weight, coat, the owner’s notes), the addresses used with access notes, the last and next booking, the newest 20 bookings (newest first, with services, address and money), what is unpaid, and the business’s notes on the client and their pets (newest first, with who wrote them). Only what came with this business’s own bookings is shown. Owners and managers only.
      *
-     *     MCP tool: `get_client`.
+     *     MCP tool: `get_client` at `/mcp/business`.
      */
     get: operations['getClient'];
     put?: never;
@@ -891,7 +891,7 @@ export interface paths {
      * Add a note on a client or pet
      * @description Keeps a note on a client of the business, or on one of their pets (`petId` from get_client): temperament, health, access codes, the vet, preferences. `text` 1 to 1000 characters; `kind` says what it is about (default OTHER). Only the business’s people see it (not the client). Answers the note and the client’s notes, newest first. It changes no booking or money, so it is kept at once: read the note back to the person first. Owners and managers only.
      *
-     *     MCP tool: `add_client_note`.
+     *     MCP tool: `add_client_note` at `/mcp/business`.
      */
     post: operations['addClientNote'];
     delete?: never;
@@ -913,7 +913,7 @@ export interface paths {
      * Get a booking's pay link for the client
      * @description A fresh pay link (valid 48 hours) for an unpaid card booking of the business, the same link the client would get from pay_booking: earlier links of this booking alone stop working. NogPets does not send it: give the client `message` (or `payUrl`) by SMS, WhatsApp or email. First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with the summary). Paid or cash bookings answer 409 NOTHING_TO_PAY. Owners and managers only; businesses in South Africa only (NOT_AVAILABLE_IN_COUNTRY).
      *
-     *     MCP tool: `send_payment_link`.
+     *     MCP tool: `send_payment_link` at `/mcp/business`.
      */
     post: operations['sendPaymentLink'];
     delete?: never;
@@ -935,7 +935,7 @@ export interface paths {
      * Create an invoice pay link with a QR code
      * @description A card pay link for any amount and description (a product, a tip, an extra service), optionally for a client of the business and with a due date, plus a QR code of the link (PNG as a data: URL, and SVG) to show or print. The link works for 30 days; once paid the invoice is PAID. `amountCents` is in the minor units of the business's currency (cents; whole units for a currency without them), 1 to 100,000 whole units (R1 to R100,000). NogPets does not send it: give the client `message`, `payUrl` or the QR code. First tell the person what will be made; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with the summary). Owners and managers only; businesses in South Africa only (NOT_AVAILABLE_IN_COUNTRY).
      *
-     *     MCP tool: `create_invoice_link`.
+     *     MCP tool: `create_invoice_link` at `/mcp/business`.
      */
     post: operations['createInvoiceLink'];
     delete?: never;
@@ -955,7 +955,7 @@ export interface paths {
      * List the business's prices
      * @description The person's business's services, line by line, with their prices and tiers as its catalogue shows them: `priceCents` (and each tier’s) in the minor units of the business’s currency (cents of rand or euro; whole yen), with each price, range and tier in words (`words`: read them to the person). Change them with update_prices. Owners and managers only.
      *
-     *     MCP tool: `list_prices`.
+     *     MCP tool: `list_prices` at `/mcp/business`.
      */
     get: operations['listPrices'];
     put?: never;
@@ -963,7 +963,7 @@ export interface paths {
      * Change the business's prices
      * @description Changes the price (`priceCents`, in the minor units of the business’s currency: 35000 is R350, 3500 is €35.00, 1500 is ¥1,500) and/or the whole list of `tiers` of up to 100 of the business’s services (ids from list_prices). The catalogue, quotes and new bookings use the new prices at once; bookings already made keep the price they were booked at, and a weekly series’ weeks not yet booked are booked at the new price. First tell the person what will change; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, old → new in words). Owners and managers only.
      *
-     *     MCP tool: `update_prices`.
+     *     MCP tool: `update_prices` at `/mcp/business`.
      */
     post: operations['updatePrices'];
     delete?: never;
@@ -985,7 +985,7 @@ export interface paths {
      * Set the working hours
      * @description Sets when the business works, as local times in its own time zone (summer time is taken care of): without `resourceIds` every van, walker and sitter gets this week; with them only those. Up to 6 ranges a day (a lunch break makes two), days off left out; it replaces the week it sets. find_times and find_business_times offer the new hours at once. When live bookings would fall outside the new hours the answer is 409 CONFIRM_REQUIRED listing them: show the person, and on their yes send the same request with `confirm: true`; those bookings stay booked and are flagged (needsMove) on get_day_plan and list_business_bookings for the business to move with move_booking or cancel. Without such bookings it applies at once. Owners and managers.
      *
-     *     MCP tool: `set_working_hours`.
+     *     MCP tool: `set_working_hours` at `/mcp/business`.
      */
     post: operations['setWorkingHours'];
     delete?: never;
@@ -1005,7 +1005,7 @@ export interface paths {
      * List time off
      * @description The business’s time off (its own and each resource’s) ending on or after `from` and starting on or before `to` (local dates; default from today, no end), oldest first, each with its local start and end, its length in hours and its reason; `resourceId`: that resource’s and the whole business’s. At most `limit` (1 to 100, default 50). Owners and managers: crew see their own time off on get_day_plan.
      *
-     *     MCP tool: `list_time_off`.
+     *     MCP tool: `list_time_off` at `/mcp/business`.
      */
     get: operations['listTimeOff'];
     put?: never;
@@ -1013,7 +1013,7 @@ export interface paths {
      * Add time off
      * @description Marks a time one van, walker or sitter (`resourceId`) or the whole business (left out: a public holiday, a closed week) does not work. `start` and `end` are local, in the business’s time zone: a date (`2026-12-25`: `start` from its midnight, `end` through the end of that day) or a date and time (`2026-12-24T13:00`; `end` is the first minute back). No booking is offered in it from now on. When live bookings fall in it the answer is 409 CONFIRM_REQUIRED listing them: show the person, and on their yes send the same request with `confirm: true`; they stay booked and are flagged (needsMove) for the business to move or cancel. Without such bookings it applies at once. Owners and managers.
      *
-     *     MCP tool: `add_time_off`.
+     *     MCP tool: `add_time_off` at `/mcp/business`.
      */
     post: operations['addTimeOff'];
     delete?: never;
@@ -1035,7 +1035,7 @@ export interface paths {
      * Remove time off
      * @description Removes a time off: its hours are offered for booking again at once, and bookings flagged only because of it no longer need moving. Clients may book the freed time straight away, so first tell the person what opens up; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`). Owners and managers.
      *
-     *     MCP tool: `remove_time_off`.
+     *     MCP tool: `remove_time_off` at `/mcp/business`.
      */
     post: operations['removeTimeOff'];
     delete?: never;
@@ -1057,7 +1057,7 @@ export interface paths {
      * Propose more service areas
      * @description Proposes more places the business works, as in sign-up: a radius (`radiusKm`) around an address (`centerAddress`) or a point (`center`), and/or `suburbs` with their postal codes, and/or `postalCodes`. The new areas are added PENDING: clients can book there once the NogPets operator approves them; the business’s other areas stay as they are, and an area it already has is left alone (`alreadyYours`). `overlaps` says where other businesses already work (no reason not to propose). Owners and managers. First tell the person what will be proposed; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing added).
      *
-     *     MCP tool: `propose_service_area`.
+     *     MCP tool: `propose_service_area` at `/mcp/business`.
      */
     post: operations['proposeServiceArea'];
     delete?: never;
@@ -1077,7 +1077,7 @@ export interface paths {
      * List the staff
      * @description The people of the business: members (name, email, role, job title, the resources they work) and the invitations still waiting. Owners and managers see everyone; crew see only their own entry. Only owners change the staff (invite_staff_member, change_staff_role, remove_staff_member).
      *
-     *     MCP tool: `list_staff`.
+     *     MCP tool: `list_staff` at `/mcp/business`.
      */
     get: operations['listStaff'];
     put?: never;
@@ -1085,7 +1085,7 @@ export interface paths {
      * Invite a staff member
      * @description Invites a person to the staff by `email` (and/or `phone`) as `manager` or `crew`, with a job title and the resources they work (crew see only those days). The invitation is mailed; they join only when they accept it (on the mailed page, or their assistant's accept_invitation) within 14 days. A phone-only invitation waits for an email (phones are not verified). Inviting the same email again sends it anew (a fresh mail and expiry, also after it expired or was declined). Owners only. First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing made).
      *
-     *     MCP tool: `invite_staff_member`.
+     *     MCP tool: `invite_staff_member` at `/mcp/business`.
      */
     post: operations['inviteStaffMember'];
     delete?: never;
@@ -1107,7 +1107,7 @@ export interface paths {
      * Change a staff member's role
      * @description Changes a member’s (or a waiting invitation’s) role, and optionally their job title and resources (crew see only the days of their resources). `role: owner` makes a member a co-owner; the only owner cannot be made manager or crew (409 LAST_OWNER). Owners only. First tell the person what will change; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing changed).
      *
-     *     MCP tool: `change_staff_role`.
+     *     MCP tool: `change_staff_role` at `/mcp/business`.
      */
     post: operations['changeStaffRole'];
     delete?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
      * Remove a staff member
      * @description Takes a member off the staff (their Run tools stop working for this business at once; their bookings stay), or withdraws a waiting invitation. The only owner cannot be removed (409 LAST_OWNER). Owners only. First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing changed).
      *
-     *     MCP tool: `remove_staff_member`.
+     *     MCP tool: `remove_staff_member` at `/mcp/business`.
      */
     post: operations['removeStaffMember'];
     delete?: never;
@@ -1149,7 +1149,7 @@ export interface paths {
      * List invitations to a staff
      * @description The invitations to join a business’s staff that wait for the person (sent to their verified email), with the role offered and until when each waits. The person decides: accept_invitation (after they agree to its summary) or decline_invitation.
      *
-     *     MCP tool: `list_my_invitations`.
+     *     MCP tool: `list_my_invitations` at `/mcp/business`.
      */
     get: operations['listMyInvitations'];
     put?: never;
@@ -1173,7 +1173,7 @@ export interface paths {
      * Accept an invitation to a staff
      * @description Joins the business whose invitation waits for the person (their own credential, their verified email) with the role it offers. First tell the person who invites them, as what, and that the business’s owners and managers will see their name, email and phone; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing changed).
      *
-     *     MCP tool: `accept_invitation`.
+     *     MCP tool: `accept_invitation` at `/mcp/business`.
      */
     post: operations['acceptInvitation'];
     delete?: never;
@@ -1195,7 +1195,7 @@ export interface paths {
      * Decline an invitation to a staff
      * @description Says no to an invitation that waits for the person: they do not join, and its owners see it declined. Only when the person asked for it.
      *
-     *     MCP tool: `decline_invitation`.
+     *     MCP tool: `decline_invitation` at `/mcp/business`.
      */
     post: operations['declineInvitation'];
     delete?: never;
@@ -1217,7 +1217,7 @@ export interface paths {
      * Leave a business’s staff
      * @description Takes the person off the staff of a business (any role): their Run tools stop working for it at once; its bookings and clients stay. The only owner cannot leave (409 LAST_OWNER: make another member owner first). First tell the person what will happen; send `confirm: true` only after they agree (otherwise 409 CONFIRM_REQUIRED with `details.summary`, nothing changed).
      *
-     *     MCP tool: `leave_business`.
+     *     MCP tool: `leave_business` at `/mcp/business`.
      */
     post: operations['leaveBusiness'];
     delete?: never;
@@ -1237,7 +1237,7 @@ export interface paths {
      * The business's earnings for a period
      * @description What the business earned between two local dates (`from`, `to` inclusive, in the business's zone; default the first of this month to today; at most 366 days), in its currency: card money settled in the period through NogPets (pay links and invoices paid then), cash of cash bookings done in the period (their day), gross (card plus cash), card fees (the card fee in that card money, kept by NogPets), refunds (of that card money, what went back to clients for bookings cancelled after paying, less the card fee NogPets returns), and net (gross less fees and refunds); also by resource (van, walker, sitter) and by service line. Every figure in minor units and in words. Owners and managers only.
      *
-     *     MCP tool: `get_earnings`.
+     *     MCP tool: `get_earnings` at `/mcp/business`.
      */
     get: operations['getEarnings'];
     put?: never;
@@ -1259,7 +1259,7 @@ export interface paths {
      * Payouts to the business
      * @description What NogPets paid out to the business of the card money it collected for it (payouts, newest first: the money settled up to a date, card less card fees and refunds, CREATED while on its way, PAID with the transfer’s reference) and what is still to come: card money settled and in no payout yet, less its fees and the refunds not yet taken off. Cash never goes through NogPets. `limit` 1 to 50 (default 20); send `next` back as `cursor` for older payouts. Owners and managers only.
      *
-     *     MCP tool: `list_payouts`.
+     *     MCP tool: `list_payouts` at `/mcp/business`.
      */
     get: operations['listPayouts'];
     put?: never;
@@ -1281,7 +1281,7 @@ export interface paths {
      * Clients who owe the business
      * @description The clients who owe the business money, the longest-waiting first: cash due for jobs done and not marked paid (CASH_DUE), card bookings waiting for payment (their pay link; a coming one is not overdue yet) and open invoices, each with the amount, the local date it was due and the days overdue; per client the total and the oldest. The same rule as the balance of get_client. send_payment_link makes a fresh link for a card booking. `limit` 1 to 50 clients (default 20); send `next` back as `cursor` for the next page. Owners and managers only.
      *
-     *     MCP tool: `list_unpaid_clients`.
+     *     MCP tool: `list_unpaid_clients` at `/mcp/business`.
      */
     get: operations['listUnpaidClients'];
     put?: never;
@@ -1303,7 +1303,7 @@ export interface paths {
      * Get the notification settings
      * @description Which notification mails the business sends its staff: a new booking, a cancellation by a client, a move by a client (each to the owners and managers and to the crew of the booking’s van, walker or sitter). All are on until turned off with update_notification_settings. Mails to clients about what the business did (a move, a cancellation, a refund) always go. Owners and managers.
      *
-     *     MCP tool: `get_notification_settings`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     get: operations['getNotificationSettings'];
     put?: never;
@@ -1311,7 +1311,7 @@ export interface paths {
      * Update the notification settings
      * @description Turns notification mails to the business’s staff on or off: `settings` maps a notification (kinds as get_notification_settings lists them) to true or false; notifications not named keep their state. Each staff member may also stop a kind for themselves with the link in its mails. Owners and managers.
      *
-     *     MCP tool: `update_notification_settings`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     post: operations['updateNotificationSettings'];
     delete?: never;
@@ -1331,7 +1331,7 @@ export interface paths {
      * Get the calendar feed of my bookings
      * @description The person's private calendar feed (.ics) of their bookings, to subscribe to in Google Calendar, Apple Calendar or Outlook. The first call makes it and answers its `url`; NogPets keeps only a hash of the address, so later calls answer `url: null` with when it was made (a new address: "Calendar feeds" on the account page, or POST /v1/calendar-feed/rotate). It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. Give the address to the person only: anyone holding it sees their bookings.
      *
-     *     MCP tool: `get_calendar_feed`.
+     *     MCP tool: `get_calendar_feed` at `/mcp`.
      */
     get: operations['getCalendarFeed'];
     put?: never;
@@ -1355,7 +1355,7 @@ export interface paths {
      * Replace the address of my calendar feed
      * @description Gives the person's calendar feed of their bookings a new private address and answers it (`url`, shown this once); the old address stops working at once (404), in every calendar it was added to. Use it when the address was lost or shared by mistake; tell the person first. Makes the feed if there was none. Send an Idempotency-Key so a retry answers the same address.
      *
-     *     MCP tool: `rotate_calendar_feed`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     post: operations['rotateCalendarFeed'];
     delete?: never;
@@ -1375,7 +1375,7 @@ export interface paths {
      * Get a calendar feed of jobs
      * @description A private calendar feed (.ics) of jobs, to subscribe to in a calendar app: `scope: my_jobs` the jobs of the vans, walkers or sitters the person works (crew too), `scope: business` every job of the business (owners and managers). Each event names the services, pets and client, with the address. The first call makes it and answers its `url`; later calls answer `url: null` (only a hash is kept; a new address: "Calendar feeds" on the account page, or POST /v1/business/calendar-feed/rotate). Each person has their own address. It covers 90 days back to 365 days ahead; a moved booking keeps its event, and a cancelled one stays 30 days marked cancelled so subscribed calendars remove it. The feed stops answering when the person leaves the business or, for the whole business, is no longer an owner or manager.
      *
-     *     MCP tool: `get_business_calendar_feed`.
+     *     MCP tool: `get_business_calendar_feed` at `/mcp/business`.
      */
     get: operations['getBusinessCalendarFeed'];
     put?: never;
@@ -1399,7 +1399,7 @@ export interface paths {
      * Replace the address of a calendar feed of jobs
      * @description Gives the person's calendar feed of jobs (`scope: my_jobs` or `business`, as get_business_calendar_feed) a new private address and answers it (`url`, shown this once); the old address stops working at once (404). Other staff members' addresses are their own and keep working. Makes the feed if there was none. Tell the person first; send an Idempotency-Key so a retry answers the same address.
      *
-     *     MCP tool: `rotate_business_calendar_feed`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     post: operations['rotateBusinessCalendarFeed'];
     delete?: never;
@@ -1419,7 +1419,7 @@ export interface paths {
      * The business's webhook endpoints
      * @description The webhook endpoints registered, oldest first, with their status (never their secrets). Owners and managers of the business only.
      *
-     *     MCP tool: `list_webhook_endpoints`.
+     *     MCP tool: `list_webhook_endpoints` at `/mcp/business`.
      */
     get: operations['listWebhookEndpoints'];
     put?: never;
@@ -1427,7 +1427,7 @@ export interface paths {
      * Register a webhook endpoint for the business
      * @description Registers a URL that NogPets POSTs the business's events to, signed as Standard Webhooks specifies (`webhook-id` is the event id: de-duplicate on it; `webhook-timestamp`; `webhook-signature` `v1,` HMAC-SHA256 with the secret). The body is `{type, timestamp, data}` with the event envelope in `data` (docs/events.md). `eventTypes` chooses the types (`*`: all). The answer holds `secret` (`whsec_…`) ONCE: keep it, it is never shown again. A 2xx answer within 10 s is a delivery; anything else is retried with backoff for about three days (13 attempts), and an endpoint failing that long is disabled and its owner mailed. https only in production; private, loopback, link-local and metadata addresses are refused. At most 10 endpoints. Owners and managers of the business only.
      *
-     *     MCP tool: `create_webhook_endpoint`.
+     *     MCP tool: `create_webhook_endpoint` at `/mcp/business`.
      */
     post: operations['createWebhookEndpoint'];
     delete?: never;
@@ -1449,7 +1449,7 @@ export interface paths {
      * Delete a business's webhook endpoint
      * @description Deletes a webhook endpoint and its deliveries: nothing more is sent to it, retries included. Owners and managers of the business only.
      *
-     *     MCP tool: `delete_webhook_endpoint`.
+     *     MCP tool: `delete_webhook_endpoint` at `/mcp/business`.
      */
     post: operations['deleteWebhookEndpoint'];
     delete?: never;
@@ -1469,7 +1469,7 @@ export interface paths {
      * A business webhook endpoint's deliveries
      * @description The deliveries of one endpoint, newest first: each event sent (or to send), its attempts, the last HTTP status or error, and when it is tried next. `status` filters; `limit` 1 to 50 (default 20); send `next` back as `cursor` for older ones. Owners and managers of the business only.
      *
-     *     MCP tool: `list_webhook_deliveries`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     get: operations['listWebhookDeliveries'];
     put?: never;
@@ -1493,7 +1493,7 @@ export interface paths {
      * Send a business webhook again
      * @description Sends a delivery again now, as a new round of attempts with the same event id (receivers that saw it ignore it); on a DISABLED endpoint it enables the endpoint again. Owners and managers of the business only.
      *
-     *     MCP tool: `redeliver_webhook`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     post: operations['redeliverWebhook'];
     delete?: never;
@@ -1513,7 +1513,7 @@ export interface paths {
      * Your webhook endpoints
      * @description The webhook endpoints registered, oldest first, with their status (never their secrets). The person's own endpoints: they receive the events of the person's own bookings and orders.
      *
-     *     MCP tool: `list_my_webhook_endpoints`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     get: operations['listMyWebhookEndpoints'];
     put?: never;
@@ -1521,7 +1521,7 @@ export interface paths {
      * Register a webhook endpoint for your own bookings
      * @description Registers a URL that NogPets POSTs the events of the person's own bookings and orders to, signed as Standard Webhooks specifies (`webhook-id` is the event id: de-duplicate on it; `webhook-timestamp`; `webhook-signature` `v1,` HMAC-SHA256 with the secret). The body is `{type, timestamp, data}` with the event envelope in `data` (docs/events.md). `eventTypes` chooses the types (`*`: all). The answer holds `secret` (`whsec_…`) ONCE: keep it, it is never shown again. A 2xx answer within 10 s is a delivery; anything else is retried with backoff for about three days (13 attempts), and an endpoint failing that long is disabled and its owner mailed. https only in production; private, loopback, link-local and metadata addresses are refused. At most 10 endpoints. The person's own endpoints: they receive the events of the person's own bookings and orders.
      *
-     *     MCP tool: `create_my_webhook_endpoint`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     post: operations['createMyWebhookEndpoint'];
     delete?: never;
@@ -1543,7 +1543,7 @@ export interface paths {
      * Delete your webhook endpoint
      * @description Deletes a webhook endpoint and its deliveries: nothing more is sent to it, retries included. The person's own endpoints: they receive the events of the person's own bookings and orders.
      *
-     *     MCP tool: `delete_my_webhook_endpoint`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     post: operations['deleteMyWebhookEndpoint'];
     delete?: never;
@@ -1563,7 +1563,7 @@ export interface paths {
      * Your webhook endpoint's deliveries
      * @description The deliveries of one endpoint, newest first: each event sent (or to send), its attempts, the last HTTP status or error, and when it is tried next. `status` filters; `limit` 1 to 50 (default 20); send `next` back as `cursor` for older ones. The person's own endpoints: they receive the events of the person's own bookings and orders.
      *
-     *     MCP tool: `list_my_webhook_deliveries`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     get: operations['listMyWebhookDeliveries'];
     put?: never;
@@ -1587,7 +1587,7 @@ export interface paths {
      * Send your webhook again
      * @description Sends a delivery again now, as a new round of attempts with the same event id (receivers that saw it ignore it); on a DISABLED endpoint it enables the endpoint again. The person's own endpoints: they receive the events of the person's own bookings and orders.
      *
-     *     MCP tool: `redeliver_my_webhook`.
+     *     HTTP only: no MCP endpoint lists it.
      */
     post: operations['redeliverMyWebhook'];
     delete?: never;

@@ -59,7 +59,7 @@ export {
 export { type GeoData, loadGeoData } from './places/index.js';
 export { createOfferCache } from './places/index.js';
 export type { OfferCache } from './core/index.js';
-export { operations, scopesOn, toolsOn } from './registry.js';
+export { operations, scopesOn } from './registry.js';
 export {
   type FieldProblem,
   fieldProblems,

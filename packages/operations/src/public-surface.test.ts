@@ -18,6 +18,7 @@ const DOOR = [
   'isInternal',
   'parseInput',
   'runOperation',
+  'scopesOn',
   'statedClientName',
   'toServiceError',
   'unstorableTextError',

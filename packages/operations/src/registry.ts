@@ -160,12 +160,8 @@ export const operations: readonly Operation[] = [
   redeliverMyWebhook,
 ] as unknown as Operation[];
 
-/** The operations an MCP endpoint lists as tools, in registry order. */
-export function toolsOn(surface: McpSurface): readonly Operation[] {
-  return operations.filter((op) => op.mcp === surface);
-}
-
 /** The scopes an MCP endpoint's tools need: what its protected resource metadata names. */
 export function scopesOn(surface: McpSurface): Scope[] {
-  return [...new Set(toolsOn(surface).flatMap((op) => (op.auth === 'public' ? [] : [op.auth.scope])))];
+  const listed = operations.filter((op) => op.mcp === surface);
+  return [...new Set(listed.flatMap((op) => (op.auth === 'public' ? [] : [op.auth.scope])))];
 }

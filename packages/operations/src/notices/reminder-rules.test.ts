@@ -98,7 +98,10 @@ describe('mail to applicants and staff', () => {
     const [approved, ...others] = render(eventOf('application.approved'), facts());
     expect(others).toEqual([]);
     expect(approved!.mail.text).toContain('Welcome to NogPets!');
-    expect(approved!.mail.text).toContain('https://nogpets.test/mcp');
+    // A business's assistant connects to the business endpoint, which lists the Run tools.
+    expect(approved!.mail.text).toContain(
+      'add NogPets for businesses (https://nogpets.test/mcp/business) to it as an MCP server',
+    );
     const [rejected] = render(eventOf('application.rejected'), facts());
     expect(rejected!.mail.text).toContain('Please add proof of your grooming qualification');
   });
