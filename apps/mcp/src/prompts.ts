@@ -40,7 +40,8 @@ export interface PromptDefinition {
 const quoted = (value: string) => JSON.stringify(value);
 
 const CONFIRM_RULE =
-  'A change that needs my yes first answers CONFIRM_REQUIRED with a summary: show it to me; send the call again with confirm: true only after I agree.';
+  'A change that needs my yes first answers CONFIRM_REQUIRED with a summary: show it to me; send the call again with confirm: true only after I agree. ' +
+  'If instead it answers with a link for me to confirm on (URL elicitation), open it for me and, once I have confirmed there, send the same call again.';
 const MESSAGE_RULE = 'When a tool answers with a `message`, pass it on to me word for word.';
 
 const KIND_WORDS: Record<string, { what: string; hint: string }> = {

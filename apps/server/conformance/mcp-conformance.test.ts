@@ -36,9 +36,9 @@ const WHEN_DECLARED: Record<string, keyof ServerCapabilities> = {
 const FIXTURE_TOOL =
   "calls a tool of the suite's reference server by its fixed name (test_*), which a server of real tools does not have";
 const STATELESS =
-  'needs a session id and server-sent event streams (GET /mcp, resumption with Last-Event-ID); our endpoints are ' +
-  'stateless Streamable HTTP answering JSON: no session, GET answers 405. Against us it records only warnings ' +
-  'and checks nothing';
+  'needs server-sent event streams (GET /mcp, resumption with Last-Event-ID); our endpoints are stateless ' +
+  'Streamable HTTP answering JSON: GET answers 405, and a session id (kept in PostgreSQL) is issued only to a ' +
+  'client declaring URL elicitation, to remember that. Against us it records only warnings and checks nothing';
 
 /** Every other scenario of the suite, and why it does not apply to a server like ours. */
 const NOT_APPLICABLE: Record<string, string> = {
