@@ -47,6 +47,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether declared capabilities include URL-mode elicitation (`elicitation: { url: {} }`). */
+/** The protocol version that brought URL-mode elicitation (SEP-1036). */
+const URL_ELICITATION_SINCE = '2025-11-25';
+
 export function canShowPages(capabilities: Record<string, unknown> | undefined): boolean {
   const elicitation = capabilities?.elicitation;
   return isObject(elicitation) && isObject(elicitation.url);
@@ -111,7 +114,10 @@ function sessionGone(res: Response): void {
  */
 export function withAgreement(ctx: OperationContext, session: McpClientSession | null): OperationContext {
   if (!session) return ctx;
-  if (canShowPages(session.capabilities)) ctx.agreement = { mode: 'page' };
+  // URL elicitation is of MCP 2025-11-25: a client that negotiated an earlier version may not
+  // know -32042, so it keeps `confirm: true`.
+  if (canShowPages(session.capabilities) && session.protocolVersion >= URL_ELICITATION_SINCE)
+    ctx.agreement = { mode: 'page' };
   ctx.clientName ??= statedClientName(session.clientName ?? undefined);
   return ctx;
 }

@@ -88,10 +88,11 @@ export function createMcpServer(
     const op = byName.get(request.params.name);
     const counter = runtime.metrics.operationCalls;
     if (!op) return errorResult(noSuchTool(runtime, surface, registry, request.params.name));
+    let ctx: OperationContext | undefined;
     try {
       // A retried change carries its key in the call's _meta (or the HTTP Idempotency-Key header).
       const meta = request.params._meta as { idempotencyKey?: unknown } | undefined;
-      const ctx = await context();
+      ctx = await context();
       if (typeof meta?.idempotencyKey === 'string') ctx.idempotencyKey = meta.idempotencyKey;
       const args = rawArguments?.has(extra.requestId)
         ? rawArguments.get(extra.requestId)
@@ -104,7 +105,8 @@ export function createMcpServer(
       counter.inc({ operation: op.operationId, transport: 'mcp', outcome: error.code });
       if (error.status >= 500) runtime.logger.error({ err }, 'tool call failed');
       // Page mode: the person confirms on our page (the URL elicitation required error, -32042).
-      const elicitation = urlElicitationOf(error);
+      // A client that cannot show pages gets the 409 itself, its link in `details.confirmation`.
+      const elicitation = ctx?.agreement?.mode === 'page' ? urlElicitationOf(error) : null;
       if (elicitation) throw elicitation;
       return errorResult(error);
     }

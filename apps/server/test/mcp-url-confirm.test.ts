@@ -167,7 +167,9 @@ describe('the person confirms on our page where the MCP client can show one', ()
     const { page, context } = await openSignedIn(PERSON, asked.url);
     try {
       const open = await seen(page);
-      expect(open).toContain('Pager (confirm test) asks to make this change for you.');
+      expect(open).toContain(
+        'An assistant calling itself “Pager (confirm test)” asks to make this change for you.',
+      );
       // Ten minutes, in the pages' zone (asked at 06:00 in Johannesburg).
       expect(open).toContain('Open until Mon, 23 Nov 2026, 06:10. Your answer counts once.');
       expect(open).toContain(asked.message.replace('Confirm or refuse on NogPets: ', ''));
@@ -338,6 +340,74 @@ describe('the person confirms on our page where the MCP client can show one', ()
     expect(await bookingsOf(userId)).toBe(before + 1);
   });
 
+  it('confirm: true from a door without pages does not overrule the page: waiting, refused, then asked anew', async () => {
+    const { client } = await mcpClient(person.key);
+    const args = await cashBooking('2026-12-03');
+    const before = await bookingsOf(userId);
+    const asked = await elicited(client.callTool({ name: 'book', arguments: { ...args, confirm: true } }));
+    // The same assistant, dropping its session (a client declaring nothing), or the API: the 409
+    // names the page the person was asked on, and nothing is booked.
+    const { client: plain } = await mcpClient(person.key, { pages: false });
+    const waiting = toolJson(await plain.callTool({ name: 'book', arguments: { ...args, confirm: true } }));
+    expect(waiting.error).toMatchObject({
+      code: 'CONFIRM_REQUIRED',
+      details: { confirmation: { url: asked.url } },
+    });
+    expect(waiting.error.message).toMatch(/confirms this themselves on a NogPets page/);
+    const overApi = await server.post('/v1/bookings', { ...args, confirm: true }, as(person.key));
+    expect(overApi.status).toBe(409);
+    expect(overApi.body.error.details.confirmation.id).toBe(asked.id);
+    expect(await bookingsOf(userId)).toBe(before);
+
+    const form = await signedInForm(server, PERSON, PASSWORD);
+    expect((await postForm(server, new URL(asked.url).pathname, { answer: 'refuse' }, form)).status).toBe(
+      303,
+    );
+    const refused = toolJson(await plain.callTool({ name: 'book', arguments: { ...args, confirm: true } }));
+    expect(refused.error.code).toBe('CONFIRM_REFUSED');
+    // Told once; then the person is asked again, on a new page, and still nothing is booked.
+    const again = toolJson(await plain.callTool({ name: 'book', arguments: { ...args, confirm: true } }));
+    expect(again.error.code).toBe('CONFIRM_REQUIRED');
+    expect(again.error.details.confirmation.id).not.toBe(asked.id);
+    expect(await bookingsOf(userId)).toBe(before);
+  });
+
+  it('a refusal after the person confirmed (the slot taken meanwhile) keeps its Idempotency-Key answer and leaves the confirmation unused', async () => {
+    const { client } = await mcpClient(person.key);
+    const args = await cashBooking('2026-12-04');
+    const call = () =>
+      client.callTool({ name: 'book', arguments: args, _meta: { idempotencyKey: 'confirm-page-key-2' } });
+    const asked = await elicited(call());
+    const form = await signedInForm(server, PERSON, PASSWORD);
+    expect((await postForm(server, new URL(asked.url).pathname, { answer: 'confirm' }, form)).status).toBe(
+      303,
+    );
+    // Someone else books that very slot before the assistant retries.
+    const other = await newPetOwner(server, {
+      email: 'slot-taker@example.com',
+      pet: { name: 'Bolt', weightKg: 12 },
+      line1: '14 Dorp Street',
+    });
+    const taken = await server.post(
+      '/v1/bookings',
+      {
+        ...args,
+        addressId: other.addressId,
+        pets: [{ petId: other.petId, serviceIds: ['groom-dog-bath'] }],
+        paymentMethod: 'CARD',
+      },
+      as(other.key),
+    );
+    expect(taken.status, JSON.stringify(taken.body)).toBe(201);
+    const first = toolJson(await call());
+    expect(first.error.code).toBe('SLOT_TAKEN');
+    const [kept] = await server.db.sql<{ status: number }[]>`
+      select status from idempotency_keys where user_id = ${userId} and key = 'confirm-page-key-2'`;
+    expect(kept?.status).toBe(409);
+    expect(toolJson(await call()).error).toEqual(first.error);
+    expect(await confirmation(asked.id)).toMatchObject({ status: 'confirmed', usedAt: null });
+  });
+
   it('a Run tool of the business endpoint waits for the owner on the page too', async () => {
     const { client } = await mcpClient(ownerKey, { path: BUSINESS_ENDPOINT });
     const [b] = await server.db.sql<{ id: string }[]>`
@@ -363,7 +433,8 @@ describe('the person confirms on our page where the MCP client can show one', ()
   it('a client that declares nothing has no session and keeps CONFIRM_REQUIRED and confirm: true', async () => {
     const { client, transport } = await mcpClient(person.key, { pages: false });
     expect(transport.sessionId).toBeUndefined();
-    const args = await cashBooking('2026-11-30');
+    // A day no other test asked about on the page (a call asked there is agreed there only).
+    const args = await cashBooking('2026-12-07');
     const before = await bookingsOf(userId);
     const asked = toolJson(await client.callTool({ name: 'book', arguments: args }));
     expect(asked.error.code).toBe('CONFIRM_REQUIRED');
@@ -377,6 +448,48 @@ describe('the person confirms on our page where the MCP client can show one', ()
     const http = await server.post('/v1/bookings', { ...(await cashBooking('2026-12-01')) }, as(person.key));
     expect(http.status).toBe(409);
     expect(http.body.error.code).toBe('CONFIRM_REQUIRED');
+  });
+
+  it('a client that negotiated a protocol before URL elicitation (2025-06-18) keeps confirm: true', async () => {
+    const post = (body: unknown, session?: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          ...as(person.key),
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          ...(session ? { 'mcp-session-id': session } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const init = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: { elicitation: { url: {} } },
+        clientInfo: { name: 'older-client', version: '1' },
+      },
+    });
+    expect(init.status).toBe(200);
+    const session = init.headers.get('mcp-session-id') ?? undefined;
+    const args = await cashBooking('2026-12-08');
+    const before = await bookingsOf(userId);
+    const called = await post(
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'book', arguments: { ...args, confirm: true } },
+      },
+      session,
+    );
+    const body = (await called.json()) as Json;
+    expect(body.error, JSON.stringify(body)).toBeUndefined();
+    expect(body.result.structuredContent.bookingId).toMatch(/.+/);
+    expect(await bookingsOf(userId)).toBe(before + 1);
   });
 
   it('sessions: an unknown or ended one is 404 (initialize again); DELETE ends one; without one DELETE is 405', async () => {

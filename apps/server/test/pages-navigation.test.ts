@@ -87,7 +87,7 @@ describe('pages a person can find their way through', () => {
         const text = await shown(page);
         expect(text).toContain('NogPets books pet care');
         expect(await shown(page, '#owners')).toMatch(/Sign in\s+Create an account/);
-        expect(await shown(page, '#developers')).toContain(`MCP server: ${server.url}/mcp\n`);
+        expect(await shown(page, '#developers')).toContain(`MCP server for pet owners: ${server.url}/mcp\n`);
         expect(await shown(page, '#developers')).toContain(
           `MCP server for pet businesses (sign-up and running the business): ${server.url}/mcp/business`,
         );

@@ -21,7 +21,8 @@ export interface ConfirmPagesDeps {
 
 type View = Awaited<ReturnType<typeof pageOperations.confirmationForPage.handler>>;
 
-const who = (v: View) => v.clientName ?? 'Your assistant';
+/** Who asks: the name an assistant gives itself is its own word, so it is quoted as such. */
+const who = (v: View) => (v.clientName ? `An assistant calling itself “${v.clientName}”` : 'Your assistant');
 
 /** What the page says of a confirmation in each state, above its summary. */
 function stateText(v: View): { title: string; body: string } {

@@ -102,10 +102,10 @@ function homeBody(runtime: Runtime, csrf: string, s: Session | null): string {
       $${owners}
     </section>
     <section id="developers"><h2>Developers and assistants</h2>
-      <p>Every operation is an HTTP API and an MCP tool.</p>
+      <p>Every operation is an HTTP API; what an assistant needs is also an MCP tool, at the server for its audience.</p>
       <ul>
         <li><a href="/docs">API documentation</a></li>
-        <li>MCP server: <code class="url">${mcpUrl}</code></li>
+        <li>MCP server for pet owners: <code class="url">${mcpUrl}</code></li>
         <li>MCP server for pet businesses (sign-up and running the business): <code class="url">${businessMcpUrl}</code></li>
       </ul>
     </section>

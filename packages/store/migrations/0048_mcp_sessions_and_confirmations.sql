@@ -35,7 +35,7 @@ create table confirmations (
   answered_at timestamptz,
   used_at timestamptz
 );
--- The retried call's one read: the newest open confirmation of this person's call.
-create index confirmations_of_call on confirmations (user_id, operation, args_hash, seq desc)
-  where used_at is null;
+-- The retried call's one read (the newest open confirmation of this person's call), and whether
+-- the call was asked on the page at all (then only the page agrees to it).
+create index confirmations_of_call on confirmations (user_id, operation, args_hash, seq desc);
 create index confirmations_expiry on confirmations (expires_at);

@@ -24,7 +24,11 @@ const COLUMNS = (sql: Queryable) => sql`
   id, user_id as "userId", operation, args_hash as "argsHash", summary, parts, client_name as "clientName",
   status, created_at as "createdAt", expires_at as "expiresAt", answered_at as "answeredAt", used_at as "usedAt"`;
 
-/** Asks the person: a pending confirmation of one call, in a statement of its own. */
+/**
+ * Asks the person: a pending confirmation of one call, in a statement of its own. An earlier
+ * question of the same call still open on the page ends (expires) with it, so only the newest can be
+ * answered: the one the call will look for.
+ */
 export async function insertConfirmation(
   sql: Queryable,
   c: {
@@ -38,6 +42,10 @@ export async function insertConfirmation(
     expiresAt: Date;
   },
 ): Promise<ConfirmationRow> {
+  await sql`
+    update confirmations set expires_at = ${c.at}
+    where user_id = ${c.userId} and operation = ${c.operation} and args_hash = ${c.argsHash}
+      and used_at is null and status = 'pending' and expires_at > ${c.at}`;
   const [row] = await sql<ConfirmationRow[]>`
     insert into confirmations (id, user_id, operation, args_hash, summary, parts, client_name, created_at, expires_at)
     values (${newId('cfm')}, ${c.userId}, ${c.operation}, ${c.argsHash}, ${c.summary},
@@ -93,10 +101,34 @@ export async function answerConfirmation(
   return rows.count === 1;
 }
 
-/** Used by the call it agreed to (or its refusal told): never again. False when it already was. */
+/**
+ * Used by the call it agreed to (or its refusal told): never again. Every other unused
+ * confirmation of the same call is used with it, so a second retry waiting on this one's lock
+ * cannot take an older one the person also confirmed. False when it already was used.
+ */
 export async function useConfirmation(sql: Queryable, id: string, at: Date): Promise<boolean> {
-  const rows = await sql`update confirmations set used_at = ${at} where id = ${id} and used_at is null`;
-  return rows.count === 1;
+  const rows = await sql`
+    update confirmations c set used_at = ${at}
+    from confirmations this
+    where this.id = ${id} and c.user_id = this.user_id and c.operation = this.operation
+      and c.args_hash = this.args_hash and c.used_at is null
+    returning c.id`;
+  return rows.some((r) => r.id === id);
+}
+
+/**
+ * Whether the person was asked on the page about this very call and the question is still kept (a
+ * day past its expiry): such a call is agreed on the page only, whatever door it comes through.
+ */
+export async function askedOnPage(
+  sql: Queryable,
+  call: { userId: string; operation: string; argsHash: string },
+): Promise<boolean> {
+  const rows = await sql`
+    select 1 from confirmations
+    where user_id = ${call.userId} and operation = ${call.operation} and args_hash = ${call.argsHash}
+    limit 1`;
+  return rows.length > 0;
 }
 
 /** Forgets confirmations expired a day ago (a few at a time, as new ones are asked). */

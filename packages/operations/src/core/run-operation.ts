@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
+  askedOnPage,
   eventTypesOfCall,
   findIdempotentAnswer,
   findOpenConfirmation,
@@ -132,9 +133,32 @@ function publicCall<I extends z.ZodObject, O extends z.ZodType>(
       ? idempotent(op, c, input)
       : Promise.resolve(op.handler(c, input));
   // A change asked by a client that can show our page is agreed there (issue 31, part 3).
-  return call.agreement?.mode === 'page' && op.method !== 'GET' && call.auth
-    ? agreedOnPage(op, call, input, run)
-    : run(call);
+  if (op.method === 'GET' || !call.auth) return run(call);
+  if (call.agreement?.mode === 'page') return agreedOnPage(op, call, input, run);
+  // `confirm: true` from any other door does not overrule the page: a call the person was asked
+  // about there is agreed there only (else an assistant refused on the page could drop its
+  // session and agree by itself).
+  if ((input as { confirm?: unknown }).confirm !== true) return run(call);
+  return askedOnPage(call.deps.sql, {
+    userId: call.auth.userId,
+    operation: op.operationId,
+    argsHash: agreedArgumentsHash(input as Record<string, unknown>),
+  }).then((asked) => (asked ? agreedOnPage(op, call, input, run) : run(call)));
+}
+
+/**
+ * Whether a refusal keeps what its call wrote (and its Idempotency-Key's answer): an answer the
+ * same request would get again, not a failure, a rate limit, a closed shop or a question to the person.
+ */
+function keepsWrites(err: unknown): err is ServiceError {
+  return (
+    err instanceof ServiceError &&
+    err.status < 500 &&
+    err.status !== 429 &&
+    err.code !== 'SHOP_OFF' &&
+    err.code !== 'CONFIRM_REQUIRED' &&
+    err.code !== 'CONFIRM_REFUSED'
+  );
 }
 
 /** The call's arguments as the person agrees to them: the validated input without `confirm`. */
@@ -170,18 +194,28 @@ async function agreedOnPage<I extends z.ZodObject, O extends z.ZodType>(
     agreement.found = await findOpenConfirmation(sql, agreement);
     if (!agreement.found || agreement.found.status === 'pending')
       return await run({ ...ctx, agreementCall: agreement });
-    return await transaction(sql, async (tx) => {
+    const outcome = await transaction(sql, async (tx) => {
       agreement.found = await findOpenConfirmation(tx, agreement, { forUpdate: true });
       const inTx = transactionAsPool(tx);
-      const answer = await run({
-        ...ctx,
-        deps: { ...ctx.deps, sql: inTx, offers: offersThrough(ctx.deps.offers, inTx) },
-        agreementCall: agreement,
-      });
-      // Locked since it was read: nobody else can have used it meanwhile.
-      if (agreement.used) await useConfirmation(tx, agreement.used, ctx.deps.clock.now());
-      return answer;
+      try {
+        const answer = await run({
+          ...ctx,
+          deps: { ...ctx.deps, sql: inTx, offers: offersThrough(ctx.deps.offers, inTx) },
+          agreementCall: agreement,
+        });
+        // Locked since it was read: nobody else can have used it meanwhile.
+        if (agreement.used) await useConfirmation(tx, agreement.used, ctx.deps.clock.now());
+        return { answer };
+      } catch (err) {
+        // A refusal past the confirm step (the slot taken meanwhile) commits what it keeps, as it
+        // does outside page mode: an Idempotency-Key's first answer, a lead. The confirmation is
+        // not used by it. A failure, a rate limit or a question rolls everything back.
+        if (keepsWrites(err)) return { refusal: err };
+        throw err;
+      }
     });
+    if ('refusal' in outcome) throw outcome.refusal;
+    return outcome.answer;
   } catch (err) {
     if (agreement.refused) await useConfirmation(sql, agreement.refused, ctx.deps.clock.now());
     if (agreement.ask && err instanceof ServiceError && err.code === 'CONFIRM_REQUIRED')
