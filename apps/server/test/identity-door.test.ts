@@ -44,6 +44,7 @@ const IDENTITY_TABLES = [
   'link_mail_requests',
   'domain_events',
   'idempotency_keys',
+  'mcp_sessions',
 ];
 
 async function fingerprint(server: TestServer): Promise<Record<string, string>> {
@@ -166,6 +167,15 @@ describe('the identity operations through the one door', () => {
       call({ principal: { kind: 'system', job: 'test' } }),
       call({}),
     ];
+    // MCP sessions the door opened for clients that can show the confirmation page.
+    const declared = {
+      endpoint: '/mcp',
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: { url: {} } },
+      clientName: 'Door test',
+    };
+    const toFind = await run(identity.openMcpSessionOp, visitor(), declared);
+    const toEnd = await run(identity.openMcpSessionOp, visitor(), declared);
     // Each operation with an input that would change something (or read something) if it ran.
     const cases: {
       op: InternalOperation;
@@ -292,6 +302,19 @@ describe('the identity operations through the one door', () => {
       {
         op: identity.revokeOAuthTokenOp,
         input: { clientId: forRevoke.clientId, token: forRevoke.tokens.accessToken },
+        right: visitor,
+        changes: true,
+      },
+      { op: identity.openMcpSessionOp, input: declared, right: visitor, changes: true },
+      {
+        op: identity.findMcpSessionOp,
+        input: { endpoint: '/mcp', sessionId: toFind.sessionId },
+        right: visitor,
+        changes: false,
+      },
+      {
+        op: identity.endMcpSessionOp,
+        input: { endpoint: '/mcp', sessionId: toEnd.sessionId },
         right: visitor,
         changes: true,
       },

@@ -51,6 +51,7 @@ interface Made {
   bookingPay: string;
   orderPay: string;
   invitation: string;
+  confirmation: string;
 }
 
 interface PageRow {
@@ -144,6 +145,17 @@ const PAGES: PageRow[] = [
     path: (m) => `/invitations/${m.invitation}`,
     status: 200,
     shows: [['#offer', PROBE]], // the business's name and the job title offered
+  },
+  {
+    name: 'confirmation of a change',
+    route: '/confirm/:confirmationId',
+    who: 'owner',
+    path: (m) => `/confirm/${m.confirmation}`,
+    status: 200,
+    shows: [
+      ['#summary', PROBE], // the summary (made of the person's own names of things)
+      ['main > p', PROBE], // the name the assistant gave itself
+    ],
   },
   {
     name: 'business notifications',
@@ -575,7 +587,15 @@ describe('every page: security headers, CSRF on every form, stored text escaped'
       insert into business_members (business_id, user_id, role, created_at)
       select 'biz_probe', id, 'manager', ${clock.now()} from users where email = ${OWNER}`;
 
+    // A change an assistant (naming itself with a probe) asks the person to confirm on the page.
+    await sql`
+      insert into confirmations (id, user_id, operation, args_hash, summary, parts, client_name, created_at, expires_at)
+      select 'cfm_probe', id, 'book', 'probe', ${`Book mobile grooming for ${PROBE}.`}, '{}', ${PROBE}, ${clock.now()},
+        ${new Date(clock.now().getTime() + 600_000)}
+      from users where email = ${OWNER}`;
+
     made = {
+      confirmation: 'cfm_probe',
       invitation: 'binv_probe',
       linkToken: new URL(link).searchParams.get('token')!,
       consentRequest: await consentRequest(),
