@@ -417,6 +417,40 @@ describe('every confirm step says what, when, where and how much', () => {
     for (const op of CONFIRMING) expect(Object.keys(CONFIRM_KINDS), op.operationId).toContain(op.confirmKind);
   });
 
+  it("names the partner business in a cash booking's summary; the operator's own bookings name none", async () => {
+    const owner = await newPetOwner(server, {
+      email: 'confirm-partner@example.com',
+      pet: { name: 'Rex', weightKg: 12 },
+      line1: '12 Dorp Street',
+    });
+    const summaryOf = async (businessId: string | undefined, serviceId: string) => {
+      const body = {
+        ...(businessId ? { businessId } : {}),
+        category: 'grooming',
+        addressId: owner.addressId,
+        pets: [{ petId: owner.petId, serviceIds: [serviceId] }],
+      };
+      const found = await server.post(
+        '/v1/availability',
+        { ...body, from: '2026-03-16', to: '2026-03-20' },
+        { authorization: `Bearer ${owner.key}` },
+      );
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      const slot = found.body.days.find((d: Json) => d.slots.length).slots[0];
+      const asked = await server.post(
+        '/v1/bookings',
+        { ...body, start: slot.start, resourceId: slot.resourceId, paymentMethod: 'CASH' },
+        { authorization: `Bearer ${owner.key}` },
+      );
+      expect(asked.status, JSON.stringify(asked.body)).toBe(409);
+      return asked.body.error.details.summary as string;
+    };
+    expect(await summaryOf(BIZ, 'bp-groom-bath')).toMatch(
+      /^Book mobile grooming with Boland Paws for Rex at Home, /,
+    );
+    expect(await summaryOf(undefined, 'groom-dog-bath')).toMatch(/^Book mobile grooming for Rex at Home, /);
+  });
+
   for (const op of CONFIRMING) {
     it(`${op.toolName}: the summary carries each part of a ${op.confirmKind} step`, async () => {
       const t = await TRIGGERS[op.operationId]!();

@@ -367,7 +367,8 @@ export const book = defineOperation({
         input.confirm,
         {
           kind: 'booking',
-          what: `Book ${priced.line.label.toLowerCase()}`,
+          // A partner's booking names the business: the person agrees to whom they book with.
+          what: `Book ${priced.line.label.toLowerCase()}${offer.business.isOperator ? '' : ` with ${offer.business.name}`}`,
           pets: quote.pets.map((p) => p.name),
           place: priced.address?.label || priced.address?.line1 || 'the saved address',
           // A stay or visits are told from the first start to the last end; weekly walks by the first.
