@@ -57,6 +57,7 @@ import {
   serverDir,
   startNogPets,
   writeWindows,
+  finishRun,
 } from './lib.js';
 
 const host = machine();
@@ -663,6 +664,11 @@ try {
     const at = readerDone.get(name);
     return at === undefined ? Number.NaN : (at - drainFrom) / 1000;
   };
+  /** An event reader's row: how many events it read, in how long, and at what rate. */
+  const readerRow = (name: string, label: string) => {
+    const read = backlog.get(name) ?? Number.NaN;
+    return [label, read, readerSeconds(name).toFixed(1), rate(read, readerSeconds(name)), '–', '–', '–', '–'];
+  };
   const hooksSeconds = (webhooks.hooks.last - drainFromEpoch) / 1000;
   const mailsSeconds = (smtp.mails.last - drainFromEpoch) / 1000;
   rows.push(
@@ -676,26 +682,8 @@ try {
       '–',
       '–',
     ],
-    [
-      'notices reader: events read, mails written to the outbox',
-      backlog.get('notices') ?? Number.NaN,
-      readerSeconds('notices').toFixed(1),
-      rate(backlog.get('notices') ?? Number.NaN, readerSeconds('notices')),
-      '–',
-      '–',
-      '–',
-      '–',
-    ],
-    [
-      'webhooks reader: events read, deliveries written',
-      backlog.get('webhooks') ?? Number.NaN,
-      readerSeconds('webhooks').toFixed(1),
-      rate(backlog.get('webhooks') ?? Number.NaN, readerSeconds('webhooks')),
-      '–',
-      '–',
-      '–',
-      '–',
-    ],
+    readerRow('notices', 'notices reader: events read, mails written to the outbox'),
+    readerRow('webhooks', 'webhooks reader: events read, deliveries written'),
     [
       'mails out of the outbox (SMTP, received once)',
       smtp.mails.times.size,
@@ -816,11 +804,4 @@ try {
   await embedded?.stop();
 }
 
-console.log(`\n${checks.map((c) => `- ${c}`).join('\n')}`);
-console.log(
-  `\n(${((performance.now() - started) / 1000).toFixed(0)} s in all; load average now ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')})`,
-);
-process.exit(failed ? 1 : 0);
+finishRun(checks, started, failed);

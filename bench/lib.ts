@@ -514,3 +514,19 @@ export function markdownTable(head: string[], rows: (string | number)[][], left:
 /** Milliseconds to print: whole numbers as they are, fractions to one decimal under 10. */
 export const ms = (x: number) =>
   Number.isNaN(x) ? '–' : Number.isInteger(x) || x >= 10 ? Math.round(x).toString() : x.toFixed(1);
+
+/**
+ * The end of a benchmark run: each check on its own line, how long the run took and the machine's
+ * load then, and the exit code (1 when a check failed).
+ */
+export function finishRun(checks: readonly string[], startedAt: number, failed: boolean): never {
+  console.log(`\n${checks.map((c) => `- ${c}`).join('\n')}`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `\n(${((performance.now() - startedAt) / 1000).toFixed(0)} s in all; load average now ${load})`,
+  );
+  process.exit(failed ? 1 : 0);
+}

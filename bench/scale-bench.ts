@@ -43,6 +43,7 @@ import {
   processCpuMs,
   serverDir,
   startNogPets,
+  finishRun,
 } from './lib.js';
 
 const host = machine();
@@ -431,11 +432,4 @@ console.log(
     ['setup'],
   ),
 );
-console.log(`\n${checks.map((c) => `- ${c}`).join('\n')}`);
-console.log(
-  `\n(${((performance.now() - started) / 1000).toFixed(0)} s in all; load average now ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')})`,
-);
-process.exit(failed ? 1 : 0);
+finishRun(checks, started, failed);
